@@ -1,0 +1,26 @@
+// Command strode is the one binary of the toolkit: Kaldi-named subcommands
+// (copy-feats, compute-fbank-feats, latgen-faster-mapped, train, forward, ...)
+// that read and write Kaldi tables, so each can stand in a Kaldi pipeline.
+//
+// This package is glue only: each subcommand lives in its own file, registers
+// itself in init with register, and calls into the library packages.
+package main
+
+import (
+	"os"
+
+	"github.com/strode-asr/strode/internal/kaldicmd"
+)
+
+var app = &kaldicmd.App{
+	Name:    "strode",
+	Usage:   "STRODE acoustic models and time-series recipes, with Kaldi-compatible tools",
+	Version: "0.1.0-dev",
+}
+
+// register adds subcommands; each subcommand file calls it from init.
+func register(cmds ...*kaldicmd.Command) { app.Add(cmds...) }
+
+func main() {
+	os.Exit(app.Run(os.Args, kaldicmd.StdStreams()))
+}

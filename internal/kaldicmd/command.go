@@ -1,0 +1,167 @@
+package kaldicmd
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// RunFunc does a command's work once its options are parsed.
+type RunFunc func(ctx *Context) error
+
+// Command describes one strode subcommand the way a Kaldi binary describes itself.
+type Command struct {
+	Name        string   // Kaldi's binary name, e.g. "copy-feats"
+	Summary     string   // one line for `strode --help`
+	Description string   // what it does, first lines of the usage message
+	ArgsUsage   string   // e.g. "<feature-rspecifier> <feature-wspecifier>"
+	Examples    []string // printed as "e.g.: ..." lines
+	MinArgs     int      // fewest positional arguments
+	MaxArgs     int      // most positional arguments; < 0 means no limit
+
+	// Setup registers the command's options on fs (with Kaldi's names and
+	// defaults) and returns the function that runs it. It is called afresh for
+	// every invocation, so option values never leak between runs.
+	Setup func(fs *flag.FlagSet) RunFunc
+}
+
+// Context is what a running command sees: its positional arguments, the
+// standard streams and Kaldi-style logging.
+type Context struct {
+	Name    string
+	Verbose int
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	args    []string
+}
+
+// Args returns the positional arguments.
+func (c *Context) Args() []string { return c.args }
+
+// Arg returns positional argument i, or "" when there are fewer.
+func (c *Context) Arg(i int) string {
+	if i < len(c.args) {
+		return c.args[i]
+	}
+	return ""
+}
+
+// Log prints a Kaldi-style LOG line to stderr.
+func (c *Context) Log(format string, a ...any) { c.line("LOG", format, a...) }
+
+// Warn prints a Kaldi-style WARNING line to stderr.
+func (c *Context) Warn(format string, a ...any) { c.line("WARNING", format, a...) }
+
+// Vlog prints a VLOG[level] line when --verbose is at least level.
+func (c *Context) Vlog(level int, format string, a ...any) {
+	if c.Verbose >= level {
+		c.line(fmt.Sprintf("VLOG[%d]", level), format, a...)
+	}
+}
+
+func (c *Context) line(kind, format string, a ...any) {
+	fmt.Fprintf(c.Stderr, "%s (strode %s) %s\n", kind, c.Name, fmt.Sprintf(format, a...))
+}
+
+// ExitError carries a specific exit status out of a command.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Exit returns an error that makes the command exit with code after printing err.
+func Exit(code int, err error) error { return &ExitError{Code: code, Err: err} }
+
+// Streams are the standard streams a command runs with.
+type Streams struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// StdStreams are the process's own standard streams.
+func StdStreams() Streams { return Streams{os.Stdin, os.Stdout, os.Stderr} }
+
+// Execute parses args (everything after the subcommand name) and runs the
+// command, returning the process exit status. It prints usage for --help (0)
+// and for usage errors (1), and `ERROR (strode <cmd>) ...` for failures.
+func (c *Command) Execute(args []string, s Streams) int {
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var std standardOptions
+	std.register(fs)
+	var run RunFunc
+	if c.Setup != nil {
+		run = c.Setup(fs)
+	}
+	errorf := func(err error) {
+		fmt.Fprintf(s.Stderr, "ERROR (strode %s) %v\n", c.Name, err)
+	}
+	positional, err := parse(fs, &std, args)
+	if err == nil && std.help {
+		c.WriteUsage(s.Stdout, fs)
+		return 0
+	}
+	if err == nil && (len(positional) < c.MinArgs || (c.MaxArgs >= 0 && len(positional) > c.MaxArgs)) {
+		err = fmt.Errorf("%w: expected %s, got %d argument(s)", ErrUsage, argCount(c.MinArgs, c.MaxArgs), len(positional))
+	}
+	if err != nil {
+		c.WriteUsage(s.Stderr, fs)
+		errorf(err)
+		return 1
+	}
+	if std.printArgs {
+		fmt.Fprintln(s.Stderr, "strode "+c.Name+" "+quoteArgs(args))
+	}
+	ctx := &Context{Name: c.Name, Verbose: std.verbose, Stdin: s.Stdin, Stdout: s.Stdout, Stderr: s.Stderr, args: positional}
+	if run == nil {
+		errorf(errors.New("command has no implementation"))
+		return 1
+	}
+	if err := run(ctx); err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			if ee.Err != nil {
+				errorf(ee.Err)
+			}
+			return ee.Code
+		}
+		if errors.Is(err, ErrUsage) {
+			c.WriteUsage(s.Stderr, fs)
+		}
+		errorf(err)
+		return 1
+	}
+	return 0
+}
+
+func argCount(min, max int) string {
+	switch {
+	case max < 0:
+		return fmt.Sprintf("at least %d argument(s)", min)
+	case min == max:
+		return fmt.Sprintf("%d argument(s)", min)
+	default:
+		return fmt.Sprintf("%d to %d arguments", min, max)
+	}
+}
+
+// quoteArgs echoes the command line as Kaldi's --print-args does, quoting
+// arguments that the shell would split.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"|;&<>()$`\\*?[]") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			q[i] = a
+		}
+	}
+	return strings.Join(q, " ")
+}

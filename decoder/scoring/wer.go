@@ -38,6 +38,14 @@ func ParseMode(s string) (Mode, error) {
 // no hypothesis.
 var ErrMissingHypothesis = errors.New("missing hypothesis")
 
+// missingHypothesis prints as Kaldi's message and matches ErrMissingHypothesis.
+type missingHypothesis string
+
+func (k missingHypothesis) Error() string {
+	return "No hypothesis for key " + string(k) + " and strict mode specifier."
+}
+func (k missingHypothesis) Is(target error) bool { return target == ErrMissingHypothesis }
+
 // WER accumulates compute-wer's statistics over utterances.
 type WER struct {
 	Mode                Mode
@@ -54,7 +62,7 @@ type WER struct {
 func (w *WER) Add(key string, ref, hyp []string, ok bool) error {
 	if !ok {
 		if w.Mode == Strict {
-			return fmt.Errorf("%w: No hypothesis for key %s and strict mode specifier.", ErrMissingHypothesis, key)
+			return missingHypothesis(key)
 		}
 		w.Absent++
 		if w.Mode == Present {

@@ -1,0 +1,79 @@
+package strode
+
+import (
+	"math/rand"
+
+	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/optim"
+)
+
+// Boundary is STRODE's posterior boundary network
+//
+//	a(t) = W3·tanh(W2·(W1·t)),  b(z) = V3·tanh(V2·(V1·z)),
+//	Φ(t, z) = sg(t) + softplus(a(t) + b(z)),
+//
+// with every weight ≤ 0 and no biases (DESIGN.md §3). Weights are stored for
+// row-vector batches (x·W), i.e. as the transposes of the column-form
+// matrices. Then a'(t) = W3·diag(1 − tanh²)·W2·W1 ≤ 0 (three non-positive
+// factors) and Φ'(t) = σ(a + b)·a'(t) ≤ 0.
+type Boundary struct {
+	W1, W2, W3 *optim.Param // 1×H, H×H, H×1
+	V1, V2, V3 *optim.Param // D×H, H×H, H×1
+}
+
+// NewBoundary adds Φ's parameters for latent size dz and hidden size h,
+// initialised as −|Glorot|.
+func NewBoundary(ps *Params, name string, dz, h int, rng *rand.Rand) *Boundary {
+	np := optim.NonPos
+	return &Boundary{
+		W1: ps.New(name+".W1", 1, h, np, rng), W2: ps.New(name+".W2", h, h, np, rng), W3: ps.New(name+".W3", h, 1, np, rng),
+		V1: ps.New(name+".V1", dz, h, np, rng), V2: ps.New(name+".V2", h, h, np, rng), V3: ps.New(name+".V3", h, 1, np, rng),
+	}
+}
+
+// A is a(t) and its derivative a'(t) for a column of times t (R×1), the
+// derivative by propagating the tangent dt/dt = 1 through the layers:
+// du/dt = W1·W2 (a row), da/dt = ((1 − tanh²u) ⊙ du/dt)·W3.
+func (b *Boundary) A(n *Net, t *graph.Node) (a, da *graph.Node) {
+	w1, w2, w3 := n.P(b.W1), n.P(b.W2), n.P(b.W3)
+	h := n.Tanh(n.MatMul(n.MatMul(t, w1), w2))
+	a = n.MatMul(h, w3)
+	du := n.MatMul(w1, w2)
+	dh := n.MulRow(oneMinusSquare(n, h), du)
+	return a, n.MatMul(dh, w3)
+}
+
+// B is b(z) for a batch of latent vectors z (R×D), a column R×1.
+func (b *Boundary) B(n *Net, z *graph.Node) *graph.Node {
+	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(z, n.P(b.V1)), n.P(b.V2))), n.P(b.V3))
+}
+
+// Next is one boundary step t' = Φ(t, z) = sg(t) + gap with gap =
+// softplus(a(t) + b(z)); bz is B(z). It returns t' and the gap, both R×1.
+func (b *Boundary) Next(n *Net, t, bz *graph.Node) (next, gap *graph.Node) {
+	a, _ := b.A(n, t)
+	gap = n.Softplus(n.Add(a, bz))
+	return n.Add(n.StopGradient(t), gap), gap
+}
+
+// Deriv is Φ'(t) = σ(a(t) + b(z))·a'(t) for columns t and bz (R×1).
+func (b *Boundary) Deriv(n *Net, t, bz *graph.Node) *graph.Node {
+	a, da := b.A(n, t)
+	return n.Mul(n.Sigmoid(n.Add(a, bz)), da)
+}
+
+// Density is the posterior q(t | z) = −Φ'(t)/t at the fixed times nodes
+// (K−1 of them) for every row of bz (R×1): an R×(K−1) matrix. a(t) does not
+// depend on z, so it is evaluated once on the nodes and broadcast.
+func (b *Boundary) Density(n *Net, nodes []float64, bz *graph.Node) *graph.Node {
+	k := len(nodes)
+	tk := n.Const("kl.nodes", nodes, k, 1)
+	a, da := b.A(n, tk)
+	coef := n.T(n.Neg(n.Div(da, tk))) // −a'(t_k)/t_k, a 1×(K−1) row
+	return n.MulRow(n.Sigmoid(n.Outer(bz, n.T(a))), coef)
+}
+
+// oneMinusSquare is 1 − h², the derivative of tanh at its pre-activation.
+func oneMinusSquare(n *Net, h *graph.Node) *graph.Node {
+	return n.AddConst(n.Neg(n.Square(h)), 1)
+}

@@ -1,0 +1,20 @@
+// Package strode is the STRODE core of DESIGN.md §3, written as the paper's
+// equations on top of package graph:
+//
+//   - Boundary, the monotone posterior sampler Φ(t, z) = sg(t) + softplus(a(t) + b(z))
+//     with non-positive weights and its derivative Φ'(t) by tangent propagation;
+//   - Prior, the cumulative intensity φ(t) = softplus(ρ)·t + softplus(c(t)+d) − softplus(c(0)+d)
+//     with non-negative weights, its intensity φ'(t) and density p(t) = φ'(t)·e^{−φ(t)};
+//   - KL, the regulariser of Theorem 1 on the nodes m_k = −1 + kε, k = 1 … K−1;
+//   - Linear and MLP layers, and Sequential, the sequential STRODE of the sine
+//     and Rotating MNIST recipes (t_i = Φ(t_{i−1}, z_i), ODE from z_j over
+//     [t_j, t_{j+1}], decode, MSE + w_kl·KL), with the `paper` and `context`
+//     posterior encoders;
+//   - the metrics CS (cosine similarity of times) and gap r (Pearson
+//     correlation of gaps).
+//
+// Parameters are optim.Params; a Net binds them to nodes of one graph, so the
+// same parameters drive a training graph and an evaluation graph of another
+// batch size. The acoustic model reuses Boundary, Prior, KL, the ODE solver
+// and the optimizers.
+package strode

@@ -1,0 +1,270 @@
+package strode
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+
+	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/optim"
+)
+
+// Posterior encoders of the sequential model.
+const (
+	EncoderPaper   = "paper"   // z_i = enc(x_i), the paper
+	EncoderContext = "context" // z_i = enc(x_{i−1}, x_i), ours (x_{−1} := x_0)
+)
+
+// SequentialOptions configures a sequential STRODE model; the defaults are
+// the paper's sizes for the sine recipe.
+type SequentialOptions struct {
+	Encoder   string  // "paper" or "context"
+	EncHidden int     // encoder width (= latent size)
+	EncLayers int     // FC+ReLU layers of the encoder
+	PhiHidden int     // hidden size of Φ and φ
+	ODEHidden int     // hidden size of the ODE function f_o
+	WKL       float64 // weight of the KL term
+	UnitGaps  bool    // NODE baseline: every gap is 1, no Φ, no KL
+	ODE       ode.Options
+	KL        KLOptions
+	InputDim  int // values per observation (1 for the sine waves)
+}
+
+// DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
+// Φ/φ hidden 16, f_o hidden 8, 10 Euler steps, ε = 0.1, w_kl = 1e-7.
+func DefaultSequentialOptions() SequentialOptions {
+	return SequentialOptions{Encoder: EncoderContext, EncHidden: 8, EncLayers: 2, PhiHidden: 16, ODEHidden: 8,
+		WKL: 1e-7, ODE: ode.DefaultOptions(), KL: KLOptions{Epsilon: 0.1}, InputDim: 1}
+}
+
+// Register adds the options to fs (the encoder choice and UnitGaps are left
+// to the recipe, which trains every variant).
+func (o *SequentialOptions) Register(fs *flag.FlagSet) {
+	fs.IntVar(&o.EncHidden, "enc-hidden", o.EncHidden, "encoder width (latent size)")
+	fs.IntVar(&o.EncLayers, "enc-layers", o.EncLayers, "encoder FC+ReLU layers")
+	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
+	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
+	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
+	o.ODE.Register(fs)
+	o.KL.Register(fs)
+}
+
+// Validate checks the options.
+func (o SequentialOptions) Validate() error {
+	if o.Encoder != EncoderPaper && o.Encoder != EncoderContext {
+		return fmt.Errorf("strode: unknown encoder %q (want paper or context)", o.Encoder)
+	}
+	if o.EncHidden < 1 || o.EncLayers < 1 || o.PhiHidden < 1 || o.ODEHidden < 1 || o.InputDim < 1 {
+		return fmt.Errorf("strode: sizes must be ≥ 1: %+v", o)
+	}
+	if _, err := NewKL(o.KL); err != nil {
+		return err
+	}
+	return o.ODE.Validate()
+}
+
+// Sequential is the sequential STRODE model of DESIGN.md §3: encode every
+// observation, sample boundaries t_0 = 0, t_i = Φ(t_{i−1}, z_i), solve
+// dh/dτ = f_o(h) from h = z_j over [t_j, t_{j+1}], decode, predict x_{j+1};
+// loss = MSE + w_kl·mean KL term.
+type Sequential struct {
+	Opts     SequentialOptions
+	Params   Params
+	Enc      *MLP
+	ODE      [3]*Linear // f_o = Linear→tanh→Linear→tanh→Linear
+	Dec      *Linear
+	Boundary *Boundary // nil for unit gaps
+	Prior    *Prior    // nil for unit gaps
+	kl       *KL
+}
+
+// NewSequential builds the parameters, initialised from rng.
+func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Sequential{Opts: o}
+	in := o.InputDim
+	if o.Encoder == EncoderContext {
+		in *= 2
+	}
+	d := o.EncHidden
+	m.Enc = NewMLP(&m.Params, "enc", in, d, o.EncLayers, rng)
+	m.ODE[0] = NewLinear(&m.Params, "ode.0", d, o.ODEHidden, rng)
+	m.ODE[1] = NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
+	m.ODE[2] = NewLinear(&m.Params, "ode.2", o.ODEHidden, d, rng)
+	m.Dec = NewLinear(&m.Params, "dec", d, o.InputDim, rng)
+	if !o.UnitGaps {
+		m.Boundary = NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
+		m.Prior = NewPrior(&m.Params, "prior", o.PhiHidden, rng)
+	}
+	m.kl, _ = NewKL(o.KL)
+	return m, nil
+}
+
+// f is the ODE function f_o(h).
+func (m *Sequential) f(n *Net) ode.Func {
+	return func(h *graph.Node) *graph.Node {
+		h = n.Tanh(m.ODE[0].Apply(n, h))
+		h = n.Tanh(m.ODE[1].Apply(n, h))
+		return m.ODE[2].Apply(n, h)
+	}
+}
+
+// Batch is the sequential model's graph for batches of B sequences of N
+// observations, built once and run for every batch.
+type Batch struct {
+	B, N      int
+	Net       *Net
+	Loss, MSE *graph.Node // scalars
+	KL        *graph.Node // scalar: mean KL term (nil for unit gaps)
+	Pred      *graph.Node // ((N−1)·B)×D: predictions of x_1 … x_{N−1}, step-major
+	Times     []*graph.Node
+	Machine   *graph.Machine
+	Params    []*optim.Param // parameters of this graph, in gradient order
+	enc, tgt  []float64
+	model     *Sequential
+}
+
+// Build returns the graph for batches of b sequences of n observations; with
+// train it also computes the gradients of the loss.
+func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
+	if n < 2 || b < 1 {
+		return nil, fmt.Errorf("strode: batch %d×%d: need ≥ 1 sequence of ≥ 2 observations", b, n)
+	}
+	o := m.Opts
+	net := NewNet()
+	bt := &Batch{B: b, N: n, Net: net, model: m}
+	din := o.InputDim
+	if o.Encoder == EncoderContext {
+		din *= 2
+	}
+	x, enc := net.Input("x", n*b, din) // row i·B + s: observation i of sequence s
+	y, tgt := net.Input("y", (n-1)*b, o.InputDim)
+	bt.enc, bt.tgt = enc, tgt
+	z := m.Enc.Apply(net, x)
+
+	var gaps *graph.Node
+	zero := net.Const("t0", make([]float64, b), b, 1)
+	bt.Times = []*graph.Node{zero}
+	if o.UnitGaps {
+		ones := make([]float64, (n-1)*b)
+		for i := range ones {
+			ones[i] = 1
+		}
+		gaps = net.Const("gaps", ones, (n-1)*b, 1)
+	} else {
+		bz := m.Boundary.B(net, z)
+		t := zero
+		var gs []*graph.Node
+		for i := 1; i < n; i++ {
+			var gap *graph.Node
+			t, gap = m.Boundary.Next(net, t, net.Rows(bz, i*b, (i+1)*b))
+			bt.Times = append(bt.Times, t)
+			gs = append(gs, gap)
+		}
+		gaps = net.ConcatRows(gs...)
+		q := m.Boundary.Density(net, m.kl.Nodes(), net.Rows(bz, b, n*b))
+		p := m.Prior.Density(net, m.kl.Nodes())
+		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
+	}
+	solver := ode.Solver{Opts: o.ODE}
+	h := solver.Solve(net.Graph, m.f(net), net.Rows(z, 0, (n-1)*b), gaps)
+	bt.Pred = m.Dec.Apply(net, h)
+	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
+	bt.Loss = bt.MSE
+	if bt.KL != nil {
+		bt.Loss = net.Add(bt.MSE, net.Scale(bt.KL, o.WKL))
+	}
+	var wrt []*graph.Node
+	if train {
+		bt.Params, wrt = net.Bound()
+	}
+	mc, err := net.Compile(bt.Loss, wrt)
+	if err != nil {
+		return nil, err
+	}
+	bt.Machine = mc
+	return bt, nil
+}
+
+// Set loads a batch: seqs[s][i] holds observation i (InputDim values) of
+// sequence s; exactly B sequences of N observations.
+func (bt *Batch) Set(seqs [][][]float64) error {
+	d := bt.model.Opts.InputDim
+	ctx := bt.model.Opts.Encoder == EncoderContext
+	if len(seqs) != bt.B {
+		return fmt.Errorf("strode: batch of %d sequences, graph built for %d", len(seqs), bt.B)
+	}
+	w := d
+	if ctx {
+		w = 2 * d
+	}
+	for s, seq := range seqs {
+		if len(seq) != bt.N {
+			return fmt.Errorf("strode: sequence %d has %d observations, graph built for %d", s, len(seq), bt.N)
+		}
+		for i, obs := range seq {
+			if len(obs) != d {
+				return fmt.Errorf("strode: sequence %d observation %d has %d values, want %d", s, i, len(obs), d)
+			}
+			row := bt.enc[(i*bt.B+s)*w:]
+			if ctx {
+				prev := seq[max(i-1, 0)]
+				copy(row[:d], prev)
+				copy(row[d:2*d], obs)
+			} else {
+				copy(row[:d], obs)
+			}
+			if i > 0 {
+				copy(bt.tgt[((i-1)*bt.B+s)*d:], obs)
+			}
+		}
+	}
+	return nil
+}
+
+// Run evaluates the loaded batch; after a training graph's run every
+// parameter's Grad holds d loss / d parameter.
+func (bt *Batch) Run() error {
+	if err := bt.Machine.Run(); err != nil {
+		return err
+	}
+	for i, p := range bt.Params {
+		copy(p.Grad, bt.Machine.Grad(i))
+	}
+	return nil
+}
+
+// Scalar is the value of a scalar node after a run (0 for nil).
+func Scalar(n *graph.Node) float64 {
+	if n == nil {
+		return 0
+	}
+	return graph.Value(n)[0]
+}
+
+// InferredTimes are the boundaries t_0 … t_{N−1} of every sequence after a
+// run: out[s][i]. Unit-gap models give 0 … N−1.
+func (bt *Batch) InferredTimes() [][]float64 {
+	out := make([][]float64, bt.B)
+	for s := range out {
+		out[s] = make([]float64, bt.N)
+	}
+	if bt.model.Opts.UnitGaps {
+		for s := range out {
+			for i := range out[s] {
+				out[s][i] = float64(i)
+			}
+		}
+		return out
+	}
+	for i, t := range bt.Times {
+		v := graph.Value(t)
+		for s := range out {
+			out[s][i] = v[s]
+		}
+	}
+	return out
+}

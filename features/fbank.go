@@ -1,0 +1,179 @@
+package features
+
+import (
+	"flag"
+	"math"
+)
+
+// FbankOptions are Kaldi's FbankOptions (compute-fbank-feats).
+type FbankOptions struct {
+	Frame       FrameExtractionOptions
+	Mel         MelBanksOptions
+	UseEnergy   bool    // --use-energy: add an extra dimension with energy to the FBANK output
+	EnergyFloor float64 // --energy-floor: floor on energy (absolute, not relative) in FBANK computation; only makes a difference with --use-energy=true and usually with --dither=0
+	RawEnergy   bool    // --raw-energy: if true, compute energy before preemphasis and windowing
+	HTKCompat   bool    // --htk-compat: if true, put energy last
+	UseLogFbank bool    // --use-log-fbank: if true, produce log-filterbank, else produce linear
+	UsePower    bool    // --use-power: if true, use power, else use magnitude
+}
+
+// DefaultFbankOptions are Kaldi's defaults (23 mel bins).
+func DefaultFbankOptions() FbankOptions {
+	return FbankOptions{
+		Frame:       DefaultFrameExtractionOptions(),
+		Mel:         DefaultMelBanksOptions(23),
+		RawEnergy:   true,
+		UseLogFbank: true,
+		UsePower:    true,
+	}
+}
+
+// Register adds the options to fs under Kaldi's names.
+func (o *FbankOptions) Register(fs *flag.FlagSet) {
+	o.Frame.Register(fs)
+	o.Mel.Register(fs)
+	fs.BoolVar(&o.UseEnergy, "use-energy", o.UseEnergy, "Add an extra dimension with energy to the FBANK output.")
+	fs.Float64Var(&o.EnergyFloor, "energy-floor", o.EnergyFloor, "Floor on energy (absolute, not relative) in FBANK computation. Only makes a difference if --use-energy=true; only necessary if --dither=0.0.  Suggested values: 0.1 or 1.0")
+	fs.BoolVar(&o.RawEnergy, "raw-energy", o.RawEnergy, "If true, compute energy before preemphasis and windowing")
+	fs.BoolVar(&o.HTKCompat, "htk-compat", o.HTKCompat, "If true, put energy last.  Warning: not sufficient to get HTK compatible features (need to change other parameters).")
+	fs.BoolVar(&o.UseLogFbank, "use-log-fbank", o.UseLogFbank, "If true, produce log-filterbank, else produce linear.")
+	fs.BoolVar(&o.UsePower, "use-power", o.UsePower, "If true, use power, else use magnitude.")
+}
+
+// Computer turns one windowed frame into one feature vector: Kaldi's
+// FbankComputer/MfccComputer concept. A Computer keeps scratch buffers, so
+// each goroutine needs its own (Clone).
+type Computer interface {
+	// Dim is the feature dimension.
+	Dim() int
+	// FrameOptions are the framing options the computer was built with.
+	FrameOptions() FrameExtractionOptions
+	// NeedRawLogEnergy says whether ComputeFrame wants the log-energy of the
+	// frame before pre-emphasis and windowing.
+	NeedRawLogEnergy() bool
+	// ComputeFrame computes the features of one frame (length
+	// PaddedWindowSize, overwritten) into out (length Dim). It does not
+	// allocate once the mel banks for vtlnWarp exist.
+	ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []float32, out []float32) error
+	// Clone returns an independent computer with the same options.
+	Clone() Computer
+}
+
+// melCache keeps the mel banks per VTLN warp factor, as Kaldi's GetMelBanks.
+type melCache struct {
+	mel   MelBanksOptions
+	frame FrameExtractionOptions
+	banks map[float32]*MelBanks
+}
+
+func (c *melCache) get(warp float64) (*MelBanks, error) {
+	if mb, ok := c.banks[float32(warp)]; ok {
+		return mb, nil
+	}
+	mb, err := NewMelBanks(c.mel, c.frame, warp)
+	if err != nil {
+		return nil, err
+	}
+	if c.banks == nil {
+		c.banks = map[float32]*MelBanks{}
+	}
+	c.banks[float32(warp)] = mb
+	return mb, nil
+}
+
+// Fbank computes Kaldi's log mel filter-bank features.
+type Fbank struct {
+	opts        FbankOptions
+	mel         melCache
+	fft         *powerSpectrum
+	spectrum    []float64
+	energies    []float64
+	logEnergyFl float32
+}
+
+// NewFbank checks the options (as Kaldi does when it builds the computer)
+// and precomputes the FFT and the unwarped mel banks.
+func NewFbank(o FbankOptions) (*Fbank, error) {
+	if err := o.Frame.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Fbank{
+		opts:     o,
+		mel:      melCache{mel: o.Mel, frame: o.Frame},
+		fft:      newPowerSpectrum(o.Frame.PaddedWindowSize()),
+		spectrum: make([]float64, o.Frame.PaddedWindowSize()/2+1),
+		energies: make([]float64, o.Mel.NumBins),
+	}
+	if o.EnergyFloor > 0 {
+		f.logEnergyFl = float32(math.Log(float64(float32(o.EnergyFloor))))
+	}
+	if _, err := f.mel.get(1); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Dim is num-mel-bins, plus one with --use-energy.
+func (f *Fbank) Dim() int {
+	if f.opts.UseEnergy {
+		return f.opts.Mel.NumBins + 1
+	}
+	return f.opts.Mel.NumBins
+}
+
+// FrameOptions returns the framing options.
+func (f *Fbank) FrameOptions() FrameExtractionOptions { return f.opts.Frame }
+
+// NeedRawLogEnergy is true with --use-energy --raw-energy.
+func (f *Fbank) NeedRawLogEnergy() bool { return f.opts.UseEnergy && f.opts.RawEnergy }
+
+// Clone returns an independent computer with the same options.
+func (f *Fbank) Clone() Computer {
+	g, _ := NewFbank(f.opts) // the options were valid for f
+	return g
+}
+
+// ComputeFrame is Kaldi's FbankComputer::Compute.
+func (f *Fbank) ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []float32, out []float32) error {
+	mb, err := f.mel.get(vtlnWarp)
+	if err != nil {
+		return err
+	}
+	o := &f.opts
+	if o.UseEnergy && !o.RawEnergy {
+		rawLogEnergy = logEnergy(frame)
+	}
+	f.fft.compute(frame, f.spectrum)
+	if !o.UsePower {
+		for i, v := range f.spectrum {
+			f.spectrum[i] = math.Sqrt(v)
+		}
+	}
+	mb.Compute(f.spectrum, f.energies)
+	offset := 0
+	if o.UseEnergy && !o.HTKCompat {
+		offset = 1
+	}
+	dst := out[offset : offset+len(f.energies)]
+	if o.UseLogFbank {
+		for i, e := range f.energies {
+			// Kaldi floors at FLT_EPSILON so silence gives log(ε), never −Inf.
+			dst[i] = float32(math.Log(max(float64(float32(e)), float32Epsilon)))
+		}
+	} else {
+		for i, e := range f.energies {
+			dst[i] = float32(e)
+		}
+	}
+	if o.UseEnergy {
+		if o.EnergyFloor > 0 && rawLogEnergy < f.logEnergyFl {
+			rawLogEnergy = f.logEnergyFl
+		}
+		if o.HTKCompat {
+			out[o.Mel.NumBins] = rawLogEnergy
+		} else {
+			out[0] = rawLogEnergy
+		}
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package features
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// ErrOptions marks option values Kaldi rejects.
+var ErrOptions = errors.New("bad feature options")
+
+// FrameExtractionOptions are Kaldi's FrameExtractionOptions: how a waveform is
+// cut into frames and windowed. Field comments give the option names.
+type FrameExtractionOptions struct {
+	SampFreq          float64 // --sample-frequency: waveform data sample frequency (must match the waveform file, if specified there)
+	FrameShiftMs      float64 // --frame-shift: frame shift in milliseconds
+	FrameLengthMs     float64 // --frame-length: frame length in milliseconds
+	Dither            float64 // --dither: dithering constant (0.0 means no dither)
+	PreemphCoeff      float64 // --preemphasis-coefficient
+	RemoveDCOffset    bool    // --remove-dc-offset: subtract mean from waveform on each frame
+	WindowType        string  // --window-type: hamming|hanning|povey|rectangular|sine|blackman
+	RoundToPowerOfTwo bool    // --round-to-power-of-two: round window size to power of two by zero-padding the FFT input
+	BlackmanCoeff     float64 // --blackman-coeff
+	SnipEdges         bool    // --snip-edges: only output frames that fit entirely in the file
+	AllowDownsample   bool    // --allow-downsample
+	AllowUpsample     bool    // --allow-upsample
+	MaxFeatureVectors int     // --max-feature-vectors (online decoding only; kept for option compatibility)
+
+	// DitherSeed seeds the dither noise (--dither-seed, ours; Kaldi draws
+	// from an unseeded generator). The noise of an utterance depends only on
+	// this seed and the utterance key, never on thread scheduling.
+	DitherSeed int64
+}
+
+// DefaultFrameExtractionOptions are Kaldi's defaults.
+func DefaultFrameExtractionOptions() FrameExtractionOptions {
+	return FrameExtractionOptions{
+		SampFreq:          16000,
+		FrameShiftMs:      10,
+		FrameLengthMs:     25,
+		Dither:            1,
+		PreemphCoeff:      0.97,
+		RemoveDCOffset:    true,
+		WindowType:        "povey",
+		RoundToPowerOfTwo: true,
+		BlackmanCoeff:     0.42,
+		SnipEdges:         true,
+		MaxFeatureVectors: -1,
+	}
+}
+
+// Register adds the options to fs under Kaldi's names, with the current
+// values as defaults.
+func (o *FrameExtractionOptions) Register(fs *flag.FlagSet) {
+	fs.Float64Var(&o.SampFreq, "sample-frequency", o.SampFreq, "Waveform data sample frequency (must match the waveform file, if specified there)")
+	fs.Float64Var(&o.FrameLengthMs, "frame-length", o.FrameLengthMs, "Frame length in milliseconds")
+	fs.Float64Var(&o.FrameShiftMs, "frame-shift", o.FrameShiftMs, "Frame shift in milliseconds")
+	fs.Float64Var(&o.PreemphCoeff, "preemphasis-coefficient", o.PreemphCoeff, "Coefficient for use in signal preemphasis")
+	fs.BoolVar(&o.RemoveDCOffset, "remove-dc-offset", o.RemoveDCOffset, "Subtract mean from waveform on each frame")
+	fs.Float64Var(&o.Dither, "dither", o.Dither, "Dithering constant (0.0 means no dither). If you turn this off, you should set the --energy-floor option, e.g. to 1.0 or 0.1")
+	fs.Int64Var(&o.DitherSeed, "dither-seed", o.DitherSeed, "Seed of the dither noise (with the utterance key; strode only)")
+	fs.StringVar(&o.WindowType, "window-type", o.WindowType, "Type of window (\"hamming\"|\"hanning\"|\"povey\"|\"rectangular\"|\"sine\"|\"blackman\")")
+	fs.Float64Var(&o.BlackmanCoeff, "blackman-coeff", o.BlackmanCoeff, "Constant coefficient for generalized Blackman window.")
+	fs.BoolVar(&o.RoundToPowerOfTwo, "round-to-power-of-two", o.RoundToPowerOfTwo, "If true, round window size to power of two by zero-padding input to FFT.")
+	fs.BoolVar(&o.SnipEdges, "snip-edges", o.SnipEdges, "If true, end effects will be handled by outputting only frames that completely fit in the file, and the number of frames depends on the frame-length.  If false, the number of frames depends only on the frame-shift, and we reflect the data at the ends.")
+	fs.BoolVar(&o.AllowDownsample, "allow-downsample", o.AllowDownsample, "If true, allow the input waveform to have a higher frequency than the specified --sample-frequency (and we'll downsample).")
+	fs.IntVar(&o.MaxFeatureVectors, "max-feature-vectors", o.MaxFeatureVectors, "Memory optimization. If larger than 0, periodically remove feature vectors so that only this number of the latest feature vectors is retained.")
+	fs.BoolVar(&o.AllowUpsample, "allow-upsample", o.AllowUpsample, "If true, allow the input waveform to have a lower frequency than the specified --sample-frequency (and we'll upsample).")
+}
+
+// WindowShift is the frame shift in samples, truncated as Kaldi does.
+func (o *FrameExtractionOptions) WindowShift() int {
+	return int(int32(float64(float32(o.SampFreq)) * 0.001 * float64(float32(o.FrameShiftMs))))
+}
+
+// WindowSize is the frame length in samples.
+func (o *FrameExtractionOptions) WindowSize() int {
+	return int(int32(float64(float32(o.SampFreq)) * 0.001 * float64(float32(o.FrameLengthMs))))
+}
+
+// PaddedWindowSize is the FFT length: WindowSize, rounded up to a power of two
+// with --round-to-power-of-two.
+func (o *FrameExtractionOptions) PaddedWindowSize() int {
+	n := o.WindowSize()
+	if o.RoundToPowerOfTwo {
+		return roundUpToPowerOfTwo(n)
+	}
+	return n
+}
+
+func roundUpToPowerOfTwo(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// Validate checks what Kaldi checks when it builds a feature computer.
+func (o *FrameExtractionOptions) Validate() error {
+	if o.SampFreq <= 0 {
+		return fmt.Errorf("%w: --sample-frequency=%v must be positive", ErrOptions, o.SampFreq)
+	}
+	if o.WindowShift() <= 0 || o.WindowSize() <= 0 {
+		return fmt.Errorf("%w: frame length %d and shift %d samples must be positive", ErrOptions, o.WindowSize(), o.WindowShift())
+	}
+	if o.WindowSize() < 2 {
+		return fmt.Errorf("%w: frame length of %d samples is too short", ErrOptions, o.WindowSize())
+	}
+	if o.PaddedWindowSize()%2 != 0 {
+		return fmt.Errorf("%w: padded window size %d must be even (use --round-to-power-of-two)", ErrOptions, o.PaddedWindowSize())
+	}
+	if o.PreemphCoeff < 0 || o.PreemphCoeff > 1 {
+		return fmt.Errorf("%w: --preemphasis-coefficient=%v must be in [0, 1]", ErrOptions, o.PreemphCoeff)
+	}
+	if _, err := windowFunction(o); err != nil {
+		return err
+	}
+	return nil
+}
+
+// FirstSampleOfFrame is Kaldi's FirstSampleOfFrame: with --snip-edges=false
+// frames are centred on multiples of the shift (so the first starts before
+// sample 0 and the signal is reflected there).
+func (o *FrameExtractionOptions) FirstSampleOfFrame(frame int) int {
+	shift := o.WindowShift()
+	if o.SnipEdges {
+		return frame * shift
+	}
+	return shift*frame + shift/2 - o.WindowSize()/2
+}
+
+// NumFrames is Kaldi's NumFrames with flush = true (whole files).
+func (o *FrameExtractionOptions) NumFrames(numSamples int) int {
+	shift, length := o.WindowShift(), o.WindowSize()
+	if o.SnipEdges {
+		if numSamples < length {
+			return 0
+		}
+		return 1 + (numSamples-length)/shift
+	}
+	return (numSamples + shift/2) / shift
+}
+
+// windowFunction is Kaldi's FeatureWindowFunction: computed in double, stored
+// as float.
+func windowFunction(o *FrameExtractionOptions) ([]float32, error) {
+	n := o.WindowSize()
+	w := make([]float32, n)
+	a := 2 * math.Pi / float64(n-1)
+	bc := float64(float32(o.BlackmanCoeff))
+	for i := range w {
+		x := float64(i)
+		var v float64
+		switch o.WindowType {
+		case "hanning":
+			v = 0.5 - 0.5*math.Cos(a*x)
+		case "sine":
+			v = math.Sin(0.5 * a * x)
+		case "hamming":
+			v = 0.54 - 0.46*math.Cos(a*x)
+		case "povey": // like hamming but goes to zero at the edges
+			v = math.Pow(0.5-0.5*math.Cos(a*x), 0.85)
+		case "rectangular":
+			v = 1
+		case "blackman":
+			v = bc - 0.5*math.Cos(a*x) + (0.5-bc)*math.Cos(2*a*x)
+		default:
+			return nil, fmt.Errorf("%w: invalid window type %q", ErrOptions, o.WindowType)
+		}
+		w[i] = float32(v)
+	}
+	return w, nil
+}
+
+// frameExtractor cuts windows out of a waveform: Kaldi's ExtractWindow and
+// ProcessWindow with buffers allocated once.
+type frameExtractor struct {
+	opts     FrameExtractionOptions
+	window   []float32 // the window function
+	length   int
+	padded   int
+	preemph  float32
+	dither   float32
+	rng      *rand.Rand
+	pcg      *rand.PCG
+	seedBase uint64
+}
+
+func newFrameExtractor(o FrameExtractionOptions) (*frameExtractor, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	w, _ := windowFunction(&o)
+	pcg := rand.NewPCG(0, 0)
+	return &frameExtractor{
+		opts:     o,
+		window:   w,
+		length:   o.WindowSize(),
+		padded:   o.PaddedWindowSize(),
+		preemph:  float32(o.PreemphCoeff),
+		dither:   float32(o.Dither),
+		pcg:      pcg,
+		rng:      rand.New(pcg),
+		seedBase: uint64(o.DitherSeed),
+	}, nil
+}
+
+// seed restarts the dither noise for one utterance.
+func (e *frameExtractor) seed(key string) {
+	h := uint64(14695981039346656037) // FNV-1a of the key
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	e.pcg.Seed(e.seedBase, h)
+}
+
+// extract fills frame (length PaddedWindowSize) with frame f of wave,
+// processed as Kaldi's ProcessWindow: dither, DC removal, raw log-energy
+// (returned when wantEnergy), pre-emphasis, window function; the padding is
+// zero. It does not allocate.
+func (e *frameExtractor) extract(wave []float32, f int, frame []float32, wantEnergy bool) (rawLogEnergy float32) {
+	n := e.length
+	start := e.opts.FirstSampleOfFrame(f)
+	w := frame[:n]
+	if start >= 0 && start+n <= len(wave) {
+		copy(w, wave[start:start+n])
+	} else {
+		// Reflect at the ends (only the first and last frames or so with
+		// --snip-edges=false): -1 -> 0, -2 -> 1; dim -> dim-1.
+		dim := len(wave)
+		for s := range w {
+			i := s + start
+			for i < 0 || i >= dim {
+				if i < 0 {
+					i = -i - 1
+				} else {
+					i = 2*dim - 1 - i
+				}
+			}
+			w[s] = wave[i]
+		}
+	}
+	clear(frame[n:])
+	if e.dither != 0 {
+		for i := range w {
+			w[i] += float32(e.rng.NormFloat64()) * e.dither
+		}
+	}
+	if e.opts.RemoveDCOffset {
+		var sum float64
+		for _, v := range w {
+			sum += float64(v)
+		}
+		mean := float32(sum / float64(n))
+		for i := range w {
+			w[i] -= mean
+		}
+	}
+	if wantEnergy {
+		rawLogEnergy = logEnergy(w)
+	}
+	if c := e.preemph; c != 0 {
+		for i := n - 1; i > 0; i-- {
+			w[i] -= c * w[i-1]
+		}
+		w[0] -= c * w[0]
+	}
+	win := e.window[:n]
+	for i := range w {
+		w[i] *= win[i]
+	}
+	return rawLogEnergy
+}
+
+// float32Epsilon is std::numeric_limits<float>::epsilon(), Kaldi's floor for
+// energies before the log.
+const float32Epsilon = 1.1920928955078125e-07
+
+// logEnergy is log(max(Σx², FLT_EPSILON)).
+func logEnergy(x []float32) float32 {
+	var e float64
+	for _, v := range x {
+		e += float64(v) * float64(v)
+	}
+	return float32(math.Log(max(float64(float32(e)), float32Epsilon)))
+}

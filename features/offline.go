@@ -1,0 +1,81 @@
+package features
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrSampleRate marks a waveform whose sampling rate differs from
+// --sample-frequency without --allow-downsample/--allow-upsample.
+var ErrSampleRate = errors.New("sample frequency mismatch")
+
+// Offline is Kaldi's OfflineFeatureTpl: it frames a whole waveform and runs a
+// Computer on every frame. The frame buffer is allocated once; the per-frame
+// loop does not allocate. An Offline is not safe for concurrent use: give each
+// goroutine its own (NewOffline(c.Clone())).
+type Offline struct {
+	c     Computer
+	ext   *frameExtractor
+	frame []float32
+}
+
+// NewOffline wraps a computer.
+func NewOffline(c Computer) (*Offline, error) {
+	ext, err := newFrameExtractor(c.FrameOptions())
+	if err != nil {
+		return nil, err
+	}
+	return &Offline{c: c, ext: ext, frame: make([]float32, ext.padded)}, nil
+}
+
+// Computer returns the wrapped computer.
+func (o *Offline) Computer() Computer { return o.c }
+
+// Dim is the feature dimension.
+func (o *Offline) Dim() int { return o.c.Dim() }
+
+// NumFrames is the number of frames a waveform of numSamples samples gives.
+func (o *Offline) NumFrames(numSamples int) int { return o.ext.opts.NumFrames(numSamples) }
+
+// Compute computes the features of wave (one channel, sampled at sampFreq)
+// and returns them row-major with NumFrames rows of Dim columns; dst is reused
+// when it has the capacity. key seeds the dither noise (with --dither-seed),
+// so the result does not depend on which goroutine computes it. A waveform
+// shorter than one frame gives zero rows (Kaldi's empty matrix). A sampling
+// rate other than --sample-frequency is resampled with --allow-downsample or
+// --allow-upsample, and is otherwise an error wrapping ErrSampleRate.
+func (o *Offline) Compute(dst []float32, key string, wave []float32, sampFreq, vtlnWarp float64) ([]float32, int, error) {
+	opts := &o.ext.opts
+	if float32(sampFreq) != float32(opts.SampFreq) {
+		newFreq := opts.SampFreq
+		switch {
+		case newFreq < sampFreq && opts.AllowDownsample, newFreq > sampFreq && opts.AllowUpsample:
+			var err error
+			if wave, err = ResampleWaveform(sampFreq, wave, newFreq); err != nil {
+				return dst[:0], 0, err
+			}
+		default:
+			return dst[:0], 0, fmt.Errorf("%w: Waveform and config sample Frequency mismatch: %v .vs %v (use --allow-downsample=true to allow downsampling the waveform, or --allow-upsample=true to upsample)", ErrSampleRate, sampFreq, newFreq)
+		}
+	}
+	rows := o.NumFrames(len(wave))
+	dim := o.c.Dim()
+	if cap(dst) < rows*dim {
+		dst = make([]float32, rows*dim)
+	}
+	dst = dst[:rows*dim]
+	if rows == 0 {
+		return dst, 0, nil
+	}
+	if o.ext.dither != 0 {
+		o.ext.seed(key)
+	}
+	wantEnergy := o.c.NeedRawLogEnergy()
+	for r := 0; r < rows; r++ {
+		e := o.ext.extract(wave, r, o.frame, wantEnergy)
+		if err := o.c.ComputeFrame(e, vtlnWarp, o.frame, dst[r*dim:(r+1)*dim]); err != nil {
+			return dst[:0], 0, err
+		}
+	}
+	return dst, rows, nil
+}

@@ -1,0 +1,16 @@
+// Package lattice holds Kaldi's lattice types and the operations scoring
+// needs: Lattice (arcs carry a transition-id input label, a word output label
+// and a LatticeWeight of two costs) and CompactLattice (an acceptor on words
+// whose CompactLatticeWeight also carries the transition-id string), their
+// text and binary forms as Kaldi writes them, conversion between the two,
+// scaling (lattice-scale), word insertion penalties (lattice-add-penalty),
+// best path (lattice-best-path), beam pruning and determinization that keeps
+// the best transition-id sequence per word sequence.
+//
+// Weights, as Kaldi's LatticeWeight: (graph cost, acoustic cost), both
+// negated log-probabilities in float32. Times adds both; Plus keeps the
+// better one, where better means the smaller sum graph+acoustic, ties broken
+// by the smaller graph cost (Kaldi's Compare). Zero is (+Inf, +Inf) and One is
+// (0, 0). A CompactLatticeWeight's Plus keeps the better LatticeWeight, ties
+// broken by the shorter string and then the lexicographically smaller one.
+package lattice

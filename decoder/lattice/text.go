@@ -1,0 +1,372 @@
+package lattice
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// formatCost prints a cost as Kaldi's WriteFloatType on a default C++ stream:
+// 6 significant digits (%g), "Infinity", "-Infinity", "BadNumber" for NaN.
+func formatCost(b []byte, f float32) []byte {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(float64(f), -1):
+		return append(b, "-Infinity"...)
+	case f != f:
+		return append(b, "BadNumber"...)
+	}
+	return strconv.AppendFloat(b, float64(f), 'g', 6, 64)
+}
+
+func appendWeight(b []byte, w Weight) []byte {
+	b = formatCost(b, w.Graph)
+	b = append(b, ',')
+	return formatCost(b, w.Acoustic)
+}
+
+func appendCompactWeight(b []byte, w CompactWeight) []byte {
+	b = appendWeight(b, w.W)
+	b = append(b, ',')
+	for i, t := range w.Tids {
+		if i > 0 {
+			b = append(b, '_')
+		}
+		b = strconv.AppendInt(b, int64(t), 10)
+	}
+	return b
+}
+
+// stateOrder is FstPrinter's order: the start state first, then the others.
+func stateOrder(start int32, n int) []int32 {
+	order := make([]int32, 0, n)
+	if start >= 0 && int(start) < n {
+		order = append(order, start)
+	}
+	for s := int32(0); int(s) < n; s++ {
+		if s != start {
+			order = append(order, s)
+		}
+	}
+	return order
+}
+
+// WriteText writes c as Kaldi's text archives hold it (after "key "): a
+// newline, OpenFst's acceptor printing with tab separators and weights
+// "graph,acoustic,tid_tid_..." (omitted when One), and an empty line.
+func (c *CompactLattice) WriteText(w io.Writer) error {
+	b := []byte{'\n'}
+	for _, s := range stateOrder(c.Start, len(c.States)) {
+		st := &c.States[s]
+		for _, a := range st.Arcs {
+			b = strconv.AppendInt(b, int64(s), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(a.Next), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(a.Label), 10)
+			if a.W.W != One || len(a.W.Tids) > 0 {
+				b = append(b, '\t')
+				b = appendCompactWeight(b, a.W)
+			}
+			b = append(b, '\n')
+		}
+		if !st.Final.W.IsZero() || len(st.Arcs) == 0 {
+			b = strconv.AppendInt(b, int64(s), 10)
+			if st.Final.W != One || len(st.Final.Tids) > 0 {
+				b = append(b, '\t')
+				b = appendCompactWeight(b, st.Final)
+			}
+			b = append(b, '\n')
+		}
+		if len(b) > 1<<16 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, '\n')
+	_, err := w.Write(b)
+	return err
+}
+
+// WriteText writes l as Kaldi's text archives hold a Lattice: a newline,
+// "src dst tid word graph,acoustic" lines (weight omitted when One), final
+// lines "state graph,acoustic", and an empty line.
+func (l *Lattice) WriteText(w io.Writer) error {
+	b := []byte{'\n'}
+	for _, s := range stateOrder(l.Start, len(l.States)) {
+		st := &l.States[s]
+		for _, a := range st.Arcs {
+			b = strconv.AppendInt(b, int64(s), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(a.Next), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(a.ILabel), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(a.OLabel), 10)
+			if a.W != One {
+				b = append(b, '\t')
+				b = appendWeight(b, a.W)
+			}
+			b = append(b, '\n')
+		}
+		if !st.Final.IsZero() || len(st.Arcs) == 0 {
+			b = strconv.AppendInt(b, int64(s), 10)
+			if st.Final != One {
+				b = append(b, '\t')
+				b = appendWeight(b, st.Final)
+			}
+			b = append(b, '\n')
+		}
+		if len(b) > 1<<16 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, '\n')
+	_, err := w.Write(b)
+	return err
+}
+
+func parseCost(s string) (float32, error) {
+	switch s {
+	case "Infinity", "inf":
+		return inf32, nil
+	case "-Infinity", "-inf":
+		return -inf32, nil
+	case "BadNumber":
+		return float32(math.NaN()), nil
+	}
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil {
+		return 0, fmt.Errorf("bad cost %q", s)
+	}
+	return float32(f), nil
+}
+
+// parseWeight reads "graph,acoustic" (a Lattice weight) or
+// "graph,acoustic,tid_tid" (a CompactLattice weight); compact says which.
+func parseWeight(s string) (w CompactWeight, compact bool, err error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 && len(parts) != 3 {
+		return w, false, fmt.Errorf("bad weight %q", s)
+	}
+	if w.W.Graph, err = parseCost(parts[0]); err != nil {
+		return w, false, err
+	}
+	if w.W.Acoustic, err = parseCost(parts[1]); err != nil {
+		return w, false, err
+	}
+	if len(parts) == 2 {
+		return w, false, nil
+	}
+	if parts[2] != "" {
+		for _, t := range strings.Split(parts[2], "_") {
+			v, err := strconv.ParseInt(t, 10, 32)
+			if err != nil {
+				return w, true, fmt.Errorf("bad transition-id %q in weight %q", t, s)
+			}
+			w.Tids = append(w.Tids, int32(v))
+		}
+	}
+	return w, true, nil
+}
+
+// textLine is one parsed line of a text lattice.
+type textLine struct {
+	f    []string
+	line int
+}
+
+// ReadText reads one lattice in Kaldi's text form (what follows "key " in a
+// text archive: an optional newline, lines, then an empty line or the end of
+// input). Lines with 5 fields or 2-part weights make it a Lattice; 3-part
+// weights or 3-field arcs a CompactLattice. Exactly one result is non-nil.
+// Errors give the line number counted from the start of the lattice.
+func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
+	var lines []textLine
+	var cur []byte
+	n := 0
+	first := true
+	for {
+		c, err := r.ReadByte()
+		if err != nil && err != io.EOF {
+			return nil, nil, err
+		}
+		if err == io.EOF || c == '\n' {
+			n++
+			f := strings.FieldsFunc(string(cur), func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
+			cur = cur[:0]
+			if len(f) == 0 {
+				if first && err == nil {
+					first = false
+					continue // the newline right after the key
+				}
+				break
+			}
+			first = false
+			lines = append(lines, textLine{f, n})
+			if err == io.EOF {
+				break
+			}
+			continue
+		}
+		if len(cur) > 1<<20 {
+			return nil, nil, fmt.Errorf("%w: line %d: line too long", ErrFormat, n+1)
+		}
+		cur = append(cur, c)
+	}
+	compact := true
+	decided := false
+	for _, l := range lines {
+		switch len(l.f) {
+		case 5:
+			compact, decided = false, true
+		case 2, 4:
+			w := l.f[len(l.f)-1]
+			if strings.Count(w, ",") == 2 {
+				compact, decided = true, true
+			} else if strings.Count(w, ",") == 1 || len(l.f) == 4 {
+				compact, decided = false, true
+			}
+		case 3:
+			compact, decided = true, true
+		}
+		if decided {
+			break
+		}
+	}
+	atoi := func(s string, l textLine, what string) (int32, error) {
+		v, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || (what == "state" && v < 0) {
+			return 0, fmt.Errorf("%w: line %d: bad %s %q", ErrFormat, l.line, what, s)
+		}
+		return int32(v), nil
+	}
+	if compact {
+		c := &CompactLattice{Start: NoState}
+		grow := func(s int32) error {
+			if s > maxReasonableSize {
+				return fmt.Errorf("%w: state %d too large", ErrFormat, s)
+			}
+			for int(s) >= len(c.States) {
+				c.AddState()
+			}
+			return nil
+		}
+		for i, l := range lines {
+			s, err := atoi(l.f[0], l, "state")
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := grow(s); err != nil {
+				return nil, nil, err
+			}
+			if i == 0 {
+				c.Start = s
+			}
+			switch len(l.f) {
+			case 1, 2:
+				w := CompactOne
+				if len(l.f) == 2 {
+					var isc bool
+					if w, isc, err = parseWeight(l.f[1]); err != nil || !isc {
+						return nil, nil, fmt.Errorf("%w: line %d: bad compact lattice weight %q", ErrFormat, l.line, l.f[1])
+					}
+				}
+				c.States[s].Final = w
+			case 3, 4:
+				d, err := atoi(l.f[1], l, "state")
+				if err != nil {
+					return nil, nil, err
+				}
+				lab, err := atoi(l.f[2], l, "label")
+				if err != nil {
+					return nil, nil, err
+				}
+				if err := grow(d); err != nil {
+					return nil, nil, err
+				}
+				w := CompactOne
+				if len(l.f) == 4 {
+					var isc bool
+					if w, isc, err = parseWeight(l.f[3]); err != nil || !isc {
+						return nil, nil, fmt.Errorf("%w: line %d: bad compact lattice weight %q", ErrFormat, l.line, l.f[3])
+					}
+				}
+				c.States[s].Arcs = append(c.States[s].Arcs, CompactArc{Label: lab, W: w, Next: d})
+			default:
+				return nil, nil, fmt.Errorf("%w: line %d: %d fields in a compact lattice line", ErrFormat, l.line, len(l.f))
+			}
+		}
+		return c, nil, nil
+	}
+	lat := &Lattice{Start: NoState}
+	grow := func(s int32) error {
+		if s > maxReasonableSize {
+			return fmt.Errorf("%w: state %d too large", ErrFormat, s)
+		}
+		for int(s) >= len(lat.States) {
+			lat.AddState()
+		}
+		return nil
+	}
+	for i, l := range lines {
+		s, err := atoi(l.f[0], l, "state")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := grow(s); err != nil {
+			return nil, nil, err
+		}
+		if i == 0 {
+			lat.Start = s
+		}
+		switch len(l.f) {
+		case 1, 2:
+			w := One
+			if len(l.f) == 2 {
+				cw, isc, err := parseWeight(l.f[1])
+				if err != nil || isc {
+					return nil, nil, fmt.Errorf("%w: line %d: bad lattice weight %q", ErrFormat, l.line, l.f[1])
+				}
+				w = cw.W
+			}
+			lat.States[s].Final = w
+		case 4, 5:
+			d, err := atoi(l.f[1], l, "state")
+			if err != nil {
+				return nil, nil, err
+			}
+			il, err := atoi(l.f[2], l, "label")
+			if err != nil {
+				return nil, nil, err
+			}
+			ol, err := atoi(l.f[3], l, "label")
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := grow(d); err != nil {
+				return nil, nil, err
+			}
+			w := One
+			if len(l.f) == 5 {
+				cw, isc, err := parseWeight(l.f[4])
+				if err != nil || isc {
+					return nil, nil, fmt.Errorf("%w: line %d: bad lattice weight %q", ErrFormat, l.line, l.f[4])
+				}
+				w = cw.W
+			}
+			lat.States[s].Arcs = append(lat.States[s].Arcs, Arc{ILabel: il, OLabel: ol, W: w, Next: d})
+		default:
+			return nil, nil, fmt.Errorf("%w: line %d: %d fields in a lattice line", ErrFormat, l.line, len(l.f))
+		}
+	}
+	return nil, lat, nil
+}

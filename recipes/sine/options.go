@@ -1,0 +1,94 @@
+package sine
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// Options configures the recipe; the defaults are the paper's.
+type Options struct {
+	Process   string  // "poisson" or "hawkes"
+	Seed      int64   // first seed
+	Seeds     int     // number of seeds Seed, Seed+1, …
+	Out       string  // output directory
+	Epochs    int     // training epochs
+	BatchSize int     // sequences per minibatch
+	Train     int     // training sequences
+	Val       int     // validation sequences
+	Test      int     // test sequences
+	Length    int     // observations per sequence
+	Rate      float64 // Poisson rate λ
+	Mu        float64 // Hawkes base rate μ
+	Alpha     float64 // Hawkes branching ratio α
+	Beta      float64 // Hawkes decay β
+	Noise     float64 // amplitude of the U[0,1) noise
+	Variants  string  // comma-separated models to train
+	Quick     bool    // small data and 2 epochs, for tests and smoke runs
+	Model     strode.SequentialOptions
+	Adam      optim.AdamOptions
+}
+
+// DefaultOptions are the paper's settings.
+func DefaultOptions() Options {
+	return Options{Process: "poisson", Seed: 1, Seeds: 1, Out: "exp/sine", Epochs: 20, BatchSize: 50,
+		Train: 5000, Val: 100, Test: 100, Length: 10, Rate: 10, Mu: 10, Alpha: 0.5, Beta: 1, Noise: 0.1,
+		Variants: "strode,strode-context,node",
+		Model:    strode.DefaultSequentialOptions(), Adam: optim.DefaultAdamOptions()}
+}
+
+// Register adds every option to fs.
+func (o *Options) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Process, "process", o.Process, "point process of the observation times: poisson or hawkes")
+	fs.Int64Var(&o.Seed, "seed", o.Seed, "first random seed (data, initialisation, shuffling)")
+	fs.IntVar(&o.Seeds, "seeds", o.Seeds, "number of seeds to run (seed, seed+1, ...); the table gives mean ± std")
+	fs.StringVar(&o.Out, "out", o.Out, "output directory for results.json and scatter.png")
+	fs.IntVar(&o.Epochs, "epochs", o.Epochs, "training epochs")
+	fs.IntVar(&o.BatchSize, "batch-size", o.BatchSize, "sequences per minibatch")
+	fs.IntVar(&o.Train, "num-train", o.Train, "training sequences")
+	fs.IntVar(&o.Val, "num-val", o.Val, "validation sequences")
+	fs.IntVar(&o.Test, "num-test", o.Test, "test sequences")
+	fs.IntVar(&o.Length, "length", o.Length, "observations per sequence")
+	fs.Float64Var(&o.Rate, "poisson-rate", o.Rate, "Poisson rate lambda")
+	fs.Float64Var(&o.Mu, "hawkes-mu", o.Mu, "Hawkes base rate mu")
+	fs.Float64Var(&o.Alpha, "hawkes-alpha", o.Alpha, "Hawkes branching ratio alpha")
+	fs.Float64Var(&o.Beta, "hawkes-beta", o.Beta, "Hawkes kernel decay beta")
+	fs.Float64Var(&o.Noise, "noise", o.Noise, "amplitude of the uniform noise added to every value but the first")
+	fs.StringVar(&o.Variants, "models", o.Variants, "models to train: comma-separated from strode, strode-context, node")
+	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run: 500/50/50 sequences and 2 epochs (for tests)")
+	o.Model.Register(fs)
+	o.Adam.Register(fs)
+}
+
+// applyQuick shrinks the run for --quick.
+func (o *Options) applyQuick() {
+	if o.Quick {
+		o.Train, o.Val, o.Test, o.Epochs = 500, 50, 50, 2
+	}
+}
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if o.Process != "poisson" && o.Process != "hawkes" {
+		return fmt.Errorf("sine: --process=%q: want poisson or hawkes", o.Process)
+	}
+	if o.Seeds < 1 || o.Epochs < 1 || o.BatchSize < 1 || o.Length < 2 {
+		return fmt.Errorf("sine: --seeds, --epochs, --batch-size must be ≥ 1 and --length ≥ 2")
+	}
+	for _, n := range []int{o.Train, o.Val, o.Test} {
+		if n < o.BatchSize || n%o.BatchSize != 0 {
+			return fmt.Errorf("sine: set sizes %d/%d/%d must be positive multiples of --batch-size=%d", o.Train, o.Val, o.Test, o.BatchSize)
+		}
+	}
+	if !(o.Rate > 0) {
+		return fmt.Errorf("sine: --poisson-rate=%v must be > 0", o.Rate)
+	}
+	if _, err := variantList(o.Variants); err != nil {
+		return err
+	}
+	m := o.Model
+	m.Encoder = strode.EncoderPaper
+	return m.Validate()
+}

@@ -1,0 +1,209 @@
+package sine
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// paperCS are the paper's CS figures for STRODE, printed for reference.
+var paperCS = map[string]float64{"poisson": 0.964, "hawkes": 0.979}
+
+// Summary is mean and standard deviation over seeds of each figure.
+type Summary struct {
+	CS       float64  `json:"cs"`
+	CSStd    *float64 `json:"cs_std,omitempty"`
+	GapR     float64  `json:"gap_r"`
+	GapRStd  *float64 `json:"gap_r_std,omitempty"`
+	MSE      *float64 `json:"mse"` // null for the index baseline (it predicts nothing)
+	MSEStd   *float64 `json:"mse_std,omitempty"`
+	PerSeed  []Score  `json:"-"`
+	EpochSec float64  `json:"seconds_per_epoch,omitempty"` // median over seeds and epochs
+}
+
+// Results is what Run computed, keyed by model name.
+type Results map[string]*Summary
+
+// Run trains every variant for every seed, prints the table on stdout and
+// writes Out/results.json and Out/scatter.png; progress goes to stderr.
+func Run(o Options, stdout, stderr io.Writer) (Results, error) {
+	o.applyQuick()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	variants, _ := variantList(o.Variants)
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("sine: %w", err)
+	}
+	scores := map[string][]Score{}
+	secs := map[string][]float64{}
+	var first map[string][][]float64
+	var firstTruth [][]float64
+	for k := 0; k < o.Seeds; k++ {
+		seed := o.Seed + int64(k)
+		d := Generate(o, seed)
+		idx := make([][]float64, len(d.Test.Times))
+		for s := range idx {
+			idx[s] = make([]float64, o.Length)
+			for i := range idx[s] {
+				idx[s][i] = float64(i)
+			}
+		}
+		scores[VariantIndex] = append(scores[VariantIndex], Score{
+			CS: strode.CosineSimilarity(idx, d.Test.Times), GapR: strode.GapCorrelation(idx, d.Test.Times), MSE: math.NaN()})
+		if k == 0 {
+			first = map[string][][]float64{}
+			firstTruth = d.Test.Times
+		}
+		for _, v := range variants {
+			tr, err := TrainVariant(o, d, v, seed, stderr)
+			if err != nil {
+				return nil, err
+			}
+			sc := tr.Score
+			scores[v] = append(scores[v], sc)
+			secs[v] = append(secs[v], tr.EpochSeconds...)
+			if k == 0 {
+				first[v] = sc.Inferred
+			}
+		}
+	}
+	res := Results{}
+	for v, ss := range scores {
+		res[v] = summarise(ss, o.Seeds > 1)
+		res[v].EpochSec = median(secs[v])
+	}
+	printTable(stdout, o, variants, res)
+	if err := writeJSON(filepath.Join(o.Out, "results.json"), o, res); err != nil {
+		return nil, err
+	}
+	var panels []Panel
+	for _, v := range []string{VariantStrode, VariantContext} {
+		if inf, ok := first[v]; ok {
+			panels = append(panels, Panel{Name: v, Inferred: inf, Truth: firstTruth})
+		}
+	}
+	if len(panels) > 0 {
+		if err := WriteScatter(filepath.Join(o.Out, "scatter.png"), panels); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func summarise(ss []Score, withStd bool) *Summary {
+	get := func(f func(Score) float64) (float64, *float64) {
+		var xs []float64
+		for _, s := range ss {
+			xs = append(xs, f(s))
+		}
+		m, sd := meanStd(xs)
+		if !withStd {
+			return m, nil
+		}
+		return m, &sd
+	}
+	s := &Summary{PerSeed: ss}
+	s.CS, s.CSStd = get(func(s Score) float64 { return s.CS })
+	s.GapR, s.GapRStd = get(func(s Score) float64 { return s.GapR })
+	if m, sd := get(func(s Score) float64 { return s.MSE }); !math.IsNaN(m) {
+		s.MSE, s.MSEStd = &m, sd
+	}
+	return s
+}
+
+// meanStd is the mean and the sample standard deviation (n−1).
+func meanStd(xs []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	if len(xs) < 2 {
+		return m, 0
+	}
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)-1))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func cell(m float64, sd *float64, prec int) string {
+	if sd == nil {
+		return fmt.Sprintf("%.*f", prec, m)
+	}
+	return fmt.Sprintf("%.*f ± %.*f", prec, m, prec, *sd)
+}
+
+func printTable(w io.Writer, o Options, variants []string, res Results) {
+	fmt.Fprintf(w, "sine %s, %d seed(s) from %d, %d epochs, ode-hidden %d\n", o.Process, o.Seeds, o.Seed, o.Epochs, o.Model.ODEHidden)
+	fmt.Fprintf(w, "%-16s %-18s %-18s %-20s %s\n", "model", "CS", "gap r", "MSE", "s/epoch")
+	for _, v := range append(variants, VariantIndex) {
+		s := res[v]
+		mse := "—"
+		if s.MSE != nil {
+			mse = cell(*s.MSE, s.MSEStd, 5)
+		}
+		sec := "—"
+		if s.EpochSec > 0 {
+			sec = fmt.Sprintf("%.2f", s.EpochSec)
+		}
+		fmt.Fprintf(w, "%-16s %-18s %-18s %-20s %s\n", v, cell(s.CS, s.CSStd, 3), cell(s.GapR, s.GapRStd, 3), mse, sec)
+	}
+	fmt.Fprintf(w, "%-16s %-18s %-18s %-20s %s\n", "paper STRODE", fmt.Sprintf("%.3f", paperCS[o.Process]), "—", "—", "(reference)")
+}
+
+// writeJSON writes results.json atomically (temporary file + rename).
+func writeJSON(path string, o Options, res Results) error {
+	out := map[string]any{}
+	for k, v := range res {
+		out[k] = v
+	}
+	out["settings"] = o
+	out["paper_cs"] = paperCS[o.Process]
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("sine: %s: %w", path, err)
+	}
+	return writeAtomic(path, append(b, '\n'))
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("sine: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("sine: %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("sine: %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("sine: %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package sine
+
+import (
+	"fmt"
+	"io"
+	"math/rand"
+	"strings"
+	"time"
+
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// Model names in the table and results.json.
+const (
+	VariantStrode  = "strode"
+	VariantContext = "strode-context"
+	VariantNODE    = "node"
+	VariantIndex   = "index"
+)
+
+func variantList(s string) ([]string, error) {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		v = strings.TrimSpace(v)
+		switch v {
+		case VariantStrode, VariantContext, VariantNODE:
+			out = append(out, v)
+		case "":
+		default:
+			return nil, fmt.Errorf("sine: --models: unknown model %q (want strode, strode-context, node)", v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sine: --models is empty")
+	}
+	return out, nil
+}
+
+// Score is one model's test figures.
+type Score struct {
+	CS, GapR, MSE float64
+	Inferred      [][]float64 // test-set inferred times
+}
+
+// Trained is a trained model with its timing figures.
+type Trained struct {
+	Model *strode.Sequential
+	Score Score
+	// EpochSeconds is the wall time per training epoch (without evaluation).
+	EpochSeconds []float64
+	// GraphNodes is the size of the training graph.
+	GraphNodes int
+}
+
+// modelOptions are the model options of a variant.
+func modelOptions(o Options, variant string) strode.SequentialOptions {
+	m := o.Model
+	m.Encoder = strode.EncoderPaper
+	switch variant {
+	case VariantContext:
+		m.Encoder = strode.EncoderContext
+	case VariantNODE:
+		m.UnitGaps = true
+	}
+	return m
+}
+
+func observations(values [][]float64, idx []int) [][][]float64 {
+	out := make([][][]float64, len(idx))
+	for k, s := range idx {
+		seq := make([][]float64, len(values[s]))
+		for i, v := range values[s] {
+			seq[i] = []float64{v}
+		}
+		out[k] = seq
+	}
+	return out
+}
+
+// TrainVariant trains one model on d with the given seed, drawing a progress
+// bar per epoch on progress (nil: silent), and scores it on the test set.
+func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Writer) (*Trained, error) {
+	rng := rand.New(rand.NewSource(seed))
+	m, err := strode.NewSequential(modelOptions(o, variant), rng)
+	if err != nil {
+		return nil, err
+	}
+	bt, err := m.Build(o.BatchSize, o.Length, true)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := m.Build(o.BatchSize, o.Length, false)
+	if err != nil {
+		return nil, err
+	}
+	opt := optim.NewAdam(o.Adam)
+	res := &Trained{Model: m, GraphNodes: bt.Net.NodeCount()}
+	order := make([]int, len(d.Train.Values))
+	for i := range order {
+		order[i] = i
+	}
+	nb := len(order) / o.BatchSize
+	for epoch := 1; epoch <= o.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		start := time.Now()
+		var loss, mse, kl float64
+		for b := 0; b < nb; b++ {
+			idx := order[b*o.BatchSize : (b+1)*o.BatchSize]
+			if err := bt.Set(observations(d.Train.Values, idx)); err != nil {
+				return nil, err
+			}
+			if err := bt.Run(); err != nil {
+				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
+			}
+			if err := optim.Check(bt.Params); err != nil {
+				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
+			}
+			opt.Step(bt.Params)
+			loss += strode.Scalar(bt.Loss)
+			mse += strode.Scalar(bt.MSE)
+			kl += strode.Scalar(bt.KL)
+			if progress != nil && (b+1)*barWidth/nb != b*barWidth/nb {
+				bar(progress, variant, seed, epoch, o.Epochs, b+1, nb, loss/float64(b+1), mse/float64(b+1), kl/float64(b+1), "")
+			}
+		}
+		res.EpochSeconds = append(res.EpochSeconds, time.Since(start).Seconds())
+		if progress != nil {
+			val, err := evaluate(ev, d.Val)
+			if err != nil {
+				return nil, err
+			}
+			bar(progress, variant, seed, epoch, o.Epochs, nb, nb, loss/float64(nb), mse/float64(nb), kl/float64(nb),
+				fmt.Sprintf(" val mse %.4f cs %.3f gap r %.3f %.1fs", val.MSE, val.CS, val.GapR, res.EpochSeconds[epoch-1]))
+			fmt.Fprintln(progress)
+		}
+	}
+	s, err := evaluate(ev, d.Test)
+	if err != nil {
+		return nil, err
+	}
+	res.Score = *s
+	return res, nil
+}
+
+// evaluate runs the forward graph over a set and scores it.
+func evaluate(ev *strode.Batch, set Set) (*Score, error) {
+	var inferred [][]float64
+	mse := 0.0
+	nb := len(set.Values) / ev.B
+	for b := 0; b < nb; b++ {
+		idx := make([]int, ev.B)
+		for i := range idx {
+			idx[i] = b*ev.B + i
+		}
+		if err := ev.Set(observations(set.Values, idx)); err != nil {
+			return nil, err
+		}
+		if err := ev.Run(); err != nil {
+			return nil, err
+		}
+		mse += strode.Scalar(ev.MSE)
+		inferred = append(inferred, ev.InferredTimes()...)
+	}
+	truth := set.Times[:len(inferred)]
+	return &Score{CS: strode.CosineSimilarity(inferred, truth), GapR: strode.GapCorrelation(inferred, truth),
+		MSE: mse / float64(nb), Inferred: inferred}, nil
+}
+
+const barWidth = 20
+
+// bar draws a one-line progress bar, overwritten in place with \r.
+func bar(w io.Writer, variant string, seed int64, epoch, epochs, done, total int, loss, mse, kl float64, tail string) {
+	n := done * barWidth / total
+	fmt.Fprintf(w, "\r%-14s seed %d epoch %2d/%d [%s%s] loss %.4f mse %.4f kl %.3f%s",
+		variant, seed, epoch, epochs, strings.Repeat("=", n), strings.Repeat(" ", barWidth-n), loss, mse, kl, tail)
+}

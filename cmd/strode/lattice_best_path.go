@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/lattice"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:        "lattice-best-path",
+		Summary:     "Best path through lattices, as word transcriptions and transition-id alignments",
+		Description: "Generate 1-best path through lattices; output as transcriptions and alignments\nNote: if you want output as FSTs, use lattice-1best; if you want output\nwith acoustic and LM scores, use lattice-1best | nbest-to-linear",
+		ArgsUsage:   "<lattice-rspecifier> [ <transcriptions-wspecifier> [ <alignments-wspecifier>] ]",
+		Examples:    []string{"strode lattice-best-path --acoustic-scale=0.1 ark:1.lats 'ark,t:|int2sym.pl -f 2- words.txt > text' ark:1.ali"},
+		MinArgs:     1,
+		MaxArgs:     3,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			var acScale, lmScale float64 = 1, 1
+			var wordSyms, latsOut string
+			fs.Float64Var(&acScale, "acoustic-scale", acScale, "Scaling factor for acoustic likelihoods")
+			fs.Float64Var(&lmScale, "lm-scale", lmScale, "Scaling factor for LM probabilities. Note: the ratio acoustic-scale/lm-scale is all that matters.")
+			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
+			fs.StringVar(&latsOut, "write-lattices", "", "If supplied, write 1-best path as lattices to this wspecifier")
+			return func(ctx *kaldicmd.Context) error {
+				var syms *decoder.SymbolTable
+				if wordSyms != "" {
+					var err error
+					if syms, err = decoder.ReadSymbolTableFile(wordSyms); err != nil {
+						return fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
+					}
+				}
+				src, err := openLattices(ctx, ctx.Arg(0))
+				if err != nil {
+					return err
+				}
+				defer src.close()
+				words, err := createIntVectors(ctx, ctx.Arg(1))
+				if err != nil {
+					return err
+				}
+				alis, err := createIntVectors(ctx, ctx.Arg(2))
+				if err != nil {
+					return err
+				}
+				lats, err := createLattices(ctx, latsOut)
+				if err != nil {
+					return err
+				}
+				ac, lm := float32(acScale), float32(lmScale)
+				done, failed := 0, 0
+				var frames int64
+				tot := lattice.One
+				for {
+					key, clat, err := src.next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						return err
+					}
+					clat.Scale(lattice.LatticeScale(lm, ac))
+					best, err := clat.ShortestPath()
+					var ali, wrd []int32
+					var w lattice.Weight
+					if err == nil {
+						ali, wrd, w, err = best.LinearSequence()
+					}
+					if err != nil {
+						ctx.Warn("Best-path failed for key %s", key)
+						failed++
+						continue
+					}
+					ctx.Log("For utterance %s, best cost %s + %s = %s over %d frames.", key, fmtG(w.Graph), fmtG(w.Acoustic), fmtG(w.Graph+w.Acoustic), len(ali))
+					if err := words.write(key, wrd); err != nil {
+						return err
+					}
+					if err := alis.write(key, ali); err != nil {
+						return err
+					}
+					if syms != nil {
+						var b strings.Builder
+						b.WriteString(key + " ")
+						for _, x := range wrd {
+							s, ok := syms.Symbol(int64(x))
+							if !ok {
+								return fmt.Errorf("Word-id %d not in symbol table.", x)
+							}
+							b.WriteString(s + " ")
+						}
+						fmt.Fprintln(ctx.Stderr, b.String())
+					}
+					if latsOut != "" {
+						if ac == 0 {
+							return errors.New("You can't use zero acoustic scale and write best-path as FSTs (use a very small scale instead).")
+						}
+						best.Scale([2][2]float64{{1 / float64(lm), 0}, {0, 1 / float64(ac)}})
+						if err := lats.writeCompact(key, best); err != nil {
+							return err
+						}
+					}
+					done++
+					frames += int64(len(ali))
+					tot = lattice.Times(tot, w)
+				}
+				for _, c := range []func() error{words.close, alis.close, lats.close, src.close} {
+					if err := c(); err != nil {
+						return err
+					}
+				}
+				n := float32(frames)
+				ctx.Log("Overall score per frame is %s = %s [graph] + %s [acoustic] over %d frames.", fmtG((tot.Graph+tot.Acoustic)/n), fmtG(tot.Graph/n), fmtG(tot.Acoustic/n), frames)
+				ctx.Log("Done %d lattices, failed for %d", done, failed)
+				if done == 0 {
+					return kaldicmd.Exit(1, nil)
+				}
+				return nil
+			}
+		},
+	})
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+
+	"github.com/strode-asr/strode/decoder/lattice"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:        "lattice-scale",
+		Summary:     "Scale the acoustic and graph (LM) costs of lattices",
+		Description: "Apply scaling to lattice weights\n(the acoustic cost is multiplied by --acoustic-scale, or divided by --inv-acoustic-scale;\nthe graph cost by --lm-scale; --acoustic2lm-scale and --lm2acoustic-scale mix the two)",
+		ArgsUsage:   "<lattice-rspecifier> <lattice-wspecifier>",
+		Examples:    []string{"strode lattice-scale --lm-scale=0.0 ark:1.lats ark:scaled.lats"},
+		MinArgs:     2,
+		MaxArgs:     2,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			var ac, inv, lm, ac2lm, lm2ac float64 = 1, 1, 1, 0, 0
+			writeCompact := true
+			fs.Float64Var(&ac, "acoustic-scale", ac, "Scaling factor for acoustic likelihoods")
+			fs.Float64Var(&inv, "inv-acoustic-scale", inv, "An alternative way of setting the acoustic scale: you can set its inverse.")
+			fs.Float64Var(&lm, "lm-scale", lm, "Scaling factor for graph/lm costs")
+			fs.Float64Var(&ac2lm, "acoustic2lm-scale", ac2lm, "Add this times original acoustic costs to LM costs")
+			fs.Float64Var(&lm2ac, "lm2acoustic-scale", lm2ac, "Add this times original LM costs to acoustic costs")
+			fs.BoolVar(&writeCompact, "write-compact", writeCompact, "If true, write in normal (compact) form.")
+			return func(ctx *kaldicmd.Context) error {
+				if ac != 1 && inv != 1 {
+					return errors.New("Only one of --acoustic-scale and --inv-acoustic-scale may be set")
+				}
+				acoustic := float32(ac)
+				if inv != 1 {
+					acoustic = float32(1 / float32(inv))
+				}
+				// Kaldi's options are BaseFloat; the matrix is double.
+				scale := [2][2]float64{
+					{float64(float32(lm)), float64(float32(ac2lm))},
+					{float64(float32(lm2ac)), float64(acoustic)},
+				}
+				return copyLattices(ctx, writeCompact, func(c *lattice.CompactLattice) { c.Scale(scale) })
+			}
+		},
+	})
+}
+
+// copyLattices streams lattices from argument 0 to argument 1, applying edit
+// to each; it writes CompactLattices, or expanded Lattices when compact is
+// false.
+func copyLattices(ctx *kaldicmd.Context, compact bool, edit func(*lattice.CompactLattice)) error {
+	src, err := openLattices(ctx, ctx.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	dst, err := createLattices(ctx, ctx.Arg(1))
+	if err != nil {
+		return err
+	}
+	n := 0
+	for {
+		key, clat, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if edit != nil {
+			edit(clat)
+		}
+		if compact {
+			err = dst.writeCompact(key, clat)
+		} else {
+			err = dst.writeLattice(key, clat.ToLattice())
+		}
+		if err != nil {
+			return err
+		}
+		n++
+	}
+	if err := dst.close(); err != nil {
+		return err
+	}
+	if err := src.close(); err != nil {
+		return err
+	}
+	ctx.Log("Done %d lattices.", n)
+	if n == 0 {
+		return kaldicmd.Exit(1, nil)
+	}
+	return nil
+}

@@ -1,0 +1,324 @@
+package decoder
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+)
+
+// TrainingGraphOptions are compile-train-graphs' options (Kaldi's
+// TrainingGraphCompilerOptions with that binary's defaults: the scales are
+// 0 because align-compiled-mapped adds transition probabilities itself).
+type TrainingGraphOptions struct {
+	TransitionScale float64 // --transition-scale (0.0)
+	SelfLoopScale   float64 // --self-loop-scale (0.0)
+	Reorder         bool    // --reorder (true): self-loop after the forward transition
+}
+
+// DefaultTrainingGraphOptions are compile-train-graphs' defaults.
+func DefaultTrainingGraphOptions() TrainingGraphOptions {
+	return TrainingGraphOptions{TransitionScale: 0, SelfLoopScale: 0, Reorder: true}
+}
+
+// Register adds the options under Kaldi's names.
+func (o *TrainingGraphOptions) Register(fs *flag.FlagSet) {
+	fs.Float64Var(&o.TransitionScale, "transition-scale", o.TransitionScale, "Scale of transition probabilities (excluding self-loops)")
+	fs.Float64Var(&o.SelfLoopScale, "self-loop-scale", o.SelfLoopScale, "Scale of self-loop vs. non-self-loop probability mass")
+	fs.BoolVar(&o.Reorder, "reorder", o.Reorder, "Reorder transition ids for greater decoding efficiency.")
+}
+
+// TrainingGraphCompiler makes per-utterance training graphs from a
+// lexicon FST, as Kaldi's TrainingGraphCompiler:
+// H ∘ C ∘ L ∘ (linear word acceptor), epsilons removed, weights quantized
+// to 1/1024 (as Kaldi's encoded minimisation does) and self-loops added.
+//
+// Differences from Kaldi that do not change the weight of any path (so
+// Viterbi alignments agree): the graph is not determinized or minimised
+// (paths that Kaldi merges stay separate, so the graph may have more
+// states), and word labels stay on the first arc of each word.
+type TrainingGraphCompiler struct {
+	tm       *TransitionModel
+	tree     *ContextDependency
+	lex      *VectorFst
+	disambig []int32 // sorted
+	opt      TrainingGraphOptions
+	hmms     map[string]*hmmFsa
+}
+
+// hmmFsa is the HMM of one phone window without self-loops: arcs of each
+// emitting HMM state (destination HMM state, transition-id, weight).
+type hmmFsa struct {
+	arcs          [][]hmmArc // by HMM state; the last state is final
+	state0Entered bool       // some transition enters HMM state 0
+}
+
+type hmmArc struct {
+	dest   int32
+	tid    int32
+	weight float32
+}
+
+// NewTrainingGraphCompiler prepares a compiler. lex is L.fst (it is
+// copied and olabel-sorted); disambig lists the disambiguation symbols on
+// its input side (--read-disambig-syms), which become epsilons.
+func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex *VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
+	if tree.ContextWidth != 1 || tree.CentralPosition != 0 {
+		// ContextFst composition for phone windows wider than one is not
+		// implemented yet.
+		return nil, fmt.Errorf("%w: trees with context width %d (central position %d): only monophone trees (N=1, P=0) are supported so far", ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
+	}
+	d := slices.Clone(disambig)
+	slices.Sort(d)
+	d = slices.Compact(d)
+	for _, s := range d {
+		if _, isPhone := slices.BinarySearch(tm.Phones(), s); isPhone {
+			return nil, fmt.Errorf("%w: disambiguation symbol %d is also a phone", ErrModel, s)
+		}
+	}
+	l := lex.Copy()
+	ArcSortOutput(l)
+	return &TrainingGraphCompiler{tm: tm, tree: tree, lex: l, disambig: d, opt: opt, hmms: map[string]*hmmFsa{}}, nil
+}
+
+// hmmFor returns the HMM of a phone window (Kaldi's GetHmmAsFsa without
+// self-loops; weights are transition-scale × -log P(tid | not self-loop)).
+func (c *TrainingGraphCompiler) hmmFor(window []int32) (*hmmFsa, error) {
+	key := fmt.Sprint(window)
+	if h, ok := c.hmms[key]; ok {
+		return h, nil
+	}
+	phone := window[c.tree.CentralPosition]
+	entry, err := c.tm.Topo.TopologyForPhone(phone)
+	if err != nil {
+		return nil, err
+	}
+	h := &hmmFsa{arcs: make([][]hmmArc, len(entry))}
+	for s := 0; s+1 < len(entry); s++ {
+		st := entry[s]
+		if st.ForwardPdfClass == NoPdf {
+			return nil, fmt.Errorf("%w: phone %d: non-emitting HMM state %d inside the topology is not supported", ErrUnsupported, phone, s)
+		}
+		fwd, err := c.tree.Compute(window, st.ForwardPdfClass)
+		if err != nil {
+			return nil, err
+		}
+		self, err := c.tree.Compute(window, st.SelfLoopPdfClass)
+		if err != nil {
+			return nil, err
+		}
+		ts := c.tm.TransitionStateOf(TransitionTuple{phone, int32(s), fwd, self})
+		if ts == 0 {
+			return nil, fmt.Errorf("%w: transition model has no state for phone %d hmm-state %d pdfs %d/%d (tree and model disagree)", ErrModel, phone, s, fwd, self)
+		}
+		for k, tr := range st.Transitions {
+			if tr.Dest == int32(s) {
+				continue // self-loops are added later
+			}
+			tid := c.tm.PairToTransitionID(ts, int32(k))
+			w := float32(0)
+			if c.opt.TransitionScale != 0 {
+				w = float32(-float64(c.tm.TransitionLogProbIgnoringSelfLoops(tid)) * c.opt.TransitionScale)
+			}
+			h.arcs[s] = append(h.arcs[s], hmmArc{tr.Dest, tid, w})
+			if tr.Dest == 0 {
+				h.state0Entered = true
+			}
+		}
+	}
+	c.hmms[key] = h
+	return h, nil
+}
+
+// CompileText compiles the graph of one transcript (word ids).
+func (c *TrainingGraphCompiler) CompileText(words []int32) (*VectorFst, error) {
+	for i, w := range words {
+		if w <= 0 {
+			return nil, fmt.Errorf("%w: transcript word %d at position %d is not a word id", ErrBadFst, w, i)
+		}
+	}
+	return c.Compile(MakeLinearAcceptor(words))
+}
+
+// Compile compiles the graph of a word acceptor.
+func (c *TrainingGraphCompiler) Compile(wordFst *VectorFst) (*VectorFst, error) {
+	lw, err := ComposeWithEpsFreeRight(c.lex, wordFst)
+	if err != nil {
+		return nil, err
+	}
+	if lw.Start == NoState {
+		return nil, fmt.Errorf("%w: lexicon composed with the transcript is empty (a word missing from the lexicon?)", ErrBadFst)
+	}
+	g, err := c.expandHmms(lw)
+	if err != nil {
+		return nil, err
+	}
+	if err := RemoveEpsilonsLog(g); err != nil {
+		return nil, err
+	}
+	if g.Start == NoState {
+		return nil, fmt.Errorf("%w: training graph is empty", ErrBadFst)
+	}
+	Quantize(g, KDelta)
+	if err := AddSelfLoops(c.tm, g, float32(c.opt.SelfLoopScale), c.opt.Reorder); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// expandHmms replaces every phone arc of lw (context window width 1) by
+// the phone's HMM: H ∘ C ∘ (L ∘ W). Disambiguation symbols become epsilons.
+func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst) (*VectorFst, error) {
+	g := &VectorFst{Start: lw.Start, States: make([]FstState, len(lw.States))}
+	for s := range lw.States {
+		g.States[s].Final = lw.States[s].Final
+	}
+	for s := range lw.States {
+		for _, a := range lw.States[s].Arcs {
+			if a.ILabel == 0 {
+				g.AddArc(StateID(s), a)
+				continue
+			}
+			if _, ok := slices.BinarySearch(c.disambig, a.ILabel); ok {
+				a.ILabel = 0
+				g.AddArc(StateID(s), a)
+				continue
+			}
+			h, err := c.hmmFor([]int32{a.ILabel})
+			if err != nil {
+				return nil, err
+			}
+			n := len(h.arcs)
+			ids := make([]StateID, n)
+			for k := 1; k < n-1; k++ {
+				ids[k] = g.AddState()
+			}
+			ids[n-1] = a.NextState
+			ids[0] = NoState
+			if h.state0Entered {
+				ids[0] = g.AddState()
+			}
+			for k := 0; k < n-1; k++ {
+				for _, ha := range h.arcs[k] {
+					arc := Arc{ILabel: ha.tid, Weight: ha.weight, NextState: ids[ha.dest]}
+					if k == 0 {
+						// Leaving the phone's first state from the lexicon
+						// state carries the lexicon arc's word and weight.
+						first := arc
+						first.OLabel = a.OLabel
+						first.Weight = a.Weight + ha.weight
+						g.AddArc(StateID(s), first)
+						if ids[0] != NoState {
+							g.AddArc(ids[0], arc)
+						}
+						continue
+					}
+					g.AddArc(ids[k], arc)
+				}
+			}
+		}
+	}
+	return g, nil
+}
+
+// AddSelfLoops adds each transition-state's self-loop to the graph, with
+// weight -selfLoopScale·log P(self-loop), and multiplies the arcs leaving
+// the state by -selfLoopScale·log(1 - P(self-loop)) (Kaldi's AddSelfLoops).
+// With reorder the self-loop of a transition-state sits after the forward
+// transition out of it (on the state the forward arc enters); states are
+// split first so each has one kind of incoming transition-state.
+func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reorder bool) error {
+	class := func(l Label) (int32, error) {
+		if l == 0 {
+			return 0, nil
+		}
+		if !tm.ValidTransitionID(l) {
+			return 0, fmt.Errorf("%w: graph input label %d is not a transition-id (model has %d)", ErrModel, l, tm.NumTransitionIDs())
+		}
+		if tm.IsSelfLoop(l) {
+			return 0, fmt.Errorf("%w: AddSelfLoops: graph already has self-loops", ErrModel)
+		}
+		return tm.TransitionIDToTransitionState(l), nil
+	}
+	if !reorder {
+		return fmt.Errorf("%w: --reorder=false", ErrUnsupported)
+	}
+	if err := makePrecedingInputSymbolsSameClass(g, class); err != nil {
+		return err
+	}
+	stateIn := make([]int32, len(g.States))
+	for i := range stateIn {
+		stateIn[i] = -1
+	}
+	for s := range g.States {
+		for _, a := range g.States[s].Arcs {
+			c, _ := class(a.ILabel)
+			stateIn[a.NextState] = c
+		}
+	}
+	for s := range g.States {
+		ts := stateIn[s]
+		if ts <= 0 {
+			continue
+		}
+		w := -tm.NonSelfLoopLogProb(ts) * selfLoopScale
+		st := &g.States[s]
+		if st.Final != WeightZero {
+			st.Final += w
+		}
+		for i := range st.Arcs {
+			st.Arcs[i].Weight += w
+		}
+		if tid := tm.SelfLoopOf(ts); tid != 0 {
+			st.Arcs = append(st.Arcs, Arc{ILabel: tid, OLabel: 0, Weight: -tm.TransitionLogProb(tid) * selfLoopScale, NextState: StateID(s)})
+		}
+	}
+	return nil
+}
+
+// makePrecedingInputSymbolsSameClass splits states so that all arcs
+// entering a state have input labels of one class (the start state counts
+// as entered by epsilon, class 0), as Kaldi's function of that name.
+func makePrecedingInputSymbolsSameClass(g *VectorFst, class func(Label) (int32, error)) error {
+	n := len(g.States)
+	classes := make([][]int32, n)
+	add := func(s StateID, c int32) {
+		if !slices.Contains(classes[s], c) {
+			classes[s] = append(classes[s], c)
+		}
+	}
+	if g.Start != NoState {
+		add(g.Start, 0)
+	}
+	for s := range g.States {
+		for _, a := range g.States[s].Arcs {
+			c, err := class(a.ILabel)
+			if err != nil {
+				return err
+			}
+			add(a.NextState, c)
+		}
+	}
+	// copyOf[s][c] is the state that stands for s entered by class c.
+	copyOf := make([]map[int32]StateID, n)
+	for s := 0; s < n; s++ {
+		if len(classes[s]) <= 1 {
+			continue
+		}
+		copyOf[s] = map[int32]StateID{classes[s][0]: StateID(s)}
+		for _, c := range classes[s][1:] {
+			id := g.AddState()
+			g.States[id].Final = g.States[s].Final
+			g.States[id].Arcs = slices.Clone(g.States[s].Arcs)
+			copyOf[s][c] = id
+		}
+	}
+	for s := range g.States {
+		for i, a := range g.States[s].Arcs {
+			if m := copyOf[a.NextState]; m != nil {
+				c, _ := class(a.ILabel)
+				g.States[s].Arcs[i].NextState = m[c]
+			}
+		}
+	}
+	return nil
+}

@@ -148,7 +148,9 @@ func (tm *TransitionModel) TransitionProb(tid int32) float32 {
 }
 
 // NonSelfLoopLogProb is log(1 - P(self-loop)) of tstate (0 with no self-loop).
-func (tm *TransitionModel) NonSelfLoopLogProb(tstate int32) float32 { return tm.nonSelfLoopLogP[tstate] }
+func (tm *TransitionModel) NonSelfLoopLogProb(tstate int32) float32 {
+	return tm.nonSelfLoopLogP[tstate]
+}
 
 // TransitionLogProbIgnoringSelfLoops is log P(tid | not the self-loop), for
 // a transition-id that is not a self-loop.

@@ -28,10 +28,15 @@ type powerSpectrum struct {
 	post   []float64 // e^{−2πik/n}, k ≤ m/2, as cos, sin pairs
 	re, im []float64
 
+	kaldi *splitRadixFFT // Kaldi's float split-radix (used for power-of-two n)
+
 	gonum  *fourier.FFT // non-power-of-two lengths
 	seq    []float64
 	coeffs []complex128
 }
+
+// useKaldiFFT selects Kaldi's float split-radix for power-of-two sizes.
+var useKaldiFFT = true
 
 func newPowerSpectrum(n int) *powerSpectrum {
 	p := &powerSpectrum{n: n, m: n / 2}
@@ -59,12 +64,19 @@ func newPowerSpectrum(n int) *powerSpectrum {
 	}
 	p.re = make([]float64, m)
 	p.im = make([]float64, m)
+	if useKaldiFFT {
+		p.kaldi = newSplitRadixFFT(n)
+	}
 	return p
 }
 
 // compute writes |X[k]|² for k = 0 … n/2 into out (length ≥ n/2+1) from the
 // frame x (length n).
 func (p *powerSpectrum) compute(x []float32, out []float64) {
+	if p.kaldi != nil {
+		p.kaldi.power(x, out)
+		return
+	}
 	if p.gonum != nil {
 		for i, v := range x[:p.n] {
 			p.seq[i] = float64(v)

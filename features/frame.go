@@ -251,11 +251,13 @@ func (e *frameExtractor) extract(wave []float32, f int, frame []float32, wantEne
 		}
 	}
 	if e.opts.RemoveDCOffset {
-		var sum float64
+		// Kaldi's Sum() is cblas_sdot against a stride-0 one, which
+		// OpenBLAS runs as a sequential float loop; the division is in float.
+		var sum float32
 		for _, v := range w {
-			sum += float64(v)
+			sum += v
 		}
-		mean := float32(sum / float64(n))
+		mean := sum / float32(n)
 		for i := range w {
 			w[i] -= mean
 		}

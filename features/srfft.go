@@ -1,0 +1,207 @@
+package features
+
+import (
+	"math"
+	"math/bits"
+)
+
+// splitRadixFFT is a real-input FFT that performs the same float operations
+// in the same order as Kaldi's SplitRadixRealFft<float> (Malvar's split-radix
+// complex FFT of length n/2, then the real-FFT untangling with the twiddle
+// e^{−2πik/n} built by repeated complex multiplication), followed by Kaldi's
+// ComputePowerSpectrum. Matching Kaldi's rounding matters where a mel bin's
+// energy is many orders of magnitude below the frame's: there Kaldi's float
+// FFT noise dominates the bin, and an exact (float64) FFT would differ from
+// Kaldi by more than the acceptance tolerance.
+//
+// The permutation is applied with a precomputed bit-reversal table (a
+// permutation moves values without rounding, so any order gives Kaldi's
+// result). Nothing allocates after construction.
+type splitRadixFFT struct {
+	n      int // real length
+	cn     int // complex length n/2
+	logn   int // log2(cn)
+	tab    [][]float32
+	rev    []int32
+	re, im []float32
+	rootRe float32 // e^{−2πi/n}
+	rootIm float32
+}
+
+func newSplitRadixFFT(n int) *splitRadixFFT {
+	cn := n / 2
+	logn := bits.TrailingZeros(uint(cn))
+	s := &splitRadixFFT{n: n, cn: cn, logn: logn, re: make([]float32, cn), im: make([]float32, cn)}
+	s.rev = make([]int32, cn)
+	for i := range s.rev {
+		if logn > 0 {
+			s.rev[i] = int32(bits.Reverse32(uint32(i)) >> (32 - logn))
+		}
+	}
+	// Kaldi's ComputeTables: for each length m = 2^i, i ≥ 4, the cos and
+	// (−(s+c), s−c) of n·2π/m and 3n·2π/m, n = 1 … m/4−1 except m/8; angles
+	// and values in float.
+	if logn >= 4 {
+		s.tab = make([][]float32, logn-3)
+		for i := logn; i >= 4; i-- {
+			m := 1 << i
+			m4, m8 := m/4, m/8
+			nel := m4 - 2
+			t := make([]float32, 6*nel)
+			cnT, spcn, smcn := t[0:nel], t[nel:2*nel], t[2*nel:3*nel]
+			c3n, spc3n, smc3n := t[3*nel:4*nel], t[4*nel:5*nel], t[5*nel:6*nel]
+			k := 0
+			for j := 1; j < m4; j++ {
+				if j == m8 {
+					continue
+				}
+				ang := float32(float64(j) * 2 * math.Pi / float64(m))
+				c, sn := cosf(ang), sinf(ang)
+				cnT[k], spcn[k], smcn[k] = c, -(sn + c), sn-c
+				ang = float32(3 * float64(j) * 2 * math.Pi / float64(m))
+				c, sn = cosf(ang), sinf(ang)
+				c3n[k], spc3n[k], smc3n[k] = c, -(sn + c), sn-c
+				k++
+			}
+			s.tab[i-4] = t
+		}
+	}
+	x := float32(-2 * math.Pi / float64(n)) // ComplexImExp(M_2PI/N·(−1))
+	s.rootRe, s.rootIm = cosf(x), sinf(x)
+	return s
+}
+
+func cosf(x float32) float32 { return float32(math.Cos(float64(x))) }
+func sinf(x float32) float32 { return float32(math.Sin(float64(x))) }
+
+// recursive is Kaldi's SplitRadixComplexFft::ComputeRecursive (in-place,
+// output in bit-reversed order). The float32 conversions around products
+// keep the compiler from fusing them into FMA instructions, which Kaldi's
+// build does not use.
+func (s *splitRadixFFT) recursive(xr, xi []float32, logn int) {
+	switch logn {
+	case 0:
+		return
+	case 1:
+		xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
+		xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
+		return
+	case 2:
+		xr[0], xr[2] = xr[0]+xr[2], xr[0]-xr[2]
+		xi[0], xi[2] = xi[0]+xi[2], xi[0]-xi[2]
+		xr[1], xr[3] = xr[1]+xr[3], xr[1]-xr[3]
+		xi[1], xi[3] = xi[1]+xi[3], xi[1]-xi[3]
+		xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
+		xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
+		r2, i2, r3, i3 := xr[2], xi[2], xr[3], xi[3]
+		xr[2], xi[3] = r2+i3, i2+r3
+		xi[2] = i2 - r3
+		xr[3] = r2 - i3
+		return
+	}
+	m := 1 << logn
+	m2, m4, m8 := m/2, m/4, m/8
+	// Step 1: length-2 butterflies between the halves.
+	{
+		ar, br := xr[:m2], xr[m2:m]
+		ai, bi := xi[:m2], xi[m2:m]
+		for j := range ar {
+			ar[j], br[j] = ar[j]+br[j], ar[j]-br[j]
+			ai[j], bi[j] = ai[j]+bi[j], ai[j]-bi[j]
+		}
+	}
+	// Step 2: multiply the odd quarter by −i.
+	r1, r2 := xr[m2:m2+m4], xr[m2+m4:m]
+	i1, i2 := xi[m2:m2+m4], xi[m2+m4:m]
+	for j := range r1 {
+		t1 := r1[j] + i2[j]
+		t2 := i1[j] + r2[j]
+		i1[j] = i1[j] - r2[j]
+		r2[j] = r1[j] - i2[j]
+		r1[j] = t1
+		i2[j] = t2
+	}
+	// Steps 3 & 4: twiddles e^{∓2πin/m} and e^{∓6πin/m}.
+	const sqhalf = float32(math.Sqrt2 / 2)
+	var cnT, spcn, smcn, c3n, spc3n, smc3n []float32
+	if logn >= 4 {
+		t := s.tab[logn-4]
+		nel := m4 - 2
+		cnT, spcn, smcn = t[0:nel], t[nel:2*nel], t[2*nel:3*nel]
+		c3n, spc3n, smc3n = t[3*nel:4*nel], t[4*nel:5*nel], t[5*nel:6*nel]
+	}
+	k := 0
+	for j := 1; j < m4; j++ {
+		if j == m8 {
+			a, b := r1[j], i1[j]
+			r1[j] = sqhalf * float32(a+b)
+			i1[j] = sqhalf * float32(b-a)
+			a, b = r2[j], i2[j]
+			r2[j] = sqhalf * float32(b-a)
+			i2[j] = -sqhalf * float32(a+b)
+			continue
+		}
+		t2 := float32(cnT[k] * float32(r1[j]+i1[j]))
+		t1 := float32(spcn[k]*r1[j]) + t2
+		r1[j] = float32(smcn[k]*i1[j]) + t2
+		i1[j] = t1
+		t2 = float32(c3n[k] * float32(r2[j]+i2[j]))
+		t1 = float32(spc3n[k]*r2[j]) + t2
+		r2[j] = float32(smc3n[k]*i2[j]) + t2
+		i2[j] = t1
+		k++
+	}
+	s.recursive(xr[:m2], xi[:m2], logn-1)
+	s.recursive(xr[m2:m2+m4], xi[m2:m2+m4], logn-2)
+	s.recursive(xr[m2+m4:m], xi[m2+m4:m], logn-2)
+}
+
+// power overwrites data (the frame, length n) with Kaldi's real FFT and
+// writes the power spectrum |X[k]|², k = 0 … n/2, into out, in float.
+func (s *splitRadixFFT) power(data []float32, out []float64) {
+	cn, n := s.cn, s.n
+	data = data[:n]
+	re, im := s.re, s.im
+	// Deinterleave, transform (output in bit-reversed order), then
+	// interleave back through the bit-reversal table.
+	for i := 0; i < cn; i++ {
+		re[i], im[i] = data[2*i], data[2*i+1]
+	}
+	s.recursive(re, im, s.logn)
+	for i := 0; i < cn; i++ {
+		j := s.rev[i]
+		data[2*i], data[2*i+1] = re[j], im[j]
+	}
+	// Real-FFT untangling, as SplitRadixRealFft::Compute (forward).
+	n2 := cn
+	kRe, kIm := float32(1), float32(0)
+	for k := 1; 2*k <= n2; k++ {
+		// ComplexMul(root, &kN)
+		tr := float32(kRe*s.rootRe) - float32(kIm*s.rootIm)
+		kIm = float32(kRe*s.rootIm) + float32(kIm*s.rootRe)
+		kRe = tr
+		ckRe := float32(0.5 * float64(data[2*k]+data[n-2*k]))
+		ckIm := float32(0.5 * float64(data[2*k+1]-data[n-2*k+1]))
+		dkRe := float32(0.5 * float64(data[2*k+1]+data[n-2*k+1]))
+		dkIm := float32(-0.5 * float64(data[2*k]-data[n-2*k]))
+		// A_k = C_k + kN·D_k (ComplexAddProduct)
+		data[2*k] = ckRe + (float32(kRe*dkRe) - float32(kIm*dkIm))
+		data[2*k+1] = ckIm + (float32(kRe*dkIm) + float32(kIm*dkRe))
+		if kd := n2 - k; kd != k {
+			bRe, bIm := -kRe, kIm
+			aRe, aIm := dkRe, -dkIm
+			data[2*kd] = ckRe + (float32(bRe*aRe) - float32(bIm*aIm))
+			data[2*kd+1] = -ckIm + (float32(bRe*aIm) + float32(bIm*aRe))
+		}
+	}
+	zeroth, n2th := data[0]+data[1], data[0]-data[1]
+	data[0], data[1] = zeroth, n2th
+	// ComputePowerSpectrum: [re0, re(n/2), re1, im1, …] → |X|² in float.
+	out = out[:cn+1]
+	out[0] = float64(data[0] * data[0])
+	out[cn] = float64(data[1] * data[1])
+	for i := 1; i < cn; i++ {
+		r, m := data[2*i], data[2*i+1]
+		out[i] = float64(float32(r*r) + float32(m*m))
+	}
+}

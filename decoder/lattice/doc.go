@@ -12,5 +12,6 @@
 // better one, where better means the smaller sum graph+acoustic, ties broken
 // by the smaller graph cost (Kaldi's Compare). Zero is (+Inf, +Inf) and One is
 // (0, 0). A CompactLatticeWeight's Plus keeps the better LatticeWeight, ties
-// broken by the shorter string and then the lexicographically smaller one.
+// broken by the shorter string and then the lexicographically greater one
+// (Kaldi's order).
 package lattice

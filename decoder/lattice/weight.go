@@ -75,8 +75,9 @@ var (
 	CompactOne  = CompactWeight{W: One}
 )
 
-// CompareCompact orders compact weights as Kaldi: by Weight, then the shorter
-// string is better, then lexicographically smaller is better.
+// CompareCompact orders compact weights as Kaldi's Compare: by Weight, then
+// the shorter string is better, then (oddly, but that is Kaldi's rule) the
+// lexicographically greater string is better.
 func CompareCompact(a, b CompactWeight) int {
 	if c := Compare(a.W, b.W); c != 0 {
 		return c
@@ -87,12 +88,14 @@ func CompareCompact(a, b CompactWeight) int {
 		}
 		return -1
 	}
+	// Kaldi's order: on equal cost and length, the lexicographically
+	// greater string compares as better.
 	for i := range a.Tids {
 		if a.Tids[i] != b.Tids[i] {
 			if a.Tids[i] < b.Tids[i] {
-				return 1
+				return -1
 			}
-			return -1
+			return 1
 		}
 	}
 	return 0

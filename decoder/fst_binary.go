@@ -57,9 +57,10 @@ type FstHeader struct {
 // binReader reads little-endian OpenFst primitives and counts bytes, so
 // errors can name the byte offset.
 type binReader struct {
-	r   *bufio.Reader
-	off int64
-	buf [8]byte
+	r    io.Reader
+	off  int64 // bytes consumed
+	base int64 // offset of the stream start in the file, for messages and alignment
+	buf  [8]byte
 }
 
 func (b *binReader) full(p []byte) error {
@@ -105,7 +106,7 @@ func (b *binReader) str() (string, error) {
 
 // align skips to the next multiple of 16 bytes from the start of the stream.
 func (b *binReader) align() error {
-	if pad := (fstFileAlign - b.off%fstFileAlign) % fstFileAlign; pad > 0 {
+	if pad := (fstFileAlign - (b.base+b.off)%fstFileAlign) % fstFileAlign; pad > 0 {
 		return b.full(make([]byte, pad))
 	}
 	return nil
@@ -118,15 +119,16 @@ type FstReader struct {
 	Name string
 }
 
-// NewFstReader returns a reader of binary FSTs from r. Several FSTs may be
-// read one after another (as in a Kaldi archive).
+// NewFstReader returns a reader of binary FSTs from r. It reads exactly the
+// bytes of each FST (several may be read one after another, as in a Kaldi
+// archive), so r should be buffered (ReadFstFile does that).
 func NewFstReader(r io.Reader, name string) *FstReader {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 1<<16)
-	}
-	return &FstReader{b: binReader{r: br}, Name: name}
+	return &FstReader{b: binReader{r: r}, Name: name}
 }
+
+// SetBaseOffset tells the reader where its stream starts in the file, for
+// error messages and the 16-byte alignment of aligned ConstFsts.
+func (fr *FstReader) SetBaseOffset(off int64) { fr.b.base = off }
 
 // Offset is the number of bytes consumed so far.
 func (fr *FstReader) Offset() int64 { return fr.b.off }
@@ -139,7 +141,7 @@ func (fr *FstReader) errorf(err error, format string, a ...any) error {
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		err = fmt.Errorf("%w: %w", ErrBadFst, io.ErrUnexpectedEOF)
 	}
-	return fmt.Errorf("reading FST %s at byte %d: %s: %w", name, fr.b.off, fmt.Sprintf(format, a...), err)
+	return fmt.Errorf("reading FST %s at byte %d: %s: %w", name, fr.b.base+fr.b.off, fmt.Sprintf(format, a...), err)
 }
 
 // ReadHeader reads an FST header (and its symbol tables, if any).
@@ -386,7 +388,7 @@ func ReadFstFile(path string) (*VectorFst, error) {
 		defer fh.Close()
 		r = fh
 	}
-	f, err := NewFstReader(r, path).Read()
+	f, err := NewFstReader(bufio.NewReaderSize(r, 1<<16), path).Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("reading FST %s: empty file: %w", path, ErrNotFst)
 	}
@@ -431,7 +433,9 @@ func (b *binWriter) symbols(st *SymbolTable) {
 	}
 }
 
-func (b *binWriter) header(f *VectorFst, fstType string, version int32, props uint64) {
+// header writes an FST header. numArcs is what OpenFst 1.7 puts there: 0
+// for VectorFst (its writer never sets it), the arc count for ConstFst.
+func (b *binWriter) header(f *VectorFst, fstType string, version int32, props uint64, numArcs int64) {
 	var flags int32
 	if f.ISymbols != nil {
 		flags |= fstFlagISymbols
@@ -447,7 +451,7 @@ func (b *binWriter) header(f *VectorFst, fstType string, version int32, props ui
 	b.u64(props)
 	b.i64(int64(f.Start))
 	b.i64(int64(len(f.States)))
-	b.i64(int64(f.NumArcs()))
+	b.i64(numArcs)
 	if f.ISymbols != nil {
 		b.symbols(f.ISymbols)
 	}
@@ -459,7 +463,7 @@ func (b *binWriter) header(f *VectorFst, fstType string, version int32, props ui
 // WriteVectorFst writes f in OpenFst's VectorFst binary format.
 func WriteVectorFst(w io.Writer, f *VectorFst) error {
 	b := &binWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	b.header(f, "vector", vectorFstVersion, ComputeProperties(f)|PropExpanded|PropMutable)
+	b.header(f, "vector", vectorFstVersion, ComputeProperties(f)|PropExpanded|PropMutable, 0)
 	for _, s := range f.States {
 		b.f32(s.Final)
 		b.i64(int64(len(s.Arcs)))
@@ -477,7 +481,7 @@ func WriteVectorFst(w io.Writer, f *VectorFst) error {
 // version 2), as `fstconvert --fst_type=const` does.
 func WriteConstFst(w io.Writer, f *VectorFst) error {
 	b := &binWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	b.header(f, "const", constFstVersion, ComputeProperties(f)|PropExpanded)
+	b.header(f, "const", constFstVersion, ComputeProperties(f)|PropExpanded, int64(f.NumArcs()))
 	pos := uint32(0)
 	for _, s := range f.States {
 		var nie, noe uint32

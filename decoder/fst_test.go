@@ -95,6 +95,15 @@ func TestVectorFstRoundTripInMemory(t *testing.T) {
 		if !f.Equal(g) {
 			t.Errorf("%s: vector round trip differs", p)
 		}
+		if p == "testdata/L.fst" {
+			// Byte-identical with OpenFst's file up to the properties word.
+			orig, _ := os.ReadFile(p)
+			var again bytes.Buffer
+			WriteVectorFst(&again, f)
+			if !bytes.Equal(maskFstProperties(t, again.Bytes()), maskFstProperties(t, orig)) {
+				t.Errorf("%s: VectorFst bytes differ from OpenFst's outside the properties word", p)
+			}
+		}
 	}
 }
 

@@ -72,7 +72,9 @@ func (fstCodec) Read(r *kaldiio.Reader, _ bool, f *VectorFst) error {
 	return nil
 }
 
-func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // readLineBytes reads to '\n' (not included); done reports end of input.
 func readLineBytes(r *kaldiio.Reader) (line []byte, done bool, err error) {

@@ -1,0 +1,126 @@
+package decoder
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+// kaldiMini loads what the alignment checks need from ../shared/kaldi-mini.
+type kaldiMini struct {
+	dir      string
+	tm       *TransitionModel
+	tree     *ContextDependency
+	lex      *VectorFst
+	disambig []int32
+	words    *SymbolTable
+}
+
+func loadKaldiMini(t testing.TB) *kaldiMini {
+	t.Helper()
+	dir := sharedDir(t, "kaldi-mini")
+	k := &kaldiMini{dir: dir}
+	var err error
+	if k.tm, err = ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl")); err != nil {
+		t.Fatal(err)
+	}
+	if k.tree, err = ReadTree(filepath.Join(dir, "exp/mono/tree")); err != nil {
+		t.Fatal(err)
+	}
+	k.lex = mustReadFst(t, filepath.Join(dir, "data/lang/L.fst"))
+	if k.disambig, err = ReadIntList(filepath.Join(dir, "data/lang/phones/disambig.int")); err != nil {
+		t.Fatal(err)
+	}
+	k.words = mustSymbols(t, filepath.Join(dir, "data/lang/words.txt"))
+	return k
+}
+
+func (k *kaldiMini) transcripts(t testing.TB, file string) (keys []string, tra [][]int32) {
+	t.Helper()
+	fh, err := os.Open(filepath.Join(k.dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		var ids []int32
+		for _, w := range f[1:] {
+			id, ok := k.words.Key(w)
+			if !ok {
+				t.Fatalf("word %q not in words.txt", w)
+			}
+			ids = append(ids, int32(id))
+		}
+		keys = append(keys, f[0])
+		tra = append(tra, ids)
+	}
+	return keys, tra
+}
+
+func readTable[T any](t testing.TB, rspec string, c kaldiio.Codec[T]) map[string]T {
+	t.Helper()
+	sr, err := kaldiio.OpenSequentialReader(rspec, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	m := map[string]T{}
+	for sr.Next() {
+		m[sr.Key()] = sr.Value()
+	}
+	if err := sr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Kaldi's align scripts' settings, as in kaldi-mini's golden commands.
+func scriptAlignOptions() AlignOptions {
+	return AlignOptions{Beam: 10, RetryBeam: 40, TransitionScale: 1, SelfLoopScale: 0.1, AcousticScale: 0.1}
+}
+
+// Our compile-train-graphs + align-compiled-mapped on kaldi-mini's first
+// five test utterances, with Kaldi's GMM log-likelihoods, give Kaldi's
+// alignments; so does aligning Kaldi's own graphs.
+func TestKaldiMiniAlignment(t *testing.T) {
+	k := loadKaldiMini(t)
+	keys, tra := k.transcripts(t, "golden/test5.text")
+	loglikes := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_loglikes.ark"), kaldiio.MatrixCodec)
+	want := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_align_compiled_mapped.ali"), kaldiio.IntVectorCodec)
+	kaldiGraphs := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_graphs.fsts"), FstCodec)
+	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, DefaultTrainingGraphOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	al, err := NewAligner(k.tm, scriptAlignOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, key := range keys {
+		ll := loglikes[key]
+		g, err := comp.CompileText(tra[i])
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		kg := kaldiGraphs[key]
+		for _, c := range []struct {
+			name string
+			g    *VectorFst
+		}{{"our graph", g}, {"Kaldi's graph", &kg}} {
+			ali, err := al.Align(c.g, ll.Data, ll.Rows, ll.Cols)
+			if err != nil {
+				t.Fatalf("%s with %s: %v", key, c.name, err)
+			}
+			if !slices.Equal(ali.TransitionIDs, want[key]) {
+				t.Errorf("%s with %s: alignment differs from Kaldi's\n got %v\nwant %v", key, c.name, ali.TransitionIDs, want[key])
+			}
+		}
+	}
+}

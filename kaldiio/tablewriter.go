@@ -185,3 +185,18 @@ func (w *TableWriter[T]) Close() error {
 	}
 	return w.err
 }
+
+// Abort closes the table without keeping it: temporary files are removed
+// (nothing is renamed into place) and pipe failures are ignored. Use it when
+// the producer of the entries failed.
+func (w *TableWriter[T]) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	for _, o := range []*Output{w.ark, w.scp} {
+		if o != nil {
+			o.Abort()
+		}
+	}
+}

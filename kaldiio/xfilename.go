@@ -75,6 +75,16 @@ func classifyWx(s string) (xKind, error) {
 	return xFile, nil
 }
 
+// pathErr drops the file name from an *os.PathError (the *Error around it
+// names the file already).
+func pathErr(what string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", what, pe.Err)
+	}
+	return err
+}
+
 // Option sets where "-" and pipes read and write (tests and commands give
 // their own streams); by default the process's standard streams.
 type Option func(*env)
@@ -167,7 +177,7 @@ func openInput(rx string, e *env) (*Input, error) {
 		}
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, &Error{File: path, Offset: -1, Err: err}
+			return nil, &Error{File: path, Offset: -1, Err: pathErr("cannot open", err)}
 		}
 		st, err := f.Stat()
 		if err != nil {
@@ -316,7 +326,7 @@ func openOutput(wx string, e *env) (*Output, error) {
 		}
 		f, err := os.CreateTemp(dir, "."+base+".tmp*")
 		if err != nil {
-			return nil, &Error{File: wx, Offset: -1, Err: err}
+			return nil, &Error{File: wx, Offset: -1, Err: pathErr("cannot create", err)}
 		}
 		// CreateTemp makes the file 0600; give it the usual 0666 &^ umask.
 		f.Chmod(0o644)

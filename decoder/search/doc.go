@@ -1,0 +1,20 @@
+// Package search is Viterbi beam search over an OpenFst decoding graph
+// (HCLG, epsilon arcs included) with lattice generation, as Kaldi's
+// LatticeFasterDecoder: token passing frame by frame with beam and histogram
+// (max-active/min-active) pruning, forward links between tokens that form the
+// state-level lattice, periodic pruning of links and tokens to the lattice
+// beam, final-cost handling and extraction of the raw lattice, which
+// decoder/lattice determinizes as latgen-faster does.
+//
+// Costs follow Kaldi: a token's cost is the graph cost plus the acoustic
+// cost, the acoustic cost of an emitting arc being minus the scaled
+// log-likelihood of its transition-id's pdf (scale × loglike, in float32 as
+// DecodableMatrixScaledMapped). A per-frame offset (minus the best token's
+// cost) keeps the numbers small, and is added back when the lattice is read
+// out, exactly as Kaldi does.
+//
+// Memory: tokens and links live in slices reused across frames and
+// utterances, with free lists; the state → token lookup of the frame being
+// built is a dense array stamped with a generation number, so no map is
+// allocated per frame.
+package search

@@ -1,0 +1,83 @@
+package search
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/strode-asr/strode/decoder"
+)
+
+// arc is a graph arc in the search's flat layout.
+type arc struct {
+	ilabel, olabel int32
+	weight         float32
+	next           int32
+}
+
+// Graph is a decoding graph laid out for search: per state, its emitting arcs
+// (input label ≠ 0) and its epsilon arcs, each in the graph's order, in two
+// flat slices, and its final cost.
+type Graph struct {
+	Start     int32
+	final     []float32
+	emitStart []int32 // arcs of s: emit[emitStart[s]:emitStart[s+1]]
+	emit      []arc
+	epsStart  []int32
+	eps       []arc
+	maxILabel int32
+}
+
+// NewGraph lays out f for search. It fails on a graph with no start state.
+func NewGraph(f *decoder.VectorFst) (*Graph, error) {
+	if f.Start < 0 || int(f.Start) >= len(f.States) {
+		return nil, fmt.Errorf("decoding graph has no start state")
+	}
+	n := len(f.States)
+	g := &Graph{Start: f.Start, final: make([]float32, n), emitStart: make([]int32, n+1), epsStart: make([]int32, n+1)}
+	ne, nn := 0, 0
+	for _, st := range f.States {
+		for _, a := range st.Arcs {
+			if a.ILabel != 0 {
+				ne++
+			} else {
+				nn++
+			}
+		}
+	}
+	g.emit = make([]arc, 0, ne)
+	g.eps = make([]arc, 0, nn)
+	for s, st := range f.States {
+		g.final[s] = st.Final
+		g.emitStart[s] = int32(len(g.emit))
+		g.epsStart[s] = int32(len(g.eps))
+		for _, a := range st.Arcs {
+			if a.NextState < 0 || int(a.NextState) >= n {
+				return nil, fmt.Errorf("decoding graph: state %d has an arc to state %d of %d", s, a.NextState, n)
+			}
+			x := arc{a.ILabel, a.OLabel, a.Weight, a.NextState}
+			if a.ILabel != 0 {
+				g.emit = append(g.emit, x)
+				g.maxILabel = max(g.maxILabel, a.ILabel)
+			} else {
+				g.eps = append(g.eps, x)
+			}
+		}
+	}
+	g.emitStart[n] = int32(len(g.emit))
+	g.epsStart[n] = int32(len(g.eps))
+	return g, nil
+}
+
+// NumStates is the number of graph states.
+func (g *Graph) NumStates() int { return len(g.final) }
+
+// MaxInputLabel is the largest transition-id on the graph's arcs.
+func (g *Graph) MaxInputLabel() int32 { return g.maxILabel }
+
+func (g *Graph) emitting(s int32) []arc { return g.emit[g.emitStart[s]:g.emitStart[s+1]] }
+func (g *Graph) epsilons(s int32) []arc { return g.eps[g.epsStart[s]:g.epsStart[s+1]] }
+func (g *Graph) hasEpsilons(s int32) bool {
+	return g.epsStart[s+1] > g.epsStart[s]
+}
+
+var inf32 = float32(math.Inf(1))

@@ -57,7 +57,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Beta, "hawkes-beta", o.Beta, "Hawkes kernel decay beta")
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "amplitude of the uniform noise added to every value but the first")
 	fs.StringVar(&o.Variants, "models", o.Variants, "models to train: comma-separated from strode, strode-context, node")
-	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run: 500/50/50 sequences and 2 epochs (for tests)")
+	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run: 250/50/50 sequences and 2 epochs (for tests)")
 	o.Model.Register(fs)
 	o.Adam.Register(fs)
 }
@@ -65,7 +65,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 // applyQuick shrinks the run for --quick.
 func (o *Options) applyQuick() {
 	if o.Quick {
-		o.Train, o.Val, o.Test, o.Epochs = 500, 50, 50, 2
+		o.Train, o.Val, o.Test, o.Epochs = 250, 50, 50, 2
 	}
 }
 

@@ -66,6 +66,13 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 			if err != nil {
 				return nil, err
 			}
+			meta := map[string]string{"model": v, "seed": fmt.Sprint(seed), "process": o.Process}
+			if js, err := json.Marshal(modelOptions(o, v)); err == nil {
+				meta["options"] = string(js)
+			}
+			if err := tr.Model.Params.Save(filepath.Join(o.Out, fmt.Sprintf("%s.seed%d.safetensors", v, seed)), meta); err != nil {
+				return nil, err
+			}
 			sc := tr.Score
 			scores[v] = append(scores[v], sc)
 			secs[v] = append(secs[v], tr.EpochSeconds...)

@@ -1,0 +1,138 @@
+package sine
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// TestQuickRun runs the recipe end to end on --quick settings twice with the
+// same seed: same numbers, weights in their sign sets, files written.
+func TestQuickRun(t *testing.T) {
+	run := func(dir string) (Results, string) {
+		o := DefaultOptions()
+		o.Quick, o.Out, o.Seeds, o.Process = true, dir, 2, "hawkes"
+		var out bytes.Buffer
+		res, err := Run(o, &out, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, out.String()
+	}
+	d1, d2 := t.TempDir(), t.TempDir()
+	r1, table := run(d1)
+	r2, _ := run(d2)
+	for _, v := range []string{VariantStrode, VariantContext, VariantNODE, VariantIndex} {
+		a, b := r1[v], r2[v]
+		if a == nil || b == nil {
+			t.Fatalf("no result for %s", v)
+		}
+		if a.CS != b.CS || a.GapR != b.GapR || (a.MSE != nil && *a.MSE != *b.MSE) {
+			t.Errorf("%s: same seed, different numbers: %+v vs %+v", v, a, b)
+		}
+		if math.IsNaN(a.CS) || a.CSStd == nil {
+			t.Errorf("%s: bad summary %+v", v, a)
+		}
+		if !strings.Contains(table, v) {
+			t.Errorf("table lacks %s:\n%s", v, table)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(d1, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(js, &top); err != nil {
+		t.Fatal(err)
+	}
+	parsed := map[string]map[string]any{}
+	for k, raw := range top {
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			parsed[k] = m
+		}
+	}
+	for _, k := range []string{"strode", "strode-context", "node", "index", "settings"} {
+		if parsed[k] == nil {
+			t.Errorf("results.json lacks %q", k)
+		}
+	}
+	if _, ok := parsed["strode"]["cs_std"]; !ok {
+		t.Errorf("results.json lacks stds: %v", parsed["strode"])
+	}
+	f, err := os.Open(filepath.Join(d1, "scatter.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("scatter.png: %v", err)
+	}
+	// Saved models load back, and stay in their sign sets.
+	for _, v := range []string{VariantStrode, VariantContext} {
+		m, err := strode.NewSequential(modelOptions(DefaultOptions(), v), rand.New(rand.NewSource(9)))
+		if err == nil {
+			_, err = m.Params.Load(filepath.Join(d1, v+".seed1.safetensors"))
+		}
+		if err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}
+
+// TestSignSetsDuringTraining trains briefly and checks after every epoch
+// that the weights of Φ (≤ 0) and φ (≥ 0) stayed in their sign sets.
+func TestSignSetsDuringTraining(t *testing.T) {
+	o := DefaultOptions()
+	o.Quick = true
+	o.applyQuick()
+	o.Adam.LearningRate = 0.05 // large steps push weights across zero
+	d := Generate(o, 3)
+	tr, err := TrainVariant(o, d, VariantContext, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crossed := 0
+	for _, p := range tr.Model.Params.List {
+		if !p.InSignSet() {
+			t.Errorf("%s left its sign set", p.Name)
+		}
+		if p.Sign != 0 {
+			for _, v := range p.Data {
+				if v == 0 {
+					crossed++
+				}
+			}
+		}
+	}
+	t.Logf("%d constrained weights clamped at 0", crossed)
+}
+
+func TestGenerate(t *testing.T) {
+	o := DefaultOptions()
+	o.Train, o.Val, o.Test = 200, 50, 50
+	d := Generate(o, 1)
+	if len(d.Train.Times) != 200 || len(d.Test.Values[0]) != 10 {
+		t.Fatalf("sizes %d %d", len(d.Train.Times), len(d.Test.Values[0]))
+	}
+	for s, ts := range d.Train.Times {
+		if ts[0] != 0 || d.Train.Values[s][0] != 0 {
+			t.Fatalf("sequence %d does not start at t=0, x=0", s)
+		}
+		for i := 1; i < len(ts); i++ {
+			x := d.Train.Values[s][i]
+			clean := math.Sin(2 * math.Pi * ts[i])
+			if ts[i] <= ts[i-1] || x < clean || x >= clean+0.1 {
+				t.Fatalf("sequence %d point %d: t %v x %v", s, i, ts[i], x)
+			}
+		}
+	}
+}

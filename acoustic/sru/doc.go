@@ -1,0 +1,27 @@
+// Package sru is the Simple Recurrent Unit of Lei et al. 2018 as the
+// asappresearch/sru library defines it (DESIGN.md §3):
+//
+//	U = x·W                                  (one matrix product for all frames)
+//	f_t = σ(U1_t + v_f⊙c_{t−1} + b_f)
+//	r_t = σ(U2_t + v_r⊙c_{t−1} + b_r)
+//	c_t = f_t⊙c_{t−1} + (1−f_t)⊙U0_t
+//	h_t = r_t⊙g(c_t) + (1−r_t)⊙x′_t
+//
+// with g the identity (tanh as an option) and x′ = x when the input and
+// hidden sizes agree, else the highway projection U3 (W then has 4h
+// columns). Frames are laid out time-major: row t·B + b of every N×· matrix
+// (N = T·B) is frame t of utterance b, so a batch of padded utterances is one
+// block, and a 0/1 mask column says which rows are real. On a padded frame
+// c is carried unchanged and h is 0.
+//
+// The product x·W is an ordinary graph multiply; the element-wise recurrence
+// over the whole (time × batch × hidden) block, forward and backward, is one
+// fused gorgonia operation (Recurrence, with a hand-written backward pass
+// that recomputes c instead of storing it), so a layer is a handful of graph
+// nodes whatever the utterance length.
+//
+// Initialisation follows the library's reset_parameters: W ~ U(±√(3/in)),
+// the forget- and reset-gate columns scaled by √0.5, v ~ U(±√3)·√0.5, b_f = 0
+// and the reset-gate bias b_r = the highway bias (0 by default); the
+// library's rescale is off, as in its SRU module.
+package sru

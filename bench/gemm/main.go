@@ -1,0 +1,91 @@
+// Command gemm times strode's float32 matrix multiply (internal/gemm) and
+// gonum's on the same shapes, for bench/gemm.sh, which runs OpenBLAS beside
+// it and prints the ratios.
+//
+//	go run ./bench/gemm -impl strode -threads 1 -reps 5 1024x1024x1024 4000x256x768
+//
+// Each shape is m×k×n: C (m×n) = A (m×k) · B (k×n), row-major, alpha 1,
+// beta 0. After one untimed call it times -reps calls and prints
+//
+//	RESULT IMPL MxKxN THREADS MEDIAN_GFLOPS MIN MAX
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/strode-asr/strode/internal/gemm"
+)
+
+func main() {
+	impl := flag.String("impl", "strode", "strode, or gonum")
+	kernel := flag.String("kernel", "", "strode kernel (default: the best this CPU has; see -list)")
+	threads := flag.Int("threads", 1, "threads (GOMAXPROCS and gemm.SetThreads)")
+	reps := flag.Int("reps", 5, "timed calls per shape")
+	list := flag.Bool("list", false, "print the kernels this CPU can run and exit")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("gemm: ")
+	if *list {
+		fmt.Println(gemm.Kernels())
+		return
+	}
+	runtime.GOMAXPROCS(*threads)
+	gemm.SetThreads(*threads)
+	if *kernel != "" {
+		if _, err := gemm.SetKernel(*kernel); err != nil {
+			log.Fatal(err)
+		}
+	}
+	var sgemm func(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	label := *impl
+	switch *impl {
+	case "strode":
+		sgemm = gemm.Implementation{}.Sgemm
+		label = "strode-" + gemm.Kernel()
+	case "gonum":
+		sgemm = gonum.Implementation{}.Sgemm
+	default:
+		log.Fatalf("unknown -impl %q", *impl)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, shape := range flag.Args() {
+		var m, k, n int
+		if _, err := fmt.Sscanf(shape, "%dx%dx%d", &m, &k, &n); err != nil || m < 1 || k < 1 || n < 1 {
+			log.Fatalf("shape %q: want MxKxN with positive sizes", shape)
+		}
+		a, b, c := random(rng, m*k), random(rng, k*n), make([]float32, m*n)
+		call := func() { sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }
+		call()
+		g := make([]float64, max(1, *reps))
+		for r := range g {
+			t0 := time.Now()
+			call()
+			g[r] = 2 * float64(m) * float64(n) * float64(k) / time.Since(t0).Seconds() / 1e9
+		}
+		slices.Sort(g)
+		med := g[len(g)/2]
+		if len(g)%2 == 0 {
+			med = (g[len(g)/2-1] + g[len(g)/2]) / 2
+		}
+		fmt.Printf("RESULT %s %dx%dx%d %d %.2f %.2f %.2f\n", label, m, k, n, *threads, med, g[0], g[len(g)-1])
+	}
+	os.Exit(0)
+}
+
+func random(rng *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = rng.Float32() - 0.5
+	}
+	return s
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func readAll(t *testing.T, path string) []Entry {
@@ -209,4 +211,61 @@ func FuzzArchiveReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The codecs through kaldiio's tables reproduce Kaldi's archives.
+func TestCodecTables(t *testing.T) {
+	sr, err := kaldiio.OpenSequentialReader("ark:testdata/test5_lat_mapped.ark", CompactLatticeCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	var bin, txt bytes.Buffer
+	bw, err := kaldiio.OpenTableWriter("ark:-", CompactLatticeCodec, kaldiio.WithStdout(&bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, err := kaldiio.OpenTableWriter("ark,t:-", CompactLatticeCodec, kaldiio.WithStdout(&txt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for sr.Next() {
+		v := sr.Value()
+		if err := bw.Write(sr.Key(), v); err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.Write(sr.Key(), v); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if err := sr.Err(); err != nil || n != 5 {
+		t.Fatalf("%d lattices, err %v", n, err)
+	}
+	bw.Close()
+	tw.Close()
+	wantB, _ := os.ReadFile("testdata/test5_lat_mapped.ark")
+	wantT, _ := os.ReadFile("testdata/test5_lat_mapped.txt")
+	if !bytes.Equal(bin.Bytes(), wantB) {
+		t.Errorf("binary table differs from Kaldi's (%d vs %d bytes)", bin.Len(), len(wantB))
+	}
+	if txt.String() != string(wantT) {
+		t.Errorf("text table differs:\n%s", firstDiff(txt.String(), string(wantT)))
+	}
+	// Text input through the Lattice codec expands compact lattices.
+	lr, err := kaldiio.OpenSequentialReader("ark:testdata/test5_lat_mapped.txt", LatticeCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lr.Close()
+	for lr.Next() {
+		l := lr.Value()
+		if _, _, _, err := l.ShortestPath(); err != nil {
+			t.Errorf("%s: %v", lr.Key(), err)
+		}
+	}
+	if err := lr.Err(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -36,35 +36,33 @@ func init() {
 						return fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
 					}
 				}
-				src, err := openLattices(ctx, ctx.Arg(0))
+				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, streams(ctx)...)
 				if err != nil {
 					return err
 				}
-				defer src.close()
-				words, err := createIntVectors(ctx, ctx.Arg(1))
+				defer src.Close()
+				words, err := openOptionalWriter(ctx, ctx.Arg(1), kaldiio.IntVectorCodec)
 				if err != nil {
 					return err
 				}
-				alis, err := createIntVectors(ctx, ctx.Arg(2))
+				defer words.Abort()
+				alis, err := openOptionalWriter(ctx, ctx.Arg(2), kaldiio.IntVectorCodec)
 				if err != nil {
 					return err
 				}
-				lats, err := createLattices(ctx, latsOut)
+				defer alis.Abort()
+				lats, err := openOptionalWriter(ctx, latsOut, lattice.CompactLatticeCodec)
 				if err != nil {
 					return err
 				}
+				defer lats.Abort()
 				ac, lm := float32(acScale), float32(lmScale)
 				done, failed := 0, 0
 				var frames int64
 				tot := lattice.One
-				for {
-					key, clat, err := src.next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						return err
-					}
+				for src.Next() {
+					key, v := src.Key(), src.Value()
+					clat := &v
 					clat.Scale(lattice.LatticeScale(lm, ac))
 					best, err := clat.ShortestPath()
 					var ali, wrd []int32
@@ -78,10 +76,10 @@ func init() {
 						continue
 					}
 					ctx.Log("For utterance %s, best cost %s + %s = %s over %d frames.", key, fmtG(w.Graph), fmtG(w.Acoustic), fmtG(w.Graph+w.Acoustic), len(ali))
-					if err := words.write(key, wrd); err != nil {
+					if err := words.Write(key, wrd); err != nil {
 						return err
 					}
-					if err := alis.write(key, ali); err != nil {
+					if err := alis.Write(key, ali); err != nil {
 						return err
 					}
 					if syms != nil {
@@ -101,7 +99,7 @@ func init() {
 							return errors.New("You can't use zero acoustic scale and write best-path as FSTs (use a very small scale instead).")
 						}
 						best.Scale([2][2]float64{{1 / float64(lm), 0}, {0, 1 / float64(ac)}})
-						if err := lats.writeCompact(key, best); err != nil {
+						if err := lats.Write(key, *best); err != nil {
 							return err
 						}
 					}
@@ -109,7 +107,10 @@ func init() {
 					frames += int64(len(ali))
 					tot = lattice.Times(tot, w)
 				}
-				for _, c := range []func() error{words.close, alis.close, lats.close, src.close} {
+				if err := src.Err(); err != nil {
+					return err
+				}
+				for _, c := range []func() error{words.Close, alis.Close, lats.Close} {
 					if err := c(); err != nil {
 						return err
 					}

@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"flag"
-	"io"
 
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -50,41 +50,54 @@ func init() {
 // to each; it writes CompactLattices, or expanded Lattices when compact is
 // false.
 func copyLattices(ctx *kaldicmd.Context, compact bool, edit func(*lattice.CompactLattice)) error {
-	src, err := openLattices(ctx, ctx.Arg(0))
+	src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, streams(ctx)...)
 	if err != nil {
 		return err
 	}
-	defer src.close()
-	dst, err := createLattices(ctx, ctx.Arg(1))
+	defer src.Close()
+	var cw *kaldiio.TableWriter[lattice.CompactLattice]
+	var lw *kaldiio.TableWriter[lattice.Lattice]
+	if compact {
+		cw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.CompactLatticeCodec, streams(ctx)...)
+	} else {
+		lw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.LatticeCodec, streams(ctx)...)
+	}
 	if err != nil {
 		return err
 	}
 	n := 0
-	for {
-		key, clat, err := src.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	for src.Next() {
+		clat := src.Value()
 		if edit != nil {
-			edit(clat)
+			edit(&clat)
 		}
 		if compact {
-			err = dst.writeCompact(key, clat)
+			err = cw.Write(src.Key(), clat)
 		} else {
-			err = dst.writeLattice(key, clat.ToLattice())
+			err = lw.Write(src.Key(), *clat.ToLattice())
 		}
 		if err != nil {
-			return err
+			break
 		}
 		n++
 	}
-	if err := dst.close(); err != nil {
-		return err
+	if err == nil {
+		err = src.Err()
 	}
-	if err := src.close(); err != nil {
+	if compact {
+		if err != nil {
+			cw.Abort()
+			return err
+		}
+		err = cw.Close()
+	} else {
+		if err != nil {
+			lw.Abort()
+			return err
+		}
+		err = lw.Close()
+	}
+	if err != nil {
 		return err
 	}
 	ctx.Log("Done %d lattices.", n)

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/strode-asr/strode/decoder/scoring"
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -39,94 +33,63 @@ func init() {
 			fs.StringVar(&o.SpecialSymbol, "special-symbol", o.SpecialSymbol, "Special symbol to be aligned with the inserted or deleted words. Your sentences should not contain this symbol.")
 			fs.StringVar(&o.Separator, "separator", o.Separator, "Separator for each aligned pairs in the output alignment file. Your sentences should not contain this symbol.")
 			return func(ctx *kaldicmd.Context) error {
-				in2, close2, err := openTextTable(ctx, ctx.Arg(1))
-				if err != nil {
-					return err
-				}
-				text2, err := scoring.ReadTokenTable(in2, ctx.Arg(1))
-				if cerr := close2(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return err
-				}
-				in1, close1, err := openTextTable(ctx, ctx.Arg(0))
-				if err != nil {
-					return err
-				}
-				defer close1()
-				out, commit, err := createTextTable(ctx, ctx.Arg(2))
-				if err != nil {
-					return err
-				}
-				done, failed := 0, 0
-				r := scoring.NewTokenReader(in1, ctx.Arg(0))
-				for {
-					e, err := r.Next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						return err
-					}
-					t2, ok := text2[e.Key]
-					if !ok {
-						ctx.Warn("Key %s is in %s, but not in %s", e.Key, ctx.Arg(0), ctx.Arg(1))
-						failed++
-						continue
-					}
-					toks, err := o.AlignTokens(e.Key, e.Tokens, t2)
-					if err != nil {
-						return err
-					}
-					if err := scoring.WriteTokenEntry(out, e.Key, toks); err != nil {
-						return err
-					}
-					done++
-				}
-				if err := commit(); err != nil {
-					return err
-				}
-				ctx.Log("Done %d sentences, failed for %d", done, failed)
-				if done == 0 {
-					return kaldicmd.Exit(1, nil)
-				}
-				return nil
+				return alignText(ctx, o)
 			}
 		},
 	})
 }
 
-// createTextTable opens a text wspecifier ("ark,t:file", "ark:-", or a file
-// name) for writing. Files are written under a temporary name and renamed by
-// commit, so a failed run leaves no half-written table.
-func createTextTable(ctx *kaldicmd.Context, wspec string) (io.Writer, func() error, error) {
-	name := wspec
-	if kind, rest, ok := strings.Cut(wspec, ":"); ok && (kind == "ark" || strings.HasPrefix(kind, "ark,")) {
-		name = rest
-	}
-	if name == "-" || name == "" {
-		bw := bufio.NewWriter(ctx.Stdout)
-		return bw, bw.Flush, nil
-	}
-	if strings.HasPrefix(strings.TrimSpace(name), "|") {
-		return nil, nil, fmt.Errorf("output pipes are not supported by this command yet: %s", wspec)
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp*")
+// alignText runs align-text's loop: text1 streamed, text2 looked up by key.
+func alignText(ctx *kaldicmd.Context, o scoring.AlignTextOptions) error {
+	text1, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, streams(ctx)...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot open %s for writing: %w", wspec, err)
+		return err
 	}
-	bw := bufio.NewWriter(f)
-	return bw, func() error {
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			return fmt.Errorf("writing %s: %w", wspec, err)
+	defer text1.Close()
+	text2, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, streams(ctx)...)
+	if err != nil {
+		return err
+	}
+	defer text2.Close()
+	out, err := kaldiio.OpenTableWriter(ctx.Arg(2), scoring.TokenVectorCodec, streams(ctx)...)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	done, failed := 0, 0
+	for text1.Next() {
+		key := text1.Key()
+		ok, err := text2.HasKey(key)
+		if err != nil {
+			return err
 		}
-		if err := f.Close(); err != nil {
-			os.Remove(f.Name())
-			return fmt.Errorf("writing %s: %w", wspec, err)
+		if !ok {
+			ctx.Warn("Key %s is in %s, but not in %s", key, ctx.Arg(0), ctx.Arg(1))
+			failed++
+			continue
 		}
-		return os.Rename(f.Name(), name)
-	}, nil
+		t2, err := text2.Value(key)
+		if err != nil {
+			return err
+		}
+		toks, err := o.AlignTokens(key, text1.Value(), t2)
+		if err != nil {
+			return err
+		}
+		if err := out.Write(key, toks); err != nil {
+			return err
+		}
+		done++
+	}
+	if err := text1.Err(); err != nil {
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	ctx.Log("Done %d sentences, failed for %d", done, failed)
+	if done == 0 {
+		return kaldicmd.Exit(1, nil)
+	}
+	return nil
 }

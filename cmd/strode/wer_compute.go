@@ -1,12 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"io"
 
 	"github.com/strode-asr/strode/decoder/scoring"
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -33,42 +32,47 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(255, err)
 				}
-				hypIn, closeHyp, err := openTextTable(ctx, ctx.Arg(1))
-				if err != nil {
-					return kaldicmd.Exit(255, err)
+				if err := computeWER(ctx, m); err != nil {
+					return kaldicmd.Exit(255, err) // Kaldi's main returns -1
 				}
-				hyps, err := scoring.ReadTokenTable(hypIn, ctx.Arg(1))
-				if cerr := closeHyp(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return kaldicmd.Exit(255, err)
-				}
-				refIn, closeRef, err := openTextTable(ctx, ctx.Arg(0))
-				if err != nil {
-					return kaldicmd.Exit(255, err)
-				}
-				defer closeRef()
-				w := scoring.WER{Mode: m}
-				refs := scoring.NewTokenReader(refIn, ctx.Arg(0))
-				for {
-					e, err := refs.Next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						return kaldicmd.Exit(255, err)
-					}
-					h, ok := hyps[e.Key]
-					if err := w.Add(e.Key, e.Tokens, h, ok); err != nil {
-						return kaldicmd.Exit(255, err)
-					}
-				}
-				if err := closeRef(); err != nil {
-					return kaldicmd.Exit(255, err)
-				}
-				return w.WriteReport(ctx.Stdout)
+				return nil
 			}
 		},
 	})
+}
+
+// computeWER runs compute-wer's loop: references streamed in order,
+// hypotheses looked up by key.
+func computeWER(ctx *kaldicmd.Context, m scoring.Mode) error {
+	refs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, streams(ctx)...)
+	if err != nil {
+		return err
+	}
+	defer refs.Close()
+	hyps, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, streams(ctx)...)
+	if err != nil {
+		return err
+	}
+	defer hyps.Close()
+	w := scoring.WER{Mode: m}
+	for refs.Next() {
+		key := refs.Key()
+		ok, err := hyps.HasKey(key)
+		if err != nil {
+			return err
+		}
+		var hyp kaldiio.TokenVector
+		if ok {
+			if hyp, err = hyps.Value(key); err != nil {
+				return err
+			}
+		}
+		if err := w.Add(key, refs.Value(), hyp, ok); err != nil {
+			return err
+		}
+	}
+	if err := refs.Err(); err != nil {
+		return err
+	}
+	return w.WriteReport(ctx.Stdout)
 }

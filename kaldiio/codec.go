@@ -67,7 +67,7 @@ func (r *Reader) unknownToken(tok string, want string) error {
 	if len(tok) > 20 {
 		tok = tok[:17] + "..."
 	}
-	return r.errAt(&tokenError{tok: tok, want: want})
+	return &Error{File: r.name, Offset: r.tokOff, Line: r.tokLin + 1, Err: &tokenError{tok: tok, want: want}}
 }
 
 type tokenError struct{ tok, want string }

@@ -31,7 +31,11 @@ func readMatrixHeader(r *Reader, binary bool, elemSize int64, what string) (rows
 	if r32 == 0 || c32 == 0 {
 		return 0, 0, nil // Kaldi stores any empty matrix as 0 x 0
 	}
-	if err := r.checkAvailable(int64(r32)*int64(c32)*elemSize, what+" "+itoa(int(r32))+" x "+itoa(int(c32))); err != nil {
+	n := int64(r32) * int64(c32) // < 2^62: no overflow
+	if n > math.MaxInt64/elemSize || n > math.MaxInt/2 {
+		return 0, 0, &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("%s of %d x %d is absurdly large", what, r32, c32)}
+	}
+	if err := r.checkAvailable(n*elemSize, what+" "+itoa(int(r32))+" x "+itoa(int(c32))); err != nil {
 		return 0, 0, err
 	}
 	return int(r32), int(c32), nil

@@ -29,6 +29,8 @@ type Reader struct {
 	off     int64 // bytes consumed
 	lines   int   // newlines consumed
 	remain  int64 // bytes left in the stream when known (regular file), else -1
+	tokOff  int64 // offset where the last token read began
+	tokLin  int
 	scratch [16]byte
 }
 
@@ -249,7 +251,11 @@ func (r *Reader) readWord(stop string, what string) ([]byte, error) {
 // skipped, the token is the following non-space bytes, and exactly one
 // whitespace byte after it is consumed (it must be there).
 func (r *Reader) ReadToken(binary bool) (string, error) {
+	if err := r.SkipSpace(); err != nil {
+		return "", r.eofErr(err, "token")
+	}
 	start := r.off
+	r.tokOff, r.tokLin = r.off, r.lines
 	w, err := r.readWord("", "token")
 	if err != nil {
 		return "", err

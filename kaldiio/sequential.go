@@ -38,10 +38,11 @@ type SequentialReader[T any] struct {
 	tmp      T
 	line     int
 
-	key  string
-	val  T
-	err  error
-	done bool
+	key         string
+	val         T
+	err         error
+	done        bool
+	entryFailed bool // the last error was reading an entry's object, not the script itself
 }
 
 // OpenSequentialReader opens an rspecifier for streaming. Options set the
@@ -69,32 +70,34 @@ func (s *SequentialReader[T]) SetReuse(on bool) { s.reuse = on }
 // Next advances to the next entry. It returns false at the end of the table
 // or on an error (see Err).
 func (s *SequentialReader[T]) Next() bool {
-	if s.done {
-		return false
-	}
-	var ok bool
-	var err error
-	if s.spec.Kind == Script {
-		ok, err = s.nextScript()
-	} else {
-		ok, err = s.nextArchive()
-	}
-	if err != nil {
-		if s.spec.Permissive {
-			if s.spec.Kind == Script {
-				return s.Next() // skip the entry, as Kaldi's "p" does for scripts
-			}
-			err = nil // an archive just ends
+	for !s.done {
+		var ok bool
+		var err error
+		if s.spec.Kind == Script {
+			ok, err = s.nextScript()
+		} else {
+			ok, err = s.nextArchive()
 		}
-		s.err = err
-		s.finish()
-		return false
+		if err != nil && s.spec.Permissive {
+			if s.spec.Kind == Script && s.entryFailed {
+				continue // skip the entry, as Kaldi's "p" does for scripts
+			}
+			if s.spec.Kind == Archive {
+				err = nil // an archive just ends
+			}
+		}
+		if err != nil {
+			s.err = err
+			s.finish()
+			return false
+		}
+		if !ok {
+			s.finish()
+			return false
+		}
+		return true
 	}
-	if !ok {
-		s.finish()
-		return false
-	}
-	return true
+	return false
 }
 
 func (s *SequentialReader[T]) finish() {
@@ -179,6 +182,7 @@ func (s *SequentialReader[T]) nextScript() (bool, error) {
 	if r.AtEOF() {
 		return false, nil
 	}
+	s.entryFailed = false
 	s.line++
 	lineOff := r.off
 	text, err := r.readLine("script line")
@@ -196,6 +200,7 @@ func (s *SequentialReader[T]) nextScript() (bool, error) {
 		s.val = zero
 	}
 	if err := s.readEntry(e); err != nil {
+		s.entryFailed = true
 		return false, withKey(err, s.in.name, e.Key)
 	}
 	return true, nil

@@ -1,0 +1,317 @@
+package am
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// Utterance is one utterance's input features (Rows × dim, row-major, after
+// the feature pipeline) and, for training, its pdf-id per frame.
+type Utterance struct {
+	Key     string
+	Rows    int
+	Feats   []float32
+	Targets []int32 // nil when unknown
+}
+
+// Mode says what a Batch graph computes.
+type Mode int
+
+const (
+	Infer Mode = iota // logits (and t̃) only
+	Eval              // + the loss terms
+	Train             // + gradients, dropout
+)
+
+// Batch is a model's graph for up to B utterances of up to T frames, built
+// once and run for every minibatch of that shape. Rows are time-major: row
+// t·B + b is frame t of utterance b.
+type Batch struct {
+	T, B int
+	Mode Mode
+
+	Logits *graph.Node // N×P
+	Enc    *graph.Node // N×H encoder output e
+	TTilde *graph.Node // N×1 t̃ (strode only)
+	HTilde *graph.Node // N×S h̃ (strode only)
+	Loss   *graph.Node // scalar (Eval, Train)
+	CE     *graph.Node // scalar: mean cross-entropy per frame
+	KL     *graph.Node // scalar: mean KL term (strode)
+	LogP   *graph.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
+
+	model   *Model
+	net     *strode.Net
+	machine *graph.Machine
+	params  []*optim.Param
+	frames  int
+
+	x, xnext, mask, maskw, target []float64
+	drop                          [][]float64
+	lengths                       []int
+}
+
+// Build returns the graph for batches of b utterances of t frames.
+func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
+	if t < 1 || b < 1 {
+		return nil, fmt.Errorf("am: batch %d×%d", t, b)
+	}
+	o := m.Opts
+	n := t * b
+	net := strode.NewNet()
+	bt := &Batch{T: t, B: b, Mode: mode, model: m, net: net}
+	var xn, maskn *graph.Node
+	xn, bt.x = net.Input("x", n, o.InputDim)
+	maskn, bt.mask = net.Input("mask", n, 1)
+	var drop []*graph.Node
+	if mode == Train && o.SRU.Dropout > 0 {
+		for i := 0; i < o.SRU.Layers-1; i++ {
+			d, buf := net.Input("dropout", n, o.SRU.Hidden)
+			drop = append(drop, d)
+			bt.drop = append(bt.drop, buf)
+		}
+	}
+	e, err := m.Enc.Apply(net, xn, maskn, t, b, drop)
+	if err != nil {
+		return nil, err
+	}
+	bt.Enc = e
+	logits := m.Out.Apply(net, e)
+	var klRows, htilde *graph.Node
+	if o.Kind == KindSTRODE {
+		eps := make([]float64, n)
+		for i := range eps {
+			eps[i] = o.Eps0
+		}
+		bz := m.Boundary.B(net, e)
+		tt, _ := m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
+		h0 := net.MatMul(e, net.P(m.Proj))
+		f := func(h *graph.Node) *graph.Node {
+			h = net.Tanh(m.ODE[0].Apply(net, h))
+			h = net.Tanh(m.ODE[1].Apply(net, h))
+			return m.ODE[2].Apply(net, h)
+		}
+		htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
+		logits = net.Add(logits, net.MatMul(htilde, net.P(m.OutH)))
+		bt.TTilde, bt.HTilde = tt, htilde
+		if mode != Infer {
+			q := m.Boundary.Density(net, m.kl.Nodes(), bz)
+			p := m.Prior.Density(net, m.kl.Nodes())
+			klRows = m.kl.Term(net.Graph, q, p)
+		}
+	}
+	bt.Logits = logits
+	if mode != Infer {
+		var maskwn, targetn *graph.Node
+		maskwn, bt.maskw = net.Input("maskw", n, 1)
+		targetn, bt.target = net.Input("target", n, 1)
+		ce, err := gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs}, logits, targetn, maskwn)
+		if err != nil {
+			return nil, fmt.Errorf("am: cross-entropy: %w", err)
+		}
+		bt.CE = net.Sum(ce)
+		loss := bt.CE
+		if o.Kind == KindSTRODE {
+			bt.KL = net.Sum(net.Mul(klRows, maskwn))
+			var xnextn *graph.Node
+			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
+			hid := net.Tanh(m.PriorIn.Apply(net, xnextn))
+			mu := m.PriorMu.Apply(net, hid)
+			v := net.AddConst(net.Softplus(m.PriorVar.Apply(net, hid)), 1e-3)
+			d := net.Sub(htilde, mu)
+			// log N = −½log 2π − ½log σ² − (h̃−μ)²/(2σ²)
+			logN := net.AddConst(net.Neg(net.Add(net.Scale(net.Log(v), 0.5), net.Div(net.Square(d), net.Scale(v, 2)))), -halfLog2Pi)
+			bt.LogP = net.Scale(net.Sum(net.MulCol(logN, maskwn)), 1/float64(o.ODEState))
+			loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
+		}
+		bt.Loss = loss
+	}
+	if err := net.Err(); err != nil {
+		return nil, err
+	}
+	cost := bt.Loss
+	var wrt []*graph.Node
+	if mode == Train {
+		bt.params, wrt = net.Bound()
+	}
+	if cost == nil {
+		cost = logits
+	}
+	if bt.machine, err = net.Compile(cost, wrt); err != nil {
+		return nil, err
+	}
+	return bt, nil
+}
+
+// Close releases the graph's machine.
+func (bt *Batch) Close() error { return bt.machine.Close() }
+
+// Load fills the inputs with up to B utterances of at most T frames; rng
+// draws the dropout masks (Train only). Targets are required unless the
+// mode is Infer.
+func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
+	o := bt.model.Opts
+	d := o.InputDim
+	if len(utts) > bt.B {
+		return fmt.Errorf("am: %d utterances for a batch of %d", len(utts), bt.B)
+	}
+	clear(bt.x)
+	clear(bt.mask)
+	bt.frames = 0
+	bt.lengths = bt.lengths[:0]
+	for b, u := range utts {
+		if u.Rows > bt.T {
+			return fmt.Errorf("am: utterance %s has %d frames, batch holds %d", u.Key, u.Rows, bt.T)
+		}
+		if len(u.Feats) != u.Rows*d {
+			return fmt.Errorf("am: utterance %s: %d values for %d frames of dimension %d", u.Key, len(u.Feats), u.Rows, d)
+		}
+		if bt.Mode != Infer && len(u.Targets) != u.Rows {
+			return fmt.Errorf("am: utterance %s: %d targets for %d frames", u.Key, len(u.Targets), u.Rows)
+		}
+		for t := 0; t < u.Rows; t++ {
+			r := t*bt.B + b
+			row := bt.x[r*d : (r+1)*d]
+			for j := range row {
+				row[j] = float64(u.Feats[t*d+j])
+			}
+			bt.mask[r] = 1
+		}
+		bt.frames += u.Rows
+		bt.lengths = append(bt.lengths, u.Rows)
+	}
+	if bt.Mode == Infer {
+		return nil
+	}
+	clear(bt.maskw)
+	clear(bt.target)
+	w := 0.0
+	if bt.frames > 0 {
+		w = 1 / float64(bt.frames)
+	}
+	for b, u := range utts {
+		for t := 0; t < u.Rows; t++ {
+			r := t*bt.B + b
+			y := u.Targets[t]
+			if y < 0 || int(y) >= o.NumPdfs {
+				return fmt.Errorf("am: utterance %s frame %d: pdf-id %d outside [0, %d)", u.Key, t, y, o.NumPdfs)
+			}
+			bt.target[r] = float64(y)
+			bt.maskw[r] = w
+		}
+	}
+	if bt.xnext != nil {
+		clear(bt.xnext)
+		for b, u := range utts {
+			for t := 0; t < u.Rows; t++ {
+				src := min(t+1, u.Rows-1) // the last frame uses its own features
+				r := t*bt.B + b
+				copy(bt.xnext[r*d:(r+1)*d], bt.x[(src*bt.B+b)*d:(src*bt.B+b+1)*d])
+			}
+		}
+	}
+	for _, buf := range bt.drop {
+		sru.FillDropout(rng, buf, o.SRU.Dropout)
+	}
+	return nil
+}
+
+// Run evaluates the loaded batch; in Train mode every parameter's Grad then
+// holds d loss / d parameter.
+func (bt *Batch) Run() error {
+	if err := bt.machine.Run(); err != nil {
+		return err
+	}
+	for i, p := range bt.params {
+		copy(p.Grad, bt.machine.Grad(i))
+	}
+	return nil
+}
+
+// Params are the parameters whose gradients a Train batch computes.
+func (bt *Batch) Params() []*optim.Param { return bt.params }
+
+// Frames is the number of real frames loaded.
+func (bt *Batch) Frames() int { return bt.frames }
+
+// Scalar is the value of a scalar node after a run (0 for nil).
+func Scalar(n *graph.Node) float64 { return strode.Scalar(n) }
+
+// Stats are summed frame statistics.
+type Stats struct {
+	Frames  int
+	CE      float64 // summed cross-entropy (nats)
+	Correct int     // frames whose arg-max logit is the target
+	KL      float64 // summed KL term
+	LogP    float64 // summed mean-per-dimension Gaussian log-density
+}
+
+// Add accumulates s2 into s.
+func (s *Stats) Add(s2 Stats) {
+	s.Frames += s2.Frames
+	s.CE += s2.CE
+	s.Correct += s2.Correct
+	s.KL += s2.KL
+	s.LogP += s2.LogP
+}
+
+// MeanCE and Accuracy are per frame.
+func (s Stats) MeanCE() float64 { return s.CE / math.Max(1, float64(s.Frames)) }
+
+// Accuracy is the fraction of frames classified right.
+func (s Stats) Accuracy() float64 { return float64(s.Correct) / math.Max(1, float64(s.Frames)) }
+
+// Stats are the statistics of the last Eval/Train run.
+func (bt *Batch) Stats() Stats {
+	s := Stats{Frames: bt.frames}
+	f := float64(bt.frames)
+	s.CE = Scalar(bt.CE) * f
+	s.KL = Scalar(bt.KL) * f
+	s.LogP = Scalar(bt.LogP) * f
+	lg := graph.Value(bt.Logits)
+	p := bt.model.Opts.NumPdfs
+	for b, l := range bt.lengths {
+		for t := 0; t < l; t++ {
+			r := t*bt.B + b
+			row := lg[r*p : (r+1)*p]
+			best := 0
+			for j, v := range row {
+				if v > row[best] {
+					best = j
+				}
+			}
+			if float64(best) == bt.target[r] {
+				s.Correct++
+			}
+		}
+	}
+	return s
+}
+
+// Output copies utterance b's logits (Rows × P) into dst and returns it.
+func (bt *Batch) Output(b int, dst []float64) []float64 {
+	return bt.rows(bt.Logits, b, dst)
+}
+
+func (bt *Batch) rows(n *graph.Node, b int, dst []float64) []float64 {
+	v := graph.Value(n)
+	c := len(v) / (bt.T * bt.B)
+	l := bt.lengths[b]
+	dst = append(dst[:0], make([]float64, l*c)...)
+	for t := 0; t < l; t++ {
+		r := t*bt.B + b
+		copy(dst[t*c:(t+1)*c], v[r*c:(r+1)*c])
+	}
+	return dst
+}
+
+// Rows copies utterance b's rows of any N×C node after a run.
+func (bt *Batch) Rows(n *graph.Node, b int) []float64 { return bt.rows(n, b, nil) }

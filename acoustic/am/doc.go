@@ -1,0 +1,20 @@
+// Package am is the acoustic model of DESIGN.md §3: an SRU encoder with
+// either an affine + log-softmax output ("sru") or the regenerative STRODE
+// postdictive head ("strode"), both from one code path:
+//
+//	e_i = SRU(x)_i
+//	sru:    logits_i = W·e_i + b
+//	strode: t̃_i = Φ(ε0, e_i);  h(0) = P·e_i;  h̃_i = h(t̃_i) by K Euler steps of f_o;
+//	        logits_i = W·[e_i ; h̃_i] + b
+//	loss = mean_i CE_i + w_kl·mean_i KL_i − w_p·mean_i mean_d log N(h̃_i,d; μ_d, σ²_d)
+//
+// where (μ, σ² = softplus(s) + 1e-3) come from an MLP of the next frame's
+// input features (the last frame of an utterance uses its own; padded
+// frames are masked out of every term). The prior is used in training only,
+// so decoding needs no look-ahead.
+//
+// It gets plain matrices (Utterance) and knows nothing of Kaldi tables;
+// package acoustic/dataset reads those. The model file (File) is a
+// safetensors file whose metadata holds the options, the feature pipeline
+// the model was trained on, the number of pdfs and the training history.
+package am

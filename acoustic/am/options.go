@@ -1,0 +1,99 @@
+package am
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+
+	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// Model kinds.
+const (
+	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
+	KindSTRODE = "strode" // SRU encoder + regenerative STRODE head
+)
+
+// Options configures a model. Sizes of the head are ignored for "sru".
+type Options struct {
+	Kind        string           `json:"kind"`
+	SRU         sru.Options      `json:"sru"`
+	ODEState    int              `json:"ode_state"`    // size of h
+	ODEHidden   int              `json:"ode_hidden"`   // hidden size of f_o
+	PhiHidden   int              `json:"phi_hidden"`   // hidden size of Φ and φ
+	PriorHidden int              `json:"prior_hidden"` // hidden size of the MLP giving μ, σ² from x_{i+1}
+	WKL         float64          `json:"w_kl"`
+	WP          float64          `json:"w_p"`
+	Eps0        float64          `json:"eps0"` // ε0 of t̃_i = Φ(ε0, e_i)
+	ODE         ode.Options      `json:"ode"`
+	KL          strode.KLOptions `json:"kl"`
+	InputDim    int              `json:"input_dim"` // features per frame after the pipeline
+	NumPdfs     int              `json:"num_pdfs"`
+}
+
+// Preset returns the named preset: "paper" (9×900 SRU, ODE state 128, f_o
+// hidden 64, Φ/φ hidden 128, dropout 0.1) or "small" (4×256, ODE state 64,
+// f_o hidden 32, Φ/φ hidden 32, dropout 0.1) for CPU recipes. InputDim and
+// NumPdfs are left to the caller.
+func Preset(name string) (Options, error) {
+	o := Options{Kind: KindSTRODE, SRU: sru.DefaultOptions(), ODEState: 128, ODEHidden: 64, PhiHidden: 128,
+		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
+	switch name {
+	case "paper":
+	case "small":
+		o.SRU.Hidden, o.SRU.Layers = 256, 4
+		o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden = 64, 32, 32, 64
+	default:
+		return o, fmt.Errorf("am: unknown preset %q (want paper or small)", name)
+	}
+	return o, nil
+}
+
+// Register adds the size options to fs (the preset is applied first by the
+// caller; flags given explicitly override it).
+func (o *Options) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Kind, "model", o.Kind, "model kind: sru (encoder + affine) or strode (encoder + STRODE head)")
+	o.SRU.Register(fs)
+	fs.IntVar(&o.ODEState, "ode-state", o.ODEState, "size of the ODE state h")
+	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function f_o")
+	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
+	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
+	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
+	fs.Float64Var(&o.WP, "w-p", o.WP, "weight of the Gaussian prior term on the ODE solution")
+	o.ODE.Register(fs)
+	o.KL.Register(fs)
+}
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if o.Kind != KindSRU && o.Kind != KindSTRODE {
+		return fmt.Errorf("am: unknown --model=%q (want sru or strode)", o.Kind)
+	}
+	if err := o.SRU.Validate(); err != nil {
+		return err
+	}
+	if o.InputDim < 1 || o.NumPdfs < 1 {
+		return fmt.Errorf("am: input dim %d and number of pdfs %d must be ≥ 1", o.InputDim, o.NumPdfs)
+	}
+	if o.Kind == KindSTRODE {
+		if o.ODEState < 1 || o.ODEHidden < 1 || o.PhiHidden < 1 || o.PriorHidden < 1 {
+			return fmt.Errorf("am: head sizes must be ≥ 1: ode-state %d ode-hidden %d phi-hidden %d prior-hidden %d",
+				o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden)
+		}
+		if _, err := strode.NewKL(o.KL); err != nil {
+			return err
+		}
+		if err := o.ODE.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// JSON is the options as one line of JSON (model-file metadata).
+func (o Options) JSON() string {
+	b, _ := json.Marshal(o)
+	return string(b)
+}

@@ -1,0 +1,161 @@
+package am
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// xentOp is the weighted cross-entropy of a log-softmax as one fused
+// operation: for logits L (N×P), targets y (N×1, pdf-ids as float64) and
+// frame weights w (N×1, 0 on padded frames),
+//
+//	loss = −Σ_r w_r · log softmax(L_r)[y_r]      (a 1×1 matrix)
+//
+// computed with the row maximum subtracted. Its gradient w.r.t. L is
+// w_r·(softmax(L_r) − onehot(y_r)) (xentGradOp); y and w get none.
+type xentOp struct{ N, P int }
+
+func xentType(arity int) hm.Type {
+	a := hm.TypeVariable('a')
+	ts := make(hm.Types, arity+1)
+	for i := range ts {
+		ts[i] = a
+	}
+	return hm.NewFnType(ts...)
+}
+
+func vals(v []gorgonia.Value) ([][]float64, error) {
+	out := make([][]float64, len(v))
+	for i, x := range v {
+		t, ok := x.(tensor.Tensor)
+		if !ok {
+			return nil, fmt.Errorf("am: xent input %d is %T", i, x)
+		}
+		d, ok := t.Data().([]float64)
+		if !ok {
+			return nil, fmt.Errorf("am: xent input %d holds %T", i, t.Data())
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// logSoftmaxRow writes log softmax(l) into dst (may alias l).
+func logSoftmaxRow(dst, l []float64) {
+	mx := math.Inf(-1)
+	for _, v := range l {
+		mx = math.Max(mx, v)
+	}
+	s := 0.0
+	for _, v := range l {
+		s += math.Exp(v - mx)
+	}
+	lse := mx + math.Log(s)
+	for j, v := range l {
+		dst[j] = v - lse
+	}
+}
+
+func (o xentOp) check(v [][]float64) error {
+	if len(v[0]) != o.N*o.P || len(v[1]) != o.N || len(v[2]) != o.N {
+		return fmt.Errorf("am: xent sizes %d/%d/%d, want %d×%d, %d, %d", len(v[0]), len(v[1]), len(v[2]), o.N, o.P, o.N, o.N)
+	}
+	for r, y := range v[1] {
+		if v[2][r] != 0 && (y < 0 || int(y) >= o.P) {
+			return fmt.Errorf("am: frame %d: target %g outside [0, %d)", r, y, o.P)
+		}
+	}
+	return nil
+}
+
+func (xentOp) Arity() int    { return 3 }
+func (xentOp) Type() hm.Type { return xentType(3) }
+func (xentOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
+	return tensor.Shape{1, 1}, nil
+}
+func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
+	in, err := vals(v)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.check(in); err != nil {
+		return nil, err
+	}
+	l, y, w := in[0], in[1], in[2]
+	row := make([]float64, o.P)
+	loss := 0.0
+	for r := 0; r < o.N; r++ {
+		if w[r] == 0 {
+			continue
+		}
+		logSoftmaxRow(row, l[r*o.P:(r+1)*o.P])
+		loss -= w[r] * row[int(y[r])]
+	}
+	return tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float64{loss})), nil
+}
+func (xentOp) ReturnsPtr() bool        { return false }
+func (xentOp) CallsExtern() bool       { return false }
+func (xentOp) OverwritesInput() int    { return -1 }
+func (o xentOp) String() string        { return fmt.Sprintf("xent{%d %d}", o.N, o.P) }
+func (o xentOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
+func (o xentOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	o.WriteHash(h)
+	return h.Sum32()
+}
+func (xentOp) DiffWRT(int) []bool { return []bool{true, false, false} }
+func (o xentOp) SymDiff(in gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	g, err := gorgonia.ApplyOp(xentGradOp(o), in[0], in[1], in[2], grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{g, nil, nil}, nil
+}
+
+type xentGradOp xentOp
+
+func (xentGradOp) Arity() int    { return 4 }
+func (xentGradOp) Type() hm.Type { return xentType(4) }
+func (o xentGradOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
+	return tensor.Shape{o.N, o.P}, nil
+}
+func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
+	in, err := vals(v)
+	if err != nil {
+		return nil, err
+	}
+	if err := xentOp(o).check(in[:3]); err != nil {
+		return nil, err
+	}
+	l, y, w, g := in[0], in[1], in[2], in[3][0]
+	d := make([]float64, o.N*o.P)
+	for r := 0; r < o.N; r++ {
+		if w[r] == 0 {
+			continue
+		}
+		dr := d[r*o.P : (r+1)*o.P]
+		logSoftmaxRow(dr, l[r*o.P:(r+1)*o.P])
+		s := g * w[r]
+		for j := range dr {
+			dr[j] = s * math.Exp(dr[j])
+		}
+		dr[int(y[r])] -= s
+	}
+	return tensor.New(tensor.WithShape(o.N, o.P), tensor.WithBacking(d)), nil
+}
+func (xentGradOp) ReturnsPtr() bool        { return false }
+func (xentGradOp) CallsExtern() bool       { return false }
+func (xentGradOp) OverwritesInput() int    { return -1 }
+func (o xentGradOp) String() string        { return fmt.Sprintf("xentGrad{%d %d}", o.N, o.P) }
+func (o xentGradOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
+func (o xentGradOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	o.WriteHash(h)
+	return h.Sum32()
+}

@@ -29,6 +29,7 @@ type powerSpectrum struct {
 	re, im []float64
 
 	kaldi *splitRadixFFT // Kaldi's float split-radix (used for power-of-two n)
+	mixed *mixedRadixFFT // Kaldi's float mixed-radix (other even n)
 
 	gonum  *fourier.FFT // non-power-of-two lengths
 	seq    []float64
@@ -40,6 +41,10 @@ var useKaldiFFT = true
 
 func newPowerSpectrum(n int) *powerSpectrum {
 	p := &powerSpectrum{n: n, m: n / 2}
+	if n%2 == 0 && n&(n-1) != 0 && useKaldiFFT {
+		p.mixed = newMixedRadixFFT(n)
+		return p
+	}
 	if n < 8 || n&(n-1) != 0 {
 		p.gonum = fourier.NewFFT(n)
 		p.seq = make([]float64, n)
@@ -75,6 +80,10 @@ func newPowerSpectrum(n int) *powerSpectrum {
 func (p *powerSpectrum) compute(x []float32, out []float64) {
 	if p.kaldi != nil {
 		p.kaldi.power(x, out)
+		return
+	}
+	if p.mixed != nil {
+		p.mixed.power(x, out)
 		return
 	}
 	if p.gonum != nil {

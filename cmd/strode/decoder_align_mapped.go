@@ -1,0 +1,78 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:    "align-mapped",
+		Summary: "Generate alignments from transcripts and log-likelihood matrices",
+		Description: "Generate alignments, reading log-likelihoods as matrices, compiling the\n" +
+			"training graph of each utterance from its transcript on the fly.",
+		ArgsUsage: "<tree-in> <trans-model-in> <lexicon-fst-in> <feature-rspecifier> <transcriptions-rspecifier> <alignments-wspecifier> [<scores-wspecifier>]",
+		Examples: []string{
+			"strode align-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 --read-disambig-syms=disambig.int tree final.mdl L.fst ark:loglikes.ark ark:train.tra ark:1.ali",
+		},
+		MinArgs: 6,
+		MaxArgs: 7,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			opt := decoder.DefaultAlignOptions()
+			opt.Register(fs)
+			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
+			_ = fs.Bool("binary", true, "Write output in binary mode")
+			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph). [not implemented: rejected]")
+			return func(ctx *kaldicmd.Context) error {
+				tree, err := decoder.ReadTree(ctx.Arg(0))
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				tm, err := readModelTM(ctx, ctx.Arg(1))
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				lex, err := decoder.ReadFstFile(ctx.Arg(2))
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				var disambig []int32
+				if *disambigRx != "" {
+					if disambig, err = decoder.ReadIntList(*disambigRx); err != nil {
+						return kaldicmd.Exit(decoderFailure, err)
+					}
+				}
+				comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, decoder.DefaultTrainingGraphOptions())
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				al, err := decoder.NewAligner(tm, opt)
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				tra, err := kaldiio.OpenRandomAccessReader(ctx.Arg(4), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				defer tra.Close()
+				return runAlignment(ctx, al, opt, ctx.Arg(3), ctx.Arg(5), ctx.Arg(6), func(key string) (*decoder.VectorFst, error) {
+					ok, err := tra.HasKey(key)
+					if err != nil {
+						return nil, err
+					}
+					if !ok {
+						return nil, errNoInput
+					}
+					words, err := tra.Value(key)
+					if err != nil {
+						return nil, err
+					}
+					return comp.CompileText(words)
+				}, "No transcript found for utterance %s")
+			}
+		},
+	})
+}

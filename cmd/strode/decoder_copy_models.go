@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:        "copy-transition-model",
+		Summary:     "Copy a transition model (e.g. the head of final.mdl), binary or text",
+		Description: "Copies a transition model (this can be used to separate transition\nmodels from the acoustic models they are written with.",
+		ArgsUsage:   "<transition-model or model file> <transition-model-out>",
+		Examples:    []string{"strode copy-transition-model --binary=false final.mdl final.tm.txt"},
+		MinArgs:     2,
+		MaxArgs:     2,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			binary := fs.Bool("binary", true, "Write output in binary mode.")
+			return func(ctx *kaldicmd.Context) error {
+				tm, err := readModelTM(ctx, ctx.Arg(0))
+				if err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.TransitionModelCodec, *binary, tm, decoderStreams(ctx)...); err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				ctx.Log("Copied transition model.")
+				return nil
+			}
+		},
+	}, &kaldicmd.Command{
+		Name:        "copy-tree",
+		Summary:     "Copy a decision tree (ContextDependency), binary or text",
+		Description: "Copy decision tree (possibly changing binary/text format)",
+		ArgsUsage:   "<tree-in> <tree-out>",
+		Examples:    []string{"strode copy-tree --binary=false tree tree.txt"},
+		MinArgs:     2,
+		MaxArgs:     2,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			binary := fs.Bool("binary", true, "Write output in binary mode.")
+			return func(ctx *kaldicmd.Context) error {
+				var tree decoder.ContextDependency
+				if err := kaldiio.ReadObject(ctx.Arg(0), decoder.ContextDependencyCodec, &tree, decoderStreams(ctx)...); err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.ContextDependencyCodec, *binary, &tree, decoderStreams(ctx)...); err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
+				}
+				ctx.Log("Copied tree")
+				return nil
+			}
+		},
+	})
+}

@@ -10,7 +10,7 @@ func TestLatticeBestPathCommand(t *testing.T) {
 	td := filepath.Join("..", "..", "decoder", "lattice", "testdata")
 	dir := t.TempDir()
 	tra, ali := filepath.Join(dir, "tra"), filepath.Join(dir, "ali")
-	_, errs, code := runStrode(t, "", "lattice-best-path", "--acoustic-scale=0.083333",
+	_, errs, code := runScoringCmd(t, "", "lattice-best-path", "--acoustic-scale=0.083333",
 		"ark:"+filepath.Join(td, "test5_lat_mapped.ark"), "ark,t:"+tra, "ark,t:"+ali)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -23,7 +23,7 @@ func TestLatticeBestPathCommand(t *testing.T) {
 		}
 	}
 	// An empty archive: nothing done, exit 1 as Kaldi.
-	if _, _, code := runStrode(t, "", "lattice-best-path", "ark:-"); code != 1 {
+	if _, _, code := runScoringCmd(t, "", "lattice-best-path", "ark:-"); code != 1 {
 		t.Errorf("empty input: exit %d, want 1", code)
 	}
 }

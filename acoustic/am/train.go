@@ -1,0 +1,385 @@
+package am
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand"
+	"os"
+	"time"
+
+	"github.com/strode-asr/strode/acoustic/modelfile"
+	"github.com/strode-asr/strode/acoustic/optim"
+)
+
+// TrainOptions configure Train. Newbob is nnet1's learning-rate schedule
+// (steps/nnet/train_scheduler.sh): an epoch that does not lower the held-out
+// cross-entropy is rejected (the previous parameters are restored); once the
+// relative improvement falls under StartHalvingImpr the rate is multiplied
+// by HalvingFactor every epoch, and training ends when it falls under
+// EndHalvingImpr while halving.
+type TrainOptions struct {
+	Optimizer        string // "adam" or "sgd"
+	Adam             optim.AdamOptions
+	SGD              optim.SGDOptions
+	MaxEpochs        int
+	MinEpochs        int
+	Newbob           bool // halving schedule (nnet1); else early stopping with Patience
+	HalvingFactor    float64
+	StartHalvingImpr float64
+	EndHalvingImpr   float64
+	Patience         int // epochs without held-out improvement before stopping (no newbob)
+	BatchUtts        int // utterances per minibatch
+	BatchFrames      int // padded frames per minibatch (longest · count)
+	Quantum          int // minibatch lengths are rounded up to a multiple of this (fewer graph shapes)
+	Seed             int64
+	Checkpoint       string // file written after every epoch ("" none)
+	Resume           bool   // continue from Checkpoint
+}
+
+// DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
+// epochs with early stopping after 3 bad ones, 16 utterances or 8000 frames
+// per minibatch.
+func DefaultTrainOptions() TrainOptions {
+	a := optim.DefaultAdamOptions()
+	a.LearningRate, a.ClipNorm = 1e-3, 5
+	return TrainOptions{Optimizer: "adam", Adam: a, SGD: optim.SGDOptions{LearningRate: 0.008, Momentum: 0.9, ClipNorm: 5},
+		MaxEpochs: 20, MinEpochs: 1, HalvingFactor: 0.5, StartHalvingImpr: 0.01, EndHalvingImpr: 0.001,
+		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, Seed: 777}
+}
+
+// Register adds the options to fs (nnet1's names where it has them).
+func (o *TrainOptions) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Optimizer, "optimizer", o.Optimizer, "adam, or sgd (with momentum)")
+	fs.Float64Var(&o.Adam.LearningRate, "learn-rate", o.Adam.LearningRate, "learning rate (Adam; for SGD use --sgd-learn-rate)")
+	fs.Float64Var(&o.SGD.LearningRate, "sgd-learn-rate", o.SGD.LearningRate, "SGD learning rate")
+	fs.Float64Var(&o.SGD.Momentum, "momentum", o.SGD.Momentum, "SGD momentum")
+	fs.Float64Var(&o.Adam.ClipNorm, "clip-norm", o.Adam.ClipNorm, "gradient-norm clipping (both optimizers; ≤ 0 none)")
+	fs.IntVar(&o.MaxEpochs, "max-iters", o.MaxEpochs, "maximum number of epochs")
+	fs.IntVar(&o.MinEpochs, "min-iters", o.MinEpochs, "minimum number of epochs")
+	fs.BoolVar(&o.Newbob, "newbob", o.Newbob, "nnet1's halving schedule with rejection of bad epochs")
+	fs.Float64Var(&o.HalvingFactor, "halving-factor", o.HalvingFactor, "newbob: learning-rate factor")
+	fs.Float64Var(&o.StartHalvingImpr, "start-halving-impr", o.StartHalvingImpr, "newbob: start halving under this relative improvement")
+	fs.Float64Var(&o.EndHalvingImpr, "end-halving-impr", o.EndHalvingImpr, "newbob: stop under this relative improvement")
+	fs.IntVar(&o.Patience, "patience", o.Patience, "early stopping: epochs without held-out improvement (without --newbob)")
+	fs.IntVar(&o.BatchUtts, "minibatch-utts", o.BatchUtts, "utterances per minibatch")
+	fs.IntVar(&o.BatchFrames, "minibatch-frames", o.BatchFrames, "padded frames per minibatch")
+	fs.IntVar(&o.Quantum, "length-quantum", o.Quantum, "round minibatch lengths up to a multiple of this")
+	fs.Int64Var(&o.Seed, "seed", o.Seed, "seed for initialisation, shuffling and dropout")
+	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
+	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")
+}
+
+func (o TrainOptions) validate() error {
+	if o.Optimizer != "adam" && o.Optimizer != "sgd" {
+		return fmt.Errorf("am: unknown --optimizer=%q (want adam or sgd)", o.Optimizer)
+	}
+	if o.MaxEpochs < 1 || o.BatchUtts < 1 || o.BatchFrames < 1 || o.Quantum < 1 {
+		return fmt.Errorf("am: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
+	}
+	if o.Resume && o.Checkpoint == "" {
+		return fmt.Errorf("am: --resume needs --checkpoint")
+	}
+	return nil
+}
+
+// trainerState is what a checkpoint records besides the parameters.
+type trainerState struct {
+	Epoch     int     `json:"epoch"` // epochs done
+	LR        float64 `json:"learning_rate"`
+	Halving   bool    `json:"halving"`
+	BestLoss  float64 `json:"best_loss"`
+	Bad       int     `json:"bad_epochs"`
+	Done      bool    `json:"done"`
+	OptimStep int     `json:"optim_step"`
+}
+
+// Trainer trains a model.
+type Trainer struct {
+	Opts     TrainOptions
+	File     *File // model, pipeline, history
+	Log      func(format string, args ...any)
+	Progress io.Writer // progress bar (nil: none)
+
+	graphs map[[2]int]*Batch // (T, mode) → graph
+	opt    optimizer
+	st     trainerState
+	best   [][]float64
+}
+
+// NewTrainer prepares training of f.Model.
+func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: map[[2]int]*Batch{}}
+	o.SGD.ClipNorm = o.Adam.ClipNorm
+	switch o.Optimizer {
+	case "adam":
+		t.opt = newAdam(o.Adam)
+		t.st.LR = o.Adam.LearningRate
+	default:
+		t.opt = newSGD(o.SGD)
+		t.st.LR = o.SGD.LearningRate
+	}
+	t.st.BestLoss = math.Inf(1)
+	return t, nil
+}
+
+func (t *Trainer) graph(rows int, mode Mode) (*Batch, error) {
+	q := t.Opts.Quantum
+	tt := (rows + q - 1) / q * q
+	k := [2]int{tt, int(mode)}
+	if g, ok := t.graphs[k]; ok {
+		return g, nil
+	}
+	g, err := t.File.Model.Build(tt, t.Opts.BatchUtts, mode)
+	if err != nil {
+		return nil, err
+	}
+	t.graphs[k] = g
+	return g, nil
+}
+
+// Close releases the graphs.
+func (t *Trainer) Close() {
+	for _, g := range t.graphs {
+		g.Close()
+	}
+}
+
+// Evaluate computes the held-out statistics.
+func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
+	var s Stats
+	for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, nil) {
+		g, err := t.graph(maxRows(b), Eval)
+		if err != nil {
+			return s, err
+		}
+		if err := g.Load(b, nil); err != nil {
+			return s, err
+		}
+		if err := g.Run(); err != nil {
+			return s, err
+		}
+		s.Add(g.Stats())
+	}
+	return s, nil
+}
+
+func maxRows(b []*Utterance) int {
+	m := 0
+	for _, u := range b {
+		m = max(m, u.Rows)
+	}
+	return m
+}
+
+func (t *Trainer) snapshot() [][]float64 {
+	ps := t.File.Model.Params.List
+	s := make([][]float64, len(ps))
+	for i, p := range ps {
+		s[i] = append([]float64(nil), p.Data...)
+	}
+	return s
+}
+
+func (t *Trainer) restore(s [][]float64) {
+	for i, p := range t.File.Model.Params.List {
+		copy(p.Data, s[i])
+	}
+}
+
+// epochRNG is the random source of one epoch (shuffling and dropout),
+// derived from the seed and the epoch number alone, so a resumed run draws
+// the same numbers as an uninterrupted one.
+func (t *Trainer) epochRNG(epoch int) *rand.Rand {
+	return rand.New(rand.NewSource(t.Opts.Seed*1_000_003 + int64(epoch)))
+}
+
+// Train runs epochs until the schedule stops, writing a checkpoint after
+// each, and leaves the best parameters in the model.
+func (t *Trainer) Train(train, valid []*Utterance) error {
+	if len(train) == 0 || len(valid) == 0 {
+		return fmt.Errorf("am: %d training and %d held-out utterances: need both", len(train), len(valid))
+	}
+	if t.Opts.Resume {
+		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
+			if err := t.loadCheckpoint(); err != nil {
+				return err
+			}
+			t.Log("resumed from %s after epoch %d", t.Opts.Checkpoint, t.st.Epoch)
+		} else {
+			t.Log("no checkpoint %s yet: starting from scratch", t.Opts.Checkpoint)
+		}
+	}
+	if t.best == nil {
+		t.best = t.snapshot()
+	}
+	if t.st.Epoch == 0 && math.IsInf(t.st.BestLoss, 1) {
+		s, err := t.Evaluate(valid)
+		if err != nil {
+			return err
+		}
+		t.st.BestLoss = s.MeanCE()
+		t.Log("epoch 0: held-out CE %.4f, frame accuracy %.2f%%", s.MeanCE(), 100*s.Accuracy())
+	}
+	totalFrames := 0
+	for _, u := range train {
+		totalFrames += u.Rows
+	}
+	for !t.st.Done && t.st.Epoch < t.Opts.MaxEpochs {
+		epoch := t.st.Epoch + 1
+		rng := t.epochRNG(epoch)
+		t.opt.setLR(t.st.LR)
+		start := time.Now()
+		var ts Stats
+		for _, b := range Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng) {
+			g, err := t.graph(maxRows(b), Train)
+			if err != nil {
+				return err
+			}
+			if err := g.Load(b, rng); err != nil {
+				return err
+			}
+			if err := g.Run(); err != nil {
+				return err
+			}
+			ps := t.File.Model.Params.List // Run filled every Grad
+			if err := optim.Check(ps); err != nil {
+				return fmt.Errorf("am: epoch %d: %w", epoch, err)
+			}
+			t.opt.step(ps)
+			ts.Add(g.Stats())
+			t.progress(epoch, ts.Frames, totalFrames, time.Since(start))
+		}
+		secs := time.Since(start).Seconds()
+		vs, err := t.Evaluate(valid)
+		if err != nil {
+			return err
+		}
+		e := Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
+			ValidCE: vs.MeanCE(), ValidAcc: vs.Accuracy(), TrainKL: ts.KL / math.Max(1, float64(ts.Frames)),
+			TrainLogP: ts.LogP / math.Max(1, float64(ts.Frames)), FramesPerSec: float64(ts.Frames) / secs, Seconds: secs}
+		t.schedule(&e)
+		t.File.History = append(t.File.History, e)
+		if t.Progress != nil {
+			fmt.Fprintln(t.Progress)
+		}
+		status := "accepted"
+		if !e.Accepted {
+			status = "rejected"
+		}
+		t.Log("epoch %d: train CE %.4f acc %.2f%% | held-out CE %.4f acc %.2f%% | lr %.3g | %.0f frames/s | %s",
+			epoch, e.TrainCE, 100*e.TrainAcc, e.ValidCE, 100*e.ValidAcc, e.LearningRate, e.FramesPerSec, status)
+		if t.Opts.Checkpoint != "" {
+			if err := t.saveCheckpoint(); err != nil {
+				return err
+			}
+		}
+	}
+	t.restore(t.best)
+	return nil
+}
+
+// schedule applies newbob or early stopping after an epoch.
+func (t *Trainer) schedule(e *Epoch) {
+	st := &t.st
+	st.Epoch = e.Epoch
+	prev := st.BestLoss
+	loss := e.ValidCE
+	e.Accepted = loss < prev
+	if e.Accepted {
+		st.BestLoss = loss
+		t.best = t.snapshot()
+		st.Bad = 0
+	} else {
+		st.Bad++
+		if t.Opts.Newbob {
+			t.restore(t.best) // nnet1 rejects the epoch
+		}
+	}
+	if !t.Opts.Newbob {
+		if st.Bad >= t.Opts.Patience && e.Epoch >= t.Opts.MinEpochs {
+			st.Done = true
+		}
+		return
+	}
+	impr := (prev - loss) / math.Abs(prev)
+	if st.Halving && impr < t.Opts.EndHalvingImpr && e.Epoch >= t.Opts.MinEpochs {
+		st.Done = true
+		return
+	}
+	if impr < t.Opts.StartHalvingImpr {
+		st.Halving = true
+	}
+	if st.Halving {
+		st.LR *= t.Opts.HalvingFactor
+	}
+}
+
+func (t *Trainer) progress(epoch, done, total int, el time.Duration) {
+	if t.Progress == nil {
+		return
+	}
+	const w = 30
+	frac := float64(done) / math.Max(1, float64(total))
+	n := int(frac * w)
+	bar := make([]byte, w)
+	for i := range bar {
+		switch {
+		case i < n:
+			bar[i] = '='
+		case i == n:
+			bar[i] = '>'
+		default:
+			bar[i] = ' '
+		}
+	}
+	fps := float64(done) / math.Max(el.Seconds(), 1e-9)
+	eta := time.Duration(float64(total-done) / math.Max(fps, 1e-9) * float64(time.Second)).Round(time.Second)
+	fmt.Fprintf(t.Progress, "\repoch %d [%s] %3.0f%% %8.0f frames/s ETA %v   ", epoch, bar, 100*frac, fps, eta)
+}
+
+func (t *Trainer) saveCheckpoint() error {
+	st, _ := json.Marshal(t.st)
+	f := *t.File
+	f.Extra = map[string]string{"trainer": string(st)}
+	f.Tensors = nil
+	for i, p := range t.File.Model.Params.List {
+		f.Tensors = append(f.Tensors, modelfile.Tensor{Name: "best." + p.Name, DType: modelfile.F64, Shape: []int{p.Rows, p.Cols}, Data: t.best[i]})
+	}
+	f.Tensors = append(f.Tensors, t.opt.save(t.File.Model.Params.List)...)
+	return f.Save(t.Opts.Checkpoint)
+}
+
+// ErrCheckpoint is wrapped by errors about a checkpoint that does not fit.
+var ErrCheckpoint = errors.New("checkpoint does not match")
+
+func (t *Trainer) loadCheckpoint() error {
+	c, err := Load(t.Opts.Checkpoint)
+	if err != nil {
+		return err
+	}
+	if c.Model.Opts.JSON() != t.File.Model.Opts.JSON() {
+		return fmt.Errorf("%s: %w: model options %s, now %s", t.Opts.Checkpoint, ErrCheckpoint, c.Model.Opts.JSON(), t.File.Model.Opts.JSON())
+	}
+	if err := json.Unmarshal([]byte(c.Extra["trainer"]), &t.st); err != nil {
+		return fmt.Errorf("%s: trainer state: %w", t.Opts.Checkpoint, err)
+	}
+	ps := t.File.Model.Params.List
+	t.best = make([][]float64, len(ps))
+	for i, p := range ps {
+		copy(p.Data, c.Model.Params.List[i].Data)
+		b, ok := c.Tensor("best." + p.Name)
+		if !ok || len(b.Data) != len(p.Data) {
+			return fmt.Errorf("%s: %w: no best.%s", t.Opts.Checkpoint, ErrCheckpoint, p.Name)
+		}
+		t.best[i] = append([]float64(nil), b.Data...)
+	}
+	t.File.History = c.History
+	return t.opt.load(ps, c)
+}

@@ -1,8 +1,10 @@
 package graph
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -23,13 +25,47 @@ func TestHCLGKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := mustReadFst(t, filepath.Join(dir, "data/lang/L_disambig.fst"))
-	g := mustReadFst(t, filepath.Join(dir, "data/lang_test/G.fst"))
-	disambig := mustInts(t, filepath.Join(dir, "data/lang/phones/disambig.int"))
-	h, err := BuildHCLG(tm, tree, l, g, disambig, DefaultMkGraphOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Run("KaldiLangG", func(t *testing.T) {
+		l := mustReadFst(t, filepath.Join(dir, "data/lang/L_disambig.fst"))
+		g := mustReadFst(t, filepath.Join(dir, "data/lang_test/G.fst"))
+		disambig := mustInts(t, filepath.Join(dir, "data/lang/phones/disambig.int"))
+		h, err := BuildHCLG(tm, tree, l, g, disambig, DefaultMkGraphOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHCLGKaldiMini(t, dir, tm, h)
+	})
+	// The whole chain of ours: lang directory from the dictionary, G from
+	// the ARPA file, then HCLG.
+	t.Run("OurLangG", func(t *testing.T) {
+		d, err := ReadDictDir(filepath.Join(dir, "data/local/dict"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(filepath.Join(dir, "data/local/lm.arpa"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		opt := DefaultArpaOptions()
+		opt.DisambigSymbol = "#0"
+		g, _, err := ArpaToFst(f, "lm.arpa", lang.Words, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := BuildHCLG(tm, tree, lang.LDisambig, g, lang.PhoneDisambig, DefaultMkGraphOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHCLGKaldiMini(t, dir, tm, h)
+	})
+}
+
+func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h *HCLG) {
 	kaldi := mustReadFst(t, filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	t.Logf("our HCLG: %d states %d arcs; Kaldi's: %d states %d arcs", h.Fst.NumStates(), h.Fst.NumArcs(), kaldi.NumStates(), kaldi.NumArcs())
 	for s := range h.Fst.States {
@@ -66,6 +102,8 @@ func TestHCLGKaldiMini(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fstinfo: %v: %s", err, out)
 		}
-		t.Logf("fstinfo:\n%s", out)
+		if !regexp.MustCompile(`(?m)^input deterministic\s+y$`).Match(out) {
+			t.Errorf("fstinfo does not find our HCLG input-deterministic:\n%s", out)
+		}
 	}
 }

@@ -119,6 +119,11 @@ func readScp(t testing.TB, path string) [][2]string {
 	return out
 }
 
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
 func readWaveFile(t testing.TB, path string) *WaveData {
 	t.Helper()
 	f, err := os.Open(path)
@@ -287,6 +292,23 @@ func TestGoldenFeatures(t *testing.T) {
 			}
 			st := compareMatrices(t, c.file, readTextArk(t, filepath.Join(g, c.file)), got)
 			t.Logf("%s: %v", c.file, st)
+			// Where Kaldi also wrote the binary archive, compare the exact
+			// float32 values too (the text has 7 significant digits).
+			if bin := strings.TrimSuffix(c.file, ".txt.ark") + ".ark"; fileExists(filepath.Join(g, bin)) {
+				var want []textMatrix
+				for _, m := range readBinaryArk(t, filepath.Join(g, bin)) {
+					tm := textMatrix{key: m.key}
+					for r := 0; r < m.rows; r++ {
+						tm.rows = append(tm.rows, m.data[r*m.cols:(r+1)*m.cols])
+					}
+					want = append(want, tm)
+				}
+				bst := compareMatrices(t, bin, want, got)
+				t.Logf("%s (binary): %v", bin, bst)
+				if bst.maxTolRatio > 1 {
+					t.Errorf("%s: difference beyond 1e-3 + 1e-4·|Kaldi|: %v", bin, bst)
+				}
+			}
 			if st.maxTolRatio > 1 {
 				t.Errorf("%s: difference beyond 1e-3 + 1e-4·|Kaldi|: %v", c.file, st)
 			}

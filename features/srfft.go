@@ -71,8 +71,6 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 	return s
 }
 
-func cosf(x float32) float32 { return float32(math.Cos(float64(x))) }
-func sinf(x float32) float32 { return float32(math.Sin(float64(x))) }
 
 // recursive is Kaldi's SplitRadixComplexFft::ComputeRecursive (in-place,
 // output in bit-reversed order). The float32 conversions around products
@@ -168,12 +166,40 @@ func (s *splitRadixFFT) power(data []float32, out []float64) {
 		re[i], im[i] = data[2*i], data[2*i+1]
 	}
 	s.recursive(re, im, s.logn)
-	for i := 0; i < cn; i++ {
-		j := s.rev[i]
-		data[2*i], data[2*i+1] = re[j], im[j]
+	s.untanglePower(out)
+}
+
+// untanglePower is realFFTUntangle and powerFromPacked fused, reading the
+// complex FFT through the bit-reversal table instead of permuting it first;
+// every value sees the same float operations as in Kaldi.
+func (s *splitRadixFFT) untanglePower(out []float64) {
+	n2 := s.cn
+	re, im, rev := s.re[:n2], s.im[:n2], s.rev[:n2]
+	out = out[:n2+1]
+	rootRe, rootIm := s.rootRe, s.rootIm
+	kRe, kIm := float32(1), float32(0)
+	for k := 1; 2*k <= n2; k++ {
+		tr := float32(kRe*rootRe) - float32(kIm*rootIm)
+		kIm = float32(kRe*rootIm) + float32(kIm*rootRe)
+		kRe = tr
+		j, jd := rev[k], rev[n2-k]
+		aRe, aIm, bRe, bIm := re[j], im[j], re[jd], im[jd]
+		ckRe := float32(0.5 * float64(aRe+bRe))
+		ckIm := float32(0.5 * float64(aIm-bIm))
+		dkRe := float32(0.5 * float64(aIm+bIm))
+		dkIm := float32(-0.5 * float64(aRe-bRe))
+		xr := ckRe + (float32(kRe*dkRe) - float32(kIm*dkIm))
+		xi := ckIm + (float32(kRe*dkIm) + float32(kIm*dkRe))
+		out[k] = float64(float32(xr*xr) + float32(xi*xi))
+		if kd := n2 - k; kd != k {
+			yr := ckRe + (float32(-kRe*dkRe) - float32(kIm*-dkIm))
+			yi := -ckIm + (float32(-kRe*-dkIm) + float32(kIm*dkRe))
+			out[kd] = float64(float32(yr*yr) + float32(yi*yi))
+		}
 	}
-	realFFTUntangle(data, s.rootRe, s.rootIm)
-	powerFromPacked(data, out)
+	zeroth, n2th := re[0]+im[0], re[0]-im[0]
+	out[0] = float64(zeroth * zeroth)
+	out[n2] = float64(n2th * n2th)
 }
 
 // realFFTUntangle turns the complex FFT of the frame viewed as n/2 complex

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# fbank throughput: strode compute-fbank-feats against torchaudio's
+# compliance.kaldi.fbank (Debian python3-torchaudio) on the same wavs, in the
+# same run, one core each; then strode on two cores (scaling).
+#
+#   bench/fbank_vs_torchaudio.sh [REPEATS] [RUNS]
+#
+# REPEATS (default 50) is how many times the golden 16 kHz wavs are listed in
+# the scp (4 utterances, ~10 s of audio, ~1000 frames per listing); RUNS
+# (default 5) is how many timed runs each side gets; medians are printed.
+# Environment: GOLDEN (wav folder's parent), PY (python with torchaudio),
+# NOBUILD=1 to use an already built bench/out/fbank/strode.
+# Options for both: 16 kHz, 25/10 ms, 40 mel bins, dither 0, Kaldi defaults.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPEATS=${1:-50}
+RUNS=${2:-5}
+GOLDEN=${GOLDEN:-$(cd .. && pwd)/shared/kaldi-golden}
+PY=${PY:-/usr/bin/python3}   # the Debian peer; override only to compare elsewhere
+export OPENBLAS_CORETYPE=SkylakeX
+
+if [ ! -d "$GOLDEN/wav" ]; then
+  echo "missing $GOLDEN/wav (clone ../shared beside the repository)" >&2; exit 1
+fi
+if ! $PY -c 'import torchaudio' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-torchaudio >&2
+  else
+    echo "torchaudio missing: run  sudo apt-get install python3-torchaudio" >&2; exit 1
+  fi
+fi
+
+OUT=bench/out/fbank
+mkdir -p "$OUT"
+if [ -z "${NOBUILD:-}" ]; then go build -o "$OUT/strode" ./cmd/strode; fi
+SCP=$OUT/bench_wav.scp
+: > "$SCP"
+for r in $(seq 1 "$REPEATS"); do
+  for f in "$GOLDEN"/wav/s_utt[1-4].wav; do
+    echo "r${r}_$(basename "$f" .wav) $f" >> "$SCP"
+  done
+done
+
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
+
+pin() { # pin to core $1 when taskset exists
+  if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi
+}
+
+# One timed strode run: prints seconds.
+strode_run() { # cores threads
+  local t0 t1
+  t0=$(date +%s.%N)
+  GOMAXPROCS=$2 pin "$1" "$OUT/strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
+    --dither=0 --num-threads="$2" "scp:$SCP" ark:/dev/null 2>/dev/null
+  t1=$(date +%s.%N)
+  calc "$t1 - $t0"
+}
+
+cat > "$OUT/torchaudio_fbank.py" <<'PYEOF'
+import sys, time, wave
+import numpy as np
+import torch, torchaudio.compliance.kaldi as K
+torch.set_num_threads(1)
+scp = [l.split(None, 1) for l in open(sys.argv[1]) if l.strip()]
+t0 = time.perf_counter()
+frames = samples = 0
+for key, path in scp:
+    with wave.open(path.strip(), 'rb') as w:
+        x = np.frombuffer(w.readframes(w.getnframes()), dtype='<i2').astype(np.float32)
+    f = K.fbank(torch.from_numpy(x).unsqueeze(0), num_mel_bins=40, dither=0.0,
+                energy_floor=0.0, sample_frequency=16000.0)
+    frames += f.shape[0]; samples += x.shape[0]
+t1 = time.perf_counter()
+print(f"{t1 - t0:.6f} {frames} {samples}")
+PYEOF
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# Frames and audio duration, from one untimed torchaudio run (also a warm-up).
+read -r _ FRAMES SAMPLES < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
+AUDIO_S=$(calc "$SAMPLES / 16000")
+strode_run 0 1 >/dev/null # warm-up (page cache)
+
+ours1=(); ours2=(); theirs=()
+for i in $(seq 1 "$RUNS"); do
+  ours1+=("$(strode_run 0 1)")
+  read -r t _ _ < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
+  theirs+=("$t")
+  ours2+=("$(strode_run 0,1 2)")
+done
+o1=$(printf '%s\n' "${ours1[@]}" | median)
+o2=$(printf '%s\n' "${ours2[@]}" | median)
+th=$(printf '%s\n' "${theirs[@]}" | median)
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "input: $(wc -l < "$SCP") utterances, $FRAMES frames, $(printf %.1f "$AUDIO_S") s of audio; medians of $RUNS runs"
+printf 'strode compute-fbank-feats, 1 core : %8.3f s  %9.0f frames/s  RTF %.5f\n' "$o1" "$(calc "$FRAMES / $o1")" "$(calc "$o1 / $AUDIO_S")"
+printf 'torchaudio compliance.kaldi.fbank   : %8.3f s  %9.0f frames/s  RTF %.5f\n' "$th" "$(calc "$FRAMES / $th")" "$(calc "$th / $AUDIO_S")"
+printf 'strode compute-fbank-feats, 2 cores: %8.3f s  %9.0f frames/s\n' "$o2" "$(calc "$FRAMES / $o2")"
+printf 'ratio strode/torchaudio (1 core, throughput): %.2f\n' "$(calc "$th / $o1")"
+printf 'scaling strode 2 cores / 1 core: %.2f\n' "$(calc "$o1 / $o2")"

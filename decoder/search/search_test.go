@@ -94,6 +94,12 @@ func readLattices(t *testing.T, path string) map[string]*lattice.CompactLattice 
 }
 
 func bestPath(t *testing.T, c *lattice.CompactLattice, lmwt float32) (ali, words []int32) {
+	return bestPathWIP(t, c, lmwt, 0)
+}
+
+// bestPathWIP is lattice-scale --inv-acoustic-scale=lmwt | lattice-add-penalty
+// --word-ins-penalty=wip | lattice-best-path, as score.sh runs it.
+func bestPathWIP(t *testing.T, c *lattice.CompactLattice, lmwt, wip float32) (ali, words []int32) {
 	var b bytes.Buffer
 	c.WriteBinary(&b)
 	cc, _, err := lattice.ReadBinary(bytes.NewReader(b.Bytes()))
@@ -101,6 +107,7 @@ func bestPath(t *testing.T, c *lattice.CompactLattice, lmwt float32) (ali, words
 		t.Fatal(err)
 	}
 	cc.Scale(lattice.LatticeScale(1, 1/lmwt))
+	cc.AddWordInsPenalty(wip)
 	p, err := cc.ShortestPath()
 	if err != nil {
 		t.Fatal(err)
@@ -143,11 +150,13 @@ func TestLatgenMatchesKaldi(t *testing.T) {
 		if len(clat.States) != len(want.States) {
 			t.Logf("%s: %d states, Kaldi %d", u.key, len(clat.States), len(want.States))
 		}
-		for _, lmwt := range []float32{1 / acwt, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17} {
-			ga, gw := bestPath(t, clat, lmwt)
-			wa, ww := bestPath(t, want, lmwt)
-			if !slices.Equal(gw, ww) || !slices.Equal(ga, wa) {
-				t.Errorf("%s lmwt %v: words %v, Kaldi %v (alignment equal: %v)", u.key, lmwt, gw, ww, slices.Equal(ga, wa))
+		for _, wip := range []float32{0, 0.5, 1} {
+			for _, lmwt := range []float32{1 / acwt, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17} {
+				ga, gw := bestPathWIP(t, clat, lmwt, wip)
+				wa, ww := bestPathWIP(t, want, lmwt, wip)
+				if !slices.Equal(gw, ww) || !slices.Equal(ga, wa) {
+					t.Errorf("%s lmwt %v wip %v: words %v, Kaldi %v (alignment equal: %v)", u.key, lmwt, wip, gw, ww, slices.Equal(ga, wa))
+				}
 			}
 		}
 	}

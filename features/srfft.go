@@ -71,7 +71,6 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 	return s
 }
 
-
 // recursive is Kaldi's SplitRadixComplexFft::ComputeRecursive (in-place,
 // output in bit-reversed order). The float32 conversions around products
 // keep the compiler from fusing them into FMA instructions, which Kaldi's

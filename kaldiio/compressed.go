@@ -109,6 +109,12 @@ func (c *CompressedMatrix) read(r *Reader) error {
 		return err
 	}
 	c.Rows, c.Cols = int(rows), int(cols)
+	if rows == 0 {
+		// Kaldi still reads the column headers of a 0 x N "CM"; the matrix
+		// is empty all the same.
+		c.Rows, c.Cols = 0, 0
+		defer func() { c.Data = c.Data[:0] }()
+	}
 	if int64(cap(c.Data)) >= n {
 		c.Data = c.Data[:n]
 		return r.ReadFull(c.Data)

@@ -17,6 +17,9 @@ const (
 type Options struct {
 	Method string // "euler" or "rk4"
 	Steps  int    // fixed number of steps K over each interval
+	// Unfused builds SolveMLP's Euler steps from graph operations instead
+	// of the fused node (for comparisons and checks).
+	Unfused bool
 }
 
 // DefaultOptions are the paper's: 10 Euler steps.
@@ -26,6 +29,7 @@ func DefaultOptions() Options { return Options{Method: Euler, Steps: 10} }
 func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Method, "ode-solver", o.Method, "ODE solver: euler or rk4")
 	fs.IntVar(&o.Steps, "ode-steps", o.Steps, "fixed number of ODE solver steps per interval")
+	fs.BoolVar(&o.Unfused, "ode-unfused", o.Unfused, "build the Euler steps of the ODE solve as graph operations instead of one fused node")
 }
 
 // Validate checks the options.

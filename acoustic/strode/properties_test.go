@@ -181,28 +181,36 @@ func TestKLGraphMatchesFunc(t *testing.T) {
 	}
 }
 
-// TestSolverGradients checks Euler and RK4 against finite differences with
-// respect to f's parameters, the initial state and the interval lengths, and
-// checks the solution of dh/dτ = −h against e^{−span}.
+// TestSolverGradients checks Euler (graph operations and the fused node)
+// and RK4 against finite differences with respect to f's parameters, the
+// initial state and the interval lengths, and checks the solution of
+// dh/dτ = −h.
 func TestSolverGradients(t *testing.T) {
-	for _, method := range []string{ode.Euler, ode.RK4} {
+	for _, method := range []string{"euler-graph", "euler-fused", ode.RK4} {
 		rng := rand.New(rand.NewSource(4))
 		var ps Params
-		l1 := NewLinear(&ps, "f.0", 3, 4, rng)
-		l2 := NewLinear(&ps, "f.1", 4, 3, rng)
+		l0 := NewLinear(&ps, "f.0", 3, 4, rng)
+		l1 := NewLinear(&ps, "f.1", 4, 4, rng)
+		l2 := NewLinear(&ps, "f.2", 4, 3, rng)
 		h0 := ps.New("h0", 5, 3, optim.Free, rng)
 		span := optim.NewParam("span", 5, 1, optim.Free)
 		copy(span.Data, randomCol(rng, 5, 0.1, 2))
-		for _, b := range []*optim.Param{l1.B, l2.B} {
-			copy(b.Data, randomCol(rng, len(b.Data), -0.5, 0.5))
+		for _, l := range []*Linear{l0, l1, l2} {
+			copy(l.B.Data, randomCol(rng, len(l.B.Data), -0.5, 0.5))
 		}
 		n := NewNet()
-		f := func(h *graph.Node) *graph.Node { return l2.Apply(n, n.Tanh(l1.Apply(n, h))) }
-		s := ode.Solver{Opts: ode.Options{Method: method, Steps: 10}}
-		out := s.Solve(n.Graph, f, n.P(h0), n.P(span))
+		mlp := ode.MLP{W0: n.P(l0.W), B0: n.P(l0.B), W1: n.P(l1.W), B1: n.P(l1.B), W2: n.P(l2.W), B2: n.P(l2.B)}
+		o := ode.Options{Method: method, Steps: 10}
+		switch method {
+		case "euler-graph":
+			o = ode.Options{Method: ode.Euler, Steps: 10, Unfused: true}
+		case "euler-fused":
+			o = ode.Options{Method: ode.Euler, Steps: 10}
+		}
+		out := ode.Solver{Opts: o}.SolveMLP(n.Graph, mlp, n.P(h0), n.P(span))
 		cost := n.Sum(n.Mul(out, n.Const("w", randomCol(rng, 15, -1, 1), 5, 3)))
 		m, params := compile(t, n, cost)
-		checkGrads(t, method, m, cost, params, 15)
+		checkGrads(t, method, m, cost, params, 16)
 	}
 	// dh/dτ = −h: Euler gives exactly (1 − s/K)^K·h0; RK4 is within 1e-6
 	// of e^{−s}·h0 (error O(1/K⁴)).
@@ -243,6 +251,7 @@ func TestLossGradient(t *testing.T) {
 		{"paper-euler", func(o *SequentialOptions) { o.Encoder = EncoderPaper }},
 		{"context-rk4", func(o *SequentialOptions) { o.ODE.Method = ode.RK4 }},
 		{"node", func(o *SequentialOptions) { o.UnitGaps = true }},
+		{"context-unfused", func(o *SequentialOptions) { o.ODE.Unfused = true }},
 	}
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()

@@ -26,9 +26,14 @@ type SequentialOptions struct {
 	ODEHidden int     // hidden size of the ODE function f_o
 	WKL       float64 // weight of the KL term
 	UnitGaps  bool    // NODE baseline: every gap is 1, no Φ, no KL
-	ODE       ode.Options
-	KL        KLOptions
-	InputDim  int // values per observation (1 for the sine waves)
+	// Anchor adds the reconstruction error of x_j decoded from the ODE's
+	// initial state z_j to the loss (an experiment, off by default: not in
+	// DESIGN.md §3). It ties h(τ = 0) to x_j so that the flow over a gap
+	// must carry x_j to x_{j+1}.
+	Anchor   bool
+	ODE      ode.Options
+	KL       KLOptions
+	InputDim int // values per observation (1 for the sine waves)
 }
 
 // DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
@@ -46,6 +51,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
+	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
 }
@@ -103,13 +109,10 @@ func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
 	return m, nil
 }
 
-// f is the ODE function f_o(h).
-func (m *Sequential) f(n *Net) ode.Func {
-	return func(h *graph.Node) *graph.Node {
-		h = n.Tanh(m.ODE[0].Apply(n, h))
-		h = n.Tanh(m.ODE[1].Apply(n, h))
-		return m.ODE[2].Apply(n, h)
-	}
+// mlp is the ODE function f_o bound to this graph.
+func (m *Sequential) mlp(n *Net) ode.MLP {
+	return ode.MLP{W0: n.P(m.ODE[0].W), B0: n.P(m.ODE[0].B), W1: n.P(m.ODE[1].W), B1: n.P(m.ODE[1].B),
+		W2: n.P(m.ODE[2].W), B2: n.P(m.ODE[2].B)}
 }
 
 // Batch is the sequential model's graph for batches of B sequences of N
@@ -124,6 +127,7 @@ type Batch struct {
 	Machine   *graph.Machine
 	Params    []*optim.Param // parameters of this graph, in gradient order
 	enc, tgt  []float64
+	prev      []float64 // x_0 … x_{N−2}, targets of the anchor term
 	model     *Sequential
 }
 
@@ -170,12 +174,18 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
 	}
 	solver := ode.Solver{Opts: o.ODE}
-	h := solver.Solve(net.Graph, m.f(net), net.Rows(z, 0, (n-1)*b), gaps)
+	h := solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
 	bt.Pred = m.Dec.Apply(net, h)
 	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
 	bt.Loss = bt.MSE
+	if o.Anchor {
+		xp, prev := net.Input("xprev", (n-1)*b, o.InputDim)
+		bt.prev = prev
+		recon := m.Dec.Apply(net, net.Rows(z, 0, (n-1)*b))
+		bt.Loss = net.Add(bt.Loss, net.Mean(net.Square(net.Sub(recon, xp))))
+	}
 	if bt.KL != nil {
-		bt.Loss = net.Add(bt.MSE, net.Scale(bt.KL, o.WKL))
+		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
 	}
 	var wrt []*graph.Node
 	if train {
@@ -219,6 +229,9 @@ func (bt *Batch) Set(seqs [][][]float64) error {
 			}
 			if i > 0 {
 				copy(bt.tgt[((i-1)*bt.B+s)*d:], obs)
+			}
+			if bt.prev != nil && i < bt.N-1 {
+				copy(bt.prev[(i*bt.B+s)*d:], obs)
 			}
 		}
 	}

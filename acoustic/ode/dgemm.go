@@ -1,0 +1,56 @@
+package ode
+
+// gemm computes C += A·B for row-major A (m×k, leading dimension lda),
+// B (k×n, ldb) and C (m×n, ldc): 4×8 and 4×4 blocks in the AVX2/FMA micro-kernels
+// where available, the edges (and every block elsewhere) in Go.
+func gemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	m4, n8 := 0, 0
+	if haveFMA {
+		m4, n8 = m&^3, n&^7
+		n4 := n &^ 3
+		for i := 0; i < m4; i += 4 {
+			for j := 0; j < n8; j += 8 {
+				dgemm4x8(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
+			}
+			if n4 > n8 {
+				dgemm4x4(k, &a[i*lda], lda, &b[n8], ldb, &c[i*ldc+n8], ldc)
+			}
+		}
+		n8 = n4
+	}
+	gemmGo(0, m4, n8, n, k, a, lda, b, ldb, c, ldc)
+	gemmGo(m4, m, 0, n, k, a, lda, b, ldb, c, ldc)
+}
+
+// gemmGo is C[i0:i1, j0:j1] += A[i0:i1, :]·B[:, j0:j1] in plain Go.
+func gemmGo(i0, i1, j0, j1, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	if j0 >= j1 {
+		return
+	}
+	for i := i0; i < i1; i++ {
+		ci := c[i*ldc+j0 : i*ldc+j1]
+		for p := 0; p < k; p++ {
+			aip := a[i*lda+p]
+			if aip == 0 {
+				continue
+			}
+			bp := b[p*ldb+j0 : p*ldb+j1]
+			for j, bv := range bp {
+				ci[j] += aip * bv
+			}
+		}
+	}
+}
+
+// transpose writes the n×m transpose of the row-major m×n matrix a into t.
+func transpose(m, n int, a, t []float64) {
+	for i := 0; i < m; i++ {
+		row := a[i*n : (i+1)*n]
+		for j, v := range row {
+			t[j*m+i] = v
+		}
+	}
+}

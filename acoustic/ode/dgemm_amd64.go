@@ -1,0 +1,13 @@
+package ode
+
+import "golang.org/x/sys/cpu"
+
+// haveFMA selects the AVX2+FMA micro-kernel (x/sys/cpu reports AVX only when
+// the OS saves the YMM registers).
+var haveFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+//go:noescape
+func dgemm4x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+//go:noescape
+func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package ode
+
+const haveFMA = false
+
+func dgemm4x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int) {
+	panic("ode: dgemm4x8 without amd64")
+}
+
+func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int) {
+	panic("ode: dgemm4x4 without amd64")
+}

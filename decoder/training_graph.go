@@ -62,10 +62,8 @@ type hmmArc struct {
 // copied and olabel-sorted); disambig lists the disambiguation symbols on
 // its input side (--read-disambig-syms), which become epsilons.
 func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex *VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
-	if tree.ContextWidth != 1 || tree.CentralPosition != 0 {
-		// ContextFst composition for phone windows wider than one is not
-		// implemented yet.
-		return nil, fmt.Errorf("%w: trees with context width %d (central position %d): only monophone trees (N=1, P=0) are supported so far", ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
+	if tree.ContextWidth < 1 || tree.ContextWidth > maxContextWidth || tree.CentralPosition < 0 || tree.CentralPosition >= tree.ContextWidth {
+		return nil, fmt.Errorf("%w: tree with context width %d, central position %d", ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}
 	d := slices.Clone(disambig)
 	slices.Sort(d)
@@ -148,7 +146,15 @@ func (c *TrainingGraphCompiler) Compile(wordFst *VectorFst) (*VectorFst, error) 
 	if lw.Start == NoState {
 		return nil, fmt.Errorf("%w: lexicon composed with the transcript is empty (a word missing from the lexicon?)", ErrBadFst)
 	}
-	g, err := c.expandHmms(lw)
+	wins := newPhoneWindows(int(c.tree.ContextWidth))
+	clw, err := expandContext(lw, int(c.tree.ContextWidth), int(c.tree.CentralPosition), c.disambig, wins)
+	if err != nil {
+		return nil, err
+	}
+	if clw.Start == NoState {
+		return nil, fmt.Errorf("%w: context expansion of the transcript is empty", ErrBadFst)
+	}
+	g, err := c.expandHmms(clw, wins)
 	if err != nil {
 		return nil, err
 	}
@@ -165,9 +171,10 @@ func (c *TrainingGraphCompiler) Compile(wordFst *VectorFst) (*VectorFst, error) 
 	return g, nil
 }
 
-// expandHmms replaces every phone arc of lw (context window width 1) by
-// the phone's HMM: H ∘ C ∘ (L ∘ W). Disambiguation symbols become epsilons.
-func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst) (*VectorFst, error) {
+// expandHmms replaces every phone-window arc of clw (C ∘ L ∘ W) by the
+// HMM of its central phone with the tree's pdfs for that window: H ∘ C ∘
+// L ∘ W.
+func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst, wins *phoneWindows) (*VectorFst, error) {
 	g := &VectorFst{Start: lw.Start, States: make([]FstState, len(lw.States))}
 	for s := range lw.States {
 		g.States[s].Final = lw.States[s].Final
@@ -178,12 +185,7 @@ func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst) (*VectorFst, error) {
 				g.AddArc(StateID(s), a)
 				continue
 			}
-			if _, ok := slices.BinarySearch(c.disambig, a.ILabel); ok {
-				a.ILabel = 0
-				g.AddArc(StateID(s), a)
-				continue
-			}
-			h, err := c.hmmFor([]int32{a.ILabel})
+			h, err := c.hmmFor(wins.info[a.ILabel])
 			if err != nil {
 				return nil, err
 			}

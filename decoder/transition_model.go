@@ -3,6 +3,7 @@ package decoder
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // TransitionTuple identifies a transition-state: phone, HMM state and the
@@ -229,10 +230,11 @@ func (tm *TransitionModel) ComputeDerived() error {
 }
 
 // NewTransitionModel builds a transition model from a topology and a
-// function giving the (forward, self-loop) pdf-ids of each (phone, HMM
-// state), with the topology's initial probabilities (Kaldi's constructor
-// from a tree followed by InitializeProbs).
-func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) (fwd, self int32, err error)) (*TransitionModel, error) {
+// function listing the (forward, self-loop) pdf-id pairs that each (phone,
+// HMM state) can have (one for a monophone system, one per tree leaf in a
+// context-dependent one), with the topology's initial probabilities
+// (Kaldi's constructor from a tree followed by InitializeProbs).
+func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) ([][2]int32, error)) (*TransitionModel, error) {
 	tm := &TransitionModel{Topo: topo}
 	if err := topo.Check(); err != nil {
 		return nil, err
@@ -243,14 +245,17 @@ func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) (fwd,
 			if entry[s].ForwardPdfClass == NoPdf {
 				continue
 			}
-			fwd, self, err := pdfs(p, int32(s))
+			pairs, err := pdfs(p, int32(s))
 			if err != nil {
 				return nil, err
 			}
-			tm.Tuples = append(tm.Tuples, TransitionTuple{p, int32(s), fwd, self})
+			for _, fs := range pairs {
+				tm.Tuples = append(tm.Tuples, TransitionTuple{p, int32(s), fs[0], fs[1]})
+			}
 		}
 	}
 	sortTuples(tm.Tuples)
+	tm.Tuples = slices.Compact(tm.Tuples)
 	// Initial probabilities from the topology.
 	tm.LogProbs = []float32{0}
 	for _, t := range tm.Tuples {

@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/strode-asr/strode/decoder"
@@ -59,22 +61,49 @@ func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextD
 }
 
 // MonophoneTransitionModel is the transition model of gmm-init-mono: one
-// transition-state per (phone, HMM state) with the tree's pdfs, and the
-// topology's probabilities.
+// transition-state per (phone, HMM state) with the tree's pdfs, sorted as
+// Kaldi sorts its tuples, and the topology's probabilities
+// (InitializeProbs).
 func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDependency) (*decoder.TransitionModel, error) {
-	return decoder.NewTransitionModel(topo, func(phone, hmmState int32) (int32, int32, error) {
-		e, err := topo.TopologyForPhone(phone)
+	if err := topo.Check(); err != nil {
+		return nil, err
+	}
+	tm := &decoder.TransitionModel{Topo: topo}
+	for _, p := range topo.Phones {
+		e, err := topo.TopologyForPhone(p)
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
-		st := e[hmmState]
-		fwd, err := tree.Compute([]int32{phone}, st.ForwardPdfClass)
-		if err != nil {
-			return 0, 0, err
+		for s := 0; s+1 < len(e); s++ {
+			st := e[s]
+			if st.ForwardPdfClass == decoder.NoPdf {
+				continue
+			}
+			fwd, err := tree.Compute([]int32{p}, st.ForwardPdfClass)
+			if err != nil {
+				return nil, err
+			}
+			self, err := tree.Compute([]int32{p}, st.SelfLoopPdfClass)
+			if err != nil {
+				return nil, err
+			}
+			tm.Tuples = append(tm.Tuples, decoder.TransitionTuple{Phone: p, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
 		}
-		self, err := tree.Compute([]int32{phone}, st.SelfLoopPdfClass)
-		return fwd, self, err
+	}
+	slices.SortFunc(tm.Tuples, func(a, b decoder.TransitionTuple) int {
+		return cmp.Or(cmp.Compare(a.Phone, b.Phone), cmp.Compare(a.HmmState, b.HmmState), cmp.Compare(a.ForwardPdf, b.ForwardPdf), cmp.Compare(a.SelfLoopPdf, b.SelfLoopPdf))
 	})
+	tm.LogProbs = []float32{0}
+	for _, t := range tm.Tuples {
+		e, _ := topo.TopologyForPhone(t.Phone)
+		for _, tr := range e[t.HmmState].Transitions {
+			tm.LogProbs = append(tm.LogProbs, float32(math.Log(float64(tr.Prob))))
+		}
+	}
+	if err := tm.ComputeDerived(); err != nil {
+		return nil, err
+	}
+	return tm, nil
 }
 
 // PhoneSets returns the sets of the lang directory (phones/sets.int):

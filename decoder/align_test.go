@@ -35,9 +35,9 @@ func toyModel(t testing.TB, nPhones int) (*TransitionModel, *ContextDependency) 
 		table[p] = &TableEventMap{Key: PdfClassKey, Table: sub}
 	}
 	tree := &ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &TableEventMap{Key: 0, Table: table}}
-	tm, err := NewTransitionModel(topo, func(phone, s int32) ([][2]int32, error) {
+	tm, err := NewTransitionModel(topo, func(phone, s int32) (int32, int32, error) {
 		pdf, err := tree.Compute([]int32{phone}, s)
-		return [][2]int32{{pdf, pdf}}, err
+		return pdf, pdf, err
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *ContextDepende
 		centre[c] = &TableEventMap{Key: 0, Table: left}
 	}
 	tree := &ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &TableEventMap{Key: 1, Table: centre}}
-	tm, err := NewTransitionModel(topo, func(phone, s int32) ([][2]int32, error) {
+	tm, err := NewTransitionModelMulti(topo, func(phone, s int32) ([][2]int32, error) {
 		var out [][2]int32
 		for l := 0; l <= nPhones; l++ {
 			for r := 0; r <= nPhones; r++ {

@@ -229,12 +229,21 @@ func (tm *TransitionModel) ComputeDerived() error {
 	return nil
 }
 
-// NewTransitionModel builds a transition model from a topology and a
-// function listing the (forward, self-loop) pdf-id pairs that each (phone,
-// HMM state) can have (one for a monophone system, one per tree leaf in a
-// context-dependent one), with the topology's initial probabilities
-// (Kaldi's constructor from a tree followed by InitializeProbs).
-func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) ([][2]int32, error)) (*TransitionModel, error) {
+// NewTransitionModel builds a monophone-style transition model from a
+// topology and a function giving the (forward, self-loop) pdf-ids of each
+// (phone, HMM state), with the topology's initial probabilities (Kaldi's
+// constructor from a tree followed by InitializeProbs).
+func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) (fwd, self int32, err error)) (*TransitionModel, error) {
+	return NewTransitionModelMulti(topo, func(phone, hmmState int32) ([][2]int32, error) {
+		fwd, self, err := pdfs(phone, hmmState)
+		return [][2]int32{{fwd, self}}, err
+	})
+}
+
+// NewTransitionModelMulti is NewTransitionModel for context-dependent
+// systems: pdfs lists every (forward, self-loop) pdf-id pair a (phone, HMM
+// state) can have (one per tree leaf).
+func NewTransitionModelMulti(topo HmmTopology, pdfs func(phone, hmmState int32) ([][2]int32, error)) (*TransitionModel, error) {
 	tm := &TransitionModel{Topo: topo}
 	if err := topo.Check(); err != nil {
 		return nil, err

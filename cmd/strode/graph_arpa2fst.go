@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/graph"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:    "arpa2fst",
+		Summary: "Convert an ARPA back-off language model to the grammar FST G",
+		Description: "Convert an ARPA format language model into an FST, as Kaldi's arpa2fst: one state per\n" +
+			"history, back-off arcs reading --disambig-symbol (use #0 for mkgraph), </s> as final weight.\n" +
+			"Words not in --read-symbol-table skip their n-grams (with a warning) unless --map-oov is set.",
+		ArgsUsage: "<arpa-rxfilename> [<fst-out>]",
+		Examples:  []string{"strode arpa2fst --disambig-symbol=#0 --read-symbol-table=data/lang/words.txt lm.arpa data/lang_test/G.fst"},
+		MinArgs:   1,
+		MaxArgs:   2,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			opt := graph.DefaultArpaOptions()
+			opt.Register(fs)
+			readSyms, writeSyms := "", ""
+			fs.StringVar(&readSyms, "read-symbol-table", readSyms, "Use the existing symbol table (words.txt)")
+			fs.StringVar(&writeSyms, "write-symbol-table", writeSyms, "Write the generated symbol table to a file")
+			return func(ctx *kaldicmd.Context) error {
+				var words *decoder.SymbolTable
+				if readSyms != "" {
+					var err error
+					if words, err = decoder.ReadSymbolTableFile(readSyms); err != nil {
+						return err
+					}
+				}
+				in, err := kaldiio.OpenInput(ctx.Arg(0), streams(ctx)...)
+				if err != nil {
+					return err
+				}
+				defer in.Close()
+				g, syms, err := graph.ArpaToFst(in.Reader(), ctx.Arg(0), words, opt, func(w string) { ctx.Warn("%s", w) })
+				if err != nil {
+					return err
+				}
+				out := ctx.Arg(1)
+				if out == "" {
+					out = "-"
+				}
+				if out == "-" {
+					if err := decoder.WriteVectorFst(ctx.Stdout, g); err != nil {
+						return err
+					}
+				} else if err := decoder.WriteFstFile(out, g); err != nil {
+					return err
+				}
+				if writeSyms != "" {
+					if err := writeSymbolsAtomic(writeSyms, syms); err != nil {
+						return err
+					}
+				}
+				ctx.Log("G: %d states, %d arcs", g.NumStates(), g.NumArcs())
+				return nil
+			}
+		},
+	})
+}
+
+// writeSymbolsAtomic writes a symbol table through a temporary file
+// renamed into place.
+func writeSymbolsAtomic(path string, syms *decoder.SymbolTable) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := syms.WriteText(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -315,3 +315,41 @@ func TestGoldenFeatures(t *testing.T) {
 		})
 	}
 }
+
+// TestTestdataFeatures runs without ../shared: the 8 kHz golden utterance
+// and Kaldi's fbank (binary) and MFCC (text) for it, kept in testdata.
+func TestTestdataFeatures(t *testing.T) {
+	w := readWaveFile(t, filepath.Join("testdata", "s_utt5_8k.wav"))
+	for _, c := range []struct {
+		mfcc bool
+		file string
+	}{{false, "fbank23_8k.ark"}, {true, "mfcc13_8k.txt.ark"}} {
+		fc := featureCase{mfcc: c.mfcc, set: func(f *FbankOptions, m *MfccOptions) { f.Frame.SampFreq, m.Frame.SampFreq = 8000, 8000 }}
+		off, err := NewOffline(fc.computer(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, rows, err := off.Compute(nil, "s_utt5_8k", w.Data[0], w.SampFreq, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][][]float32{"s_utt5_8k": toRows(data, rows, off.Dim())}
+		var want []textMatrix
+		if c.mfcc {
+			want = readTextArk(t, filepath.Join("testdata", c.file))
+		} else {
+			for _, m := range readBinaryArk(t, filepath.Join("testdata", c.file)) {
+				tm := textMatrix{key: m.key}
+				for r := 0; r < m.rows; r++ {
+					tm.rows = append(tm.rows, m.data[r*m.cols:(r+1)*m.cols])
+				}
+				want = append(want, tm)
+			}
+		}
+		st := compareMatrices(t, c.file, want, got)
+		t.Logf("testdata/%s: %v", c.file, st)
+		if st.maxTolRatio > 1 {
+			t.Errorf("%s: %v", c.file, st)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/strode-asr/strode/internal/kaldicmd"
+)
+
+// goldenFeatureDir is ../shared/kaldi-golden beside the repository root; the
+// tests run there because wav.scp holds relative paths.
+func goldenFeatureDir(t *testing.T) string {
+	t.Helper()
+	g, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "kaldi-golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(g, "MANIFEST.md")); err != nil {
+		t.Skip("../shared/kaldi-golden is absent: clone the shared reference data beside the repository to run this test")
+	}
+	return g
+}
+
+func runIn(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := app.Run(append([]string{"strode"}, args...), kaldicmd.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	if code != 0 {
+		t.Fatalf("strode %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.Bytes()
+}
+
+// Outputs that must be byte-identical to Kaldi's.
+func TestFeatureCommandsByteIdentical(t *testing.T) {
+	g := goldenFeatureDir(t)
+	t.Chdir(g)
+	tmp := t.TempDir()
+	cases := []struct {
+		args []string
+		out  string // file written by the command ("" = stdout)
+		want string
+	}{
+		{[]string{"wav-copy", "scp:wav.scp", "ark,scp:" + tmp + "/wav.ark," + tmp + "/wav_ark.scp"}, tmp + "/wav.ark", "wav.ark"},
+		{[]string{"extract-segments", "scp:wav.scp", "segments", "ark:" + tmp + "/seg.ark"}, tmp + "/seg.ark", "segments_wav.ark"},
+		{[]string{"compute-cmvn-stats", "ark:fbank23.ark", "ark:" + tmp + "/cmvn.ark"}, tmp + "/cmvn.ark", "cmvn23.ark"},
+		{[]string{"compute-cmvn-stats", "ark:fbank23.ark", "ark,t:-"}, "", "cmvn23.txt.ark"},
+		{[]string{"apply-cmvn", "--norm-vars=false", "ark:cmvn23.ark", "ark:fbank23.ark", "ark,t:-"}, "", "fbank23_cmvn.txt.ark"},
+		{[]string{"apply-cmvn", "--norm-vars=true", "ark:cmvn23.ark", "ark:fbank23.ark", "ark,t:-"}, "", "fbank23_cmvn_normvars.txt.ark"},
+		{[]string{"add-deltas", "ark:fbank23.ark", "ark,t:-"}, "", "fbank23_deltas.txt.ark"},
+		{[]string{"add-deltas", "--delta-order=3", "--delta-window=3", "ark:fbank23.ark", "ark,t:-"}, "", "fbank23_deltas_o3w3.txt.ark"},
+		{[]string{"splice-feats", "--left-context=2", "--right-context=2", "ark:fbank23.ark", "ark,t:-"}, "", "fbank23_splice2.txt.ark"},
+	}
+	for _, c := range cases {
+		got := runIn(t, c.args...)
+		if c.out != "" {
+			var err error
+			if got, err = os.ReadFile(c.out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(c.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: output differs from Kaldi's %s (%d vs %d bytes)", strings.Join(c.args, " "), c.want, len(got), len(want))
+		}
+	}
+	scp, _ := os.ReadFile(tmp + "/wav_ark.scp")
+	if want, _ := os.ReadFile("wav_ark.scp"); strings.ReplaceAll(string(scp), tmp+"/", "") != string(want) {
+		t.Errorf("wav_ark.scp differs:\n%s", scp)
+	}
+}
+
+// parseTextArk reads a text matrix archive into key -> values.
+func parseTextArk(t *testing.T, b []byte) map[string][]float64 {
+	t.Helper()
+	m := map[string][]float64{}
+	var key string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[1] == "[" {
+			key, f = f[0], f[2:]
+		}
+		for _, s := range f {
+			if s == "]" {
+				continue
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", s, err)
+			}
+			m[key] = append(m[key], v)
+		}
+	}
+	return m
+}
+
+// compute-fbank-feats over wave archives, scp offsets into them and
+// extracted segments, against Kaldi's text output.
+func TestComputeFbankFeatsCommand(t *testing.T) {
+	g := goldenFeatureDir(t)
+	t.Chdir(g)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compute-fbank-feats", "--dither=0", "scp:wav.scp", "ark,t:-"}, "fbank23.txt.ark"},
+		{[]string{"compute-fbank-feats", "--dither=0", "--num-threads=2", "scp:wav_ark.scp", "ark,t:-"}, "fbank23_from_wavark.txt.ark"},
+		{[]string{"compute-fbank-feats", "--dither=0", "ark:segments_wav.ark", "ark,t:-"}, "fbank23_segments.txt.ark"},
+		{[]string{"compute-mfcc-feats", "--dither=0", "--sample-frequency=8000", "scp:wav_8k.scp", "ark,t:-"}, "mfcc13_8k.txt.ark"},
+	} {
+		got := parseTextArk(t, runIn(t, c.args...))
+		wantB, err := os.ReadFile(c.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := parseTextArk(t, wantB)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d utterances, Kaldi %d", c.want, len(got), len(want))
+		}
+		var maxDiff float64
+		for k, w := range want {
+			gv := got[k]
+			if len(gv) != len(w) {
+				t.Fatalf("%s/%s: %d values, Kaldi %d", c.want, k, len(gv), len(w))
+			}
+			for i := range w {
+				d := math.Abs(gv[i] - w[i])
+				if d > 1e-3+1e-4*math.Abs(w[i]) {
+					t.Fatalf("%s/%s[%d]: %v, Kaldi %v", c.want, k, i, gv[i], w[i])
+				}
+				maxDiff = max(maxDiff, d)
+			}
+		}
+		t.Logf("%s: max |diff| %.3g", c.want, maxDiff)
+	}
+}
+
+// A sample-rate mismatch is Kaldi's per-utterance failure: nothing done, exit 1.
+func TestComputeFbankFeatsSampleRateMismatch(t *testing.T) {
+	g := goldenFeatureDir(t)
+	t.Chdir(g)
+	var out, errb bytes.Buffer
+	code := app.Run([]string{"strode", "compute-fbank-feats", "--dither=0", "scp:wav_8k.scp", "ark:/dev/null"}, kaldicmd.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	if code != 1 || !strings.Contains(errb.String(), "Waveform and config sample Frequency mismatch: 8000 .vs 16000") {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+}

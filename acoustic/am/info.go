@@ -1,0 +1,48 @@
+package am
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteInfo prints the model's architecture, parameters, feature pipeline
+// and training history for people (strode model-info).
+func (f *File) WriteInfo(w io.Writer) error {
+	m := f.Model
+	o := m.Opts
+	bw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(bw, "kind\t%s\n", o.Kind)
+	fmt.Fprintf(bw, "encoder\tSRU %d layers x %d, activation %s, dropout %g, highway bias %g\n",
+		o.SRU.Layers, o.SRU.Hidden, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
+	if o.Kind == KindSTRODE {
+		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
+			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
+		fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
+	}
+	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
+	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
+	fmt.Fprintf(bw, "feature pipeline\t%s\n", f.Pipeline)
+	fmt.Fprintf(bw, "parameters\t%d in %d tensors\n", m.NumParams(), len(m.Params.List))
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ntensors:")
+	for _, p := range m.Params.List {
+		fmt.Fprintf(bw, "  %s\t[%d %d]\t%d\n", p.Name, p.Rows, p.Cols, len(p.Data))
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ntraining history:")
+	if len(f.History) == 0 {
+		fmt.Fprintln(w, "  (none)")
+		return nil
+	}
+	fmt.Fprintln(bw, "  epoch\tlr\ttrain CE\ttrain acc\tcv CE\tcv acc\tframes/s\taccepted")
+	for _, e := range f.History {
+		fmt.Fprintf(bw, "  %d\t%.3g\t%.4f\t%.2f%%\t%.4f\t%.2f%%\t%.0f\t%v\n", e.Epoch, e.LearningRate, e.TrainCE, 100*e.TrainAcc,
+			e.ValidCE, 100*e.ValidAcc, e.FramesPerSec, e.Accepted)
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/decoder/priors"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:    "forward",
+		Summary: "Run an acoustic model on features, writing posteriors or pseudo log-likelihoods (nnet-forward)",
+		Description: "Perform forward pass through an acoustic model, as nnet1's nnet-forward: softmax probabilities by\n" +
+			"default, log-posteriors with --apply-log, pre-softmax activations with --no-softmax; with\n" +
+			"--class-frame-counts, --prior-scale x log prior is subtracted (pdfs under --prior-floor banned),\n" +
+			"giving pseudo log-likelihoods for latgen-faster-mapped. The model's feature pipeline (CMVN,\n" +
+			"splicing) is applied to the raw features, whose dimension must match the model's.",
+		ArgsUsage: "<model-in> <feature-rspecifier> <feature-wspecifier>",
+		Examples: []string{
+			"strode forward --no-softmax=true --class-frame-counts=exp/strode/ali_train_pdf.counts exp/strode/final.am \\\n" +
+				"    scp:data/test/feats.scp ark:- | strode latgen-faster-mapped ...",
+		},
+		MinArgs: 3, MaxArgs: 3,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			o := dataset.ForwardOptions{Prior: priors.DefaultOptions()}
+			o.Output.Register(fs)
+			o.Prior.Register(fs)
+			fs.StringVar(&o.CMVN, "cmvn", "", "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
+			fs.StringVar(&o.Utt2spk, "utt2spk", "", "utterance-to-speaker rspecifier for --cmvn")
+			return func(ctx *kaldicmd.Context) error {
+				f, err := am.Load(ctx.Arg(0))
+				if err != nil {
+					return err
+				}
+				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, kaldiioStreams(ctx)...)
+				ctx.Log("Done %d files", n)
+				return err
+			}
+		},
+	})
+}

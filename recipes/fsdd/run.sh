@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Free Spoken Digit Dataset recipe: SRU and SRU+STRODE acoustic models on real
+# 8 kHz speech, trained on some speakers and tested on others.
+#
+#   recipes/fsdd/run.sh --fsdd-dir ../shared/data/fsdd --test-speakers george --exp-dir exp/fsdd [--quick]
+#
+# Stages (--stage N / --stop-stage N):
+#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys
+#   1 fbank features (23 mel bins at 8 kHz)
+#   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
+#   3 flat start: training graphs and equally spaced alignments
+#   4 a first SRU on the equal alignments, forward, realignment (align-compiled-mapped)
+#   5 pdf counts of the realignment (priors)
+#   6 train sru and strode on the realignment
+#   7 forward with priors, latgen-faster-mapped, compute-wer; DIR/results.json
+# Logs go to DIR/*/log/. Every stage can be re-run.
+set -euo pipefail
+
+fsdd_dir=../shared/data/fsdd
+test_speakers=george
+exp_dir=exp/fsdd
+quick=false
+stage=0
+stop_stage=100
+nj=1
+cmd=
+strode=${STRODE:-}
+preset=small
+seed=777
+
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fsdd-dir) fsdd_dir=$2; shift 2 ;;
+    --test-speakers) test_speakers=$2; shift 2 ;;
+    --exp-dir) exp_dir=$2; shift 2 ;;
+    --quick) quick=true; shift ;;
+    --stage) stage=$2; shift 2 ;;
+    --stop-stage) stop_stage=$2; shift 2 ;;
+    --nj) nj=$2; shift 2 ;;
+    --cmd) cmd=$2; shift 2 ;;
+    --strode) strode=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "run.sh: unknown option $1" >&2; usage ;;
+  esac
+done
+[ "$nj" = 1 ] || echo "run.sh: note: --nj=$nj is accepted for recipe compatibility; stages run as one job" >&2
+[ -z "$cmd" ] || echo "run.sh: note: --cmd is ignored (local execution)" >&2
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "$strode" ]; then
+  strode=$root/bin/strode
+  (cd "$root" && go build -o bin/strode ./cmd/strode)
+fi
+[ -x "$strode" ] || { echo "run.sh: no strode binary at $strode" >&2; exit 1; }
+[ -d "$fsdd_dir/recordings" ] || { echo "run.sh: $fsdd_dir/recordings not found" >&2; exit 1; }
+fsdd_dir=$(cd "$fsdd_dir" && pwd)
+mkdir -p "$exp_dir"
+exp_dir=$(cd "$exp_dir" && pwd)
+data=$exp_dir/data
+
+# Sizes: --quick keeps the run to minutes on a small CPU.
+if $quick; then
+  train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
+  test_idx="0 1 2 3 4 5 6 7 8 9"
+  model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
+  align_epochs=4; epochs=8
+else
+  train_idx=$(seq 5 49 | tr '\n' ' ')
+  test_idx=$(seq 0 49 | tr '\n' ' ')
+  model_opts=""
+  align_epochs=5; epochs=15
+fi
+words=(zero one two three four five six seven eight nine)
+feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
+data_opts="--utt-cmvn=true --norm-vars=true --left-context=2 --right-context=2"
+train_opts="--preset=$preset $model_opts --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --cv-fraction=0.25 --patience=3"
+S() { "$strode" "$@"; }
+run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
+
+if run_stage 0; then
+  echo "== stage 0: data dirs (test speakers: $test_speakers)"
+  for set in train test; do mkdir -p $data/$set; : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; done
+  for f in "$fsdd_dir"/recordings/*.wav; do
+    b=$(basename "$f" .wav)                 # digit_speaker_index
+    d=${b%%_*}; rest=${b#*_}; spk=${rest%_*}; idx=${rest##*_}
+    set=train; idxs=$train_idx
+    for t in $test_speakers; do [ "$t" = "$spk" ] && { set=test; idxs=$test_idx; }; done
+    case " $idxs " in *" $idx "*) ;; *) continue ;; esac
+    utt=${spk}_${d}_$idx
+    echo "$utt $f" >> $data/$set/wav.scp
+    echo "$utt ${words[$d]}" >> $data/$set/text
+    echo "$utt $spk" >> $data/$set/utt2spk
+  done
+  for set in train test; do
+    for x in wav.scp text utt2spk; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
+    awk '{u[$2]=u[$2]" "$1} END{for(s in u) print s u[s]}' $data/$set/utt2spk | LC_ALL=C sort > $data/$set/spk2utt
+    echo "   $set: $(wc -l < $data/$set/wav.scp) utterances, speakers: $(cut -d' ' -f1 $data/$set/spk2utt | tr '\n' ' ')"
+  done
+fi
+
+if run_stage 1; then
+  echo "== stage 1: fbank features"
+  for set in train test; do
+    mkdir -p $exp_dir/make_fbank/$set/log
+    S compute-fbank-feats $feat_opts scp:$data/$set/wav.scp ark,scp:$data/$set/feats.ark,$data/$set/feats.scp \
+      2> $exp_dir/make_fbank/$set/log/make_fbank.log
+    echo "   $set: $(S feat-to-len scp:$data/$set/feats.scp ark,t:- 2>/dev/null | awk '{n+=$2} END{print n}') frames, dim $(S feat-to-dim scp:$data/$set/feats.scp - 2>/dev/null)"
+  done
+fi
+
+lang=$exp_dir/lang
+mono=$exp_dir/mono0
+if run_stage 2; then
+  echo "== stage 2: lang dir, monophone model, one-digit graph"
+  mkdir -p $mono/log
+  S prepare-lang --mono-dir=$mono builtin:digits-no-oh "<SIL>" $lang 2> $mono/log/prepare_lang.log
+  S mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
+fi
+
+sym2int() { awk -v map="$1" 'BEGIN{while((getline l < map)>0){split(l,a," "); id[a[1]]=a[2]}} {printf "%s", $1; for(i=2;i<=NF;i++){ if(!($i in id)){print "sym2int: no word " $i > "/dev/stderr"; exit 1}; printf " %s", id[$i]} print ""}'; }
+
+if run_stage 3; then
+  echo "== stage 3: flat start (equal alignments)"
+  mkdir -p $mono/log
+  sym2int $lang/words.txt < $data/train/text > $mono/train.tra
+  S compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $mono/tree $mono/final.mdl $lang/L.fst \
+    ark:$mono/train.tra ark:$mono/graphs.fsts 2> $mono/log/compile_graphs.log
+  S align-equal-compiled ark:$mono/graphs.fsts scp:$data/train/feats.scp "ark:| gzip -c > $mono/ali.1.gz" \
+    2> $mono/log/align_equal.log
+fi
+
+ali0=$exp_dir/sru_ali0
+ali=$exp_dir/ali1
+if run_stage 4; then
+  echo "== stage 4: SRU on the equal alignments, then realignment"
+  mkdir -p $ali0/log $ali/log
+  S train $train_opts --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
+    --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$ali0/checkpoint.am --resume=true \
+    scp:$data/train/feats.scp "ark:gunzip -c $mono/ali.1.gz |" $ali0/final.am 2> $ali0/log/train.log
+  S forward --apply-log=true $ali0/final.am scp:$data/train/feats.scp ark:- 2> $ali0/log/forward.log |
+    S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
+      $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $ali/ali.1.gz" 2> $ali/log/align.log
+  cp $mono/final.mdl $ali/final.mdl
+fi
+
+if run_stage 5; then
+  echo "== stage 5: pdf counts (priors)"
+  S analyze-counts --binary=false "ark:gunzip -c $ali/ali.1.gz | $strode ali-to-pdf $ali/final.mdl ark:- ark:- |" \
+    $ali/pdf.counts 2> $ali/log/analyze_counts.log
+fi
+
+if run_stage 6; then
+  for m in sru strode; do
+    echo "== stage 6: train $m"
+    mkdir -p $exp_dir/$m/log
+    S train $train_opts --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
+      --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$m/checkpoint.am --resume=true \
+      --curves-png=$exp_dir/$m/curves.png \
+      scp:$data/train/feats.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log
+    grep -E "epoch [0-9]+:" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /'
+  done
+fi
+
+if run_stage 7; then
+  echo "== stage 7: decode the test speakers"
+  json="{"
+  for m in sru strode; do
+    dir=$exp_dir/$m/decode_test; mkdir -p $dir/log
+    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $exp_dir/$m/final.am scp:$data/test/feats.scp ark:- 2> $dir/log/forward.log |
+      S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
+        $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.1.gz" ark,t:$dir/words.int 2> $dir/log/decode.log
+    awk -v map=$lang/words.txt 'BEGIN{while((getline l < map)>0){split(l,a," "); w[a[2]]=a[1]}} {printf "%s", $1; for(i=2;i<=NF;i++) printf " %s", w[$i]; print ""}' \
+      $dir/words.int > $dir/hyp.txt
+    S compute-wer --text --mode=present ark:$data/test/text ark:$dir/hyp.txt > $dir/wer 2> $dir/log/wer.log
+    line=$(grep WER $dir/wer)
+    echo "   $m: $line"
+    wer=$(echo "$line" | awk '{print $2}')
+    json="$json\"$m\": {\"wer\": $wer, \"wer_line\": \"$line\"},"
+  done
+  echo "${json%,}}" > $exp_dir/results.json
+  cat $exp_dir/results.json
+fi

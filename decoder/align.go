@@ -28,9 +28,9 @@ type AlignOptions struct {
 	TransitionScale float64
 	SelfLoopScale   float64
 	// Careful is align-mapped's --careful (Kaldi's AlignConfig): the graph
-	// is modified so that an utterance that does not end in a final state
-	// is not aligned to a wrong but final one. Not implemented: it is
-	// rejected when set.
+	// gets a blind alley after its final states (see
+	// ModifyGraphForCarefulAlignment), which detects alignment failures
+	// better.
 	Careful bool
 }
 
@@ -104,9 +104,6 @@ func NewAligner(tm *TransitionModel, opt AlignOptions) (*Aligner, error) {
 	if opt.Beam <= 0 {
 		return nil, fmt.Errorf("beam %g must be positive", opt.Beam)
 	}
-	if opt.Careful {
-		return nil, fmt.Errorf("%w: --careful", ErrUnsupported)
-	}
 	a := &Aligner{tm: tm, opt: opt, id2pdf: tm.TransitionIDToPdfArray()}
 	a.tidCost = make([]float32, tm.NumTransitionIDs()+1)
 	ts, ss := float32(opt.TransitionScale), float32(opt.SelfLoopScale)
@@ -157,6 +154,9 @@ func (a *Aligner) Align(g *VectorFst, loglikes []float32, rows, cols int) (*Alig
 	}
 	if err := a.CheckGraph(g); err != nil {
 		return nil, err
+	}
+	if a.opt.Careful {
+		g = ModifyGraphForCarefulAlignment(g)
 	}
 	best := a.decode(g, loglikes, rows, cols, a.opt.Beam)
 	retried := false

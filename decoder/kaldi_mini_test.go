@@ -103,6 +103,12 @@ func TestKaldiMiniAlignment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	carefulOpt := scriptAlignOptions()
+	carefulOpt.Careful = true
+	careful, err := NewAligner(k.tm, carefulOpt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, key := range keys {
 		ll := loglikes[key]
 		g, err := comp.CompileText(tra[i])
@@ -120,6 +126,11 @@ func TestKaldiMiniAlignment(t *testing.T) {
 			}
 			if !slices.Equal(ali.TransitionIDs, want[key]) {
 				t.Errorf("%s with %s: alignment differs from Kaldi's\n got %v\nwant %v", key, c.name, ali.TransitionIDs, want[key])
+			}
+			// These utterances align cleanly, so careful alignment agrees.
+			cali, err := careful.Align(c.g, ll.Data, ll.Rows, ll.Cols)
+			if err != nil || !slices.Equal(cali.TransitionIDs, want[key]) {
+				t.Errorf("%s with %s: careful alignment differs (%v)", key, c.name, err)
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func init() {
 			opt.Register(fs)
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
 			_ = fs.Bool("binary", true, "Write output in binary mode")
-			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph). [not implemented: rejected]")
+			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph).")
 			return func(ctx *kaldicmd.Context) error {
 				tree, err := decoder.ReadTree(ctx.Arg(0))
 				if err != nil {

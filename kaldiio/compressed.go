@@ -75,11 +75,11 @@ func payloadSize(format int, rows, cols int64) int64 {
 
 // read reads a compressed matrix from its token on (binary only).
 func (c *CompressedMatrix) read(r *Reader) error {
-	tok, err := r.ReadToken(true)
+	tok, err := r.readTokenBytes()
 	if err != nil {
 		return err
 	}
-	switch tok {
+	switch string(tok) {
 	case "CM":
 		c.Format = FormatCM
 	case "CM2":
@@ -87,11 +87,11 @@ func (c *CompressedMatrix) read(r *Reader) error {
 	case "CM3":
 		c.Format = FormatCM3
 	default:
-		return r.unknownToken(tok, "CM, CM2 or CM3 (a compressed matrix)")
+		return r.unknownToken(string(tok), "CM, CM2 or CM3 (a compressed matrix)")
 	}
 	off, line := r.off, r.lines
-	var h [16]byte
-	if err := r.ReadFull(h[:]); err != nil {
+	h := r.scratch[:16]
+	if err := r.ReadFull(h); err != nil {
 		return err
 	}
 	c.MinValue = math.Float32frombits(le32(h[0:]))
@@ -105,7 +105,7 @@ func (c *CompressedMatrix) read(r *Reader) error {
 		return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("compressed matrix has negative dimension %d x %d", rows, cols)}
 	}
 	n := payloadSize(c.Format, int64(rows), int64(cols))
-	if err := r.checkAvailable(n, fmt.Sprintf("compressed matrix %d x %d", rows, cols)); err != nil {
+	if err := r.checkAvailable(n, func() string { return fmt.Sprintf("compressed matrix %d x %d", rows, cols) }); err != nil {
 		return err
 	}
 	c.Rows, c.Cols = int(rows), int(cols)
@@ -133,16 +133,17 @@ func (c *CompressedMatrix) read(r *Reader) error {
 
 func (c *CompressedMatrix) write(w *Writer) error {
 	w.WriteToken(true, c.token())
-	var h [16]byte
+	h := w.sc[:16]
 	put32(h[0:], math.Float32bits(c.MinValue))
 	put32(h[4:], math.Float32bits(c.Range))
 	put32(h[8:], uint32(int32(c.Rows)))
 	put32(h[12:], uint32(int32(c.Cols)))
 	if c.Cols == 0 || c.Rows == 0 { // Kaldi writes an empty matrix as "CM " and a zero header
-		_, err := w.Write(make([]byte, 16))
+		clear(h)
+		_, err := w.Write(h)
 		return err
 	}
-	w.Write(h[:])
+	w.Write(h)
 	_, err := w.Write(c.Data)
 	return err
 }

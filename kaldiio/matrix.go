@@ -35,7 +35,7 @@ func readMatrixHeader(r *Reader, binary bool, elemSize int64, what string) (rows
 	if n > math.MaxInt64/elemSize || n > math.MaxInt/2 {
 		return 0, 0, &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("%s of %d x %d is absurdly large", what, r32, c32)}
 	}
-	if err := r.checkAvailable(n*elemSize, what+" "+itoa(int(r32))+" x "+itoa(int(c32))); err != nil {
+	if err := r.checkAvailable(n*elemSize, func() string { return what+" "+itoa(int(r32))+" x "+itoa(int(c32)) }); err != nil {
 		return 0, 0, err
 	}
 	return int(r32), int(c32), nil
@@ -67,11 +67,11 @@ func (matrixCodec) Read(r *Reader, binary bool, m *Matrix) error {
 		cm.DecompressTo(m)
 		return nil
 	}
-	tok, err := r.ReadToken(true)
+	tok, err := r.readTokenBytes()
 	if err != nil {
 		return err
 	}
-	switch tok {
+	switch string(tok) {
 	case "FM":
 		rows, cols, err := readMatrixHeader(r, true, 4, "float matrix")
 		if err != nil {
@@ -95,7 +95,7 @@ func (matrixCodec) Read(r *Reader, binary bool, m *Matrix) error {
 		}
 		return nil
 	}
-	return r.unknownToken(tok, "FM, DM, CM, CM2 or CM3 (a matrix)")
+	return r.unknownToken(string(tok), "FM, DM, CM, CM2 or CM3 (a matrix)")
 }
 
 func (matrixCodec) Write(w *Writer, binary bool, m *Matrix) error {
@@ -135,11 +135,11 @@ func (doubleMatrixCodec) Read(r *Reader, binary bool, m *DoubleMatrix) error {
 		}
 		return nil
 	}
-	tok, err := r.ReadToken(true)
+	tok, err := r.readTokenBytes()
 	if err != nil {
 		return err
 	}
-	switch tok {
+	switch string(tok) {
 	case "DM":
 		rows, cols, err := readMatrixHeader(r, true, 8, "double matrix")
 		if err != nil {
@@ -163,7 +163,7 @@ func (doubleMatrixCodec) Read(r *Reader, binary bool, m *DoubleMatrix) error {
 		}
 		return nil
 	}
-	return r.unknownToken(tok, "DM, FM, CM, CM2 or CM3 (a matrix)")
+	return r.unknownToken(string(tok), "DM, FM, CM, CM2 or CM3 (a matrix)")
 }
 
 func (doubleMatrixCodec) Write(w *Writer, binary bool, m *DoubleMatrix) error {

@@ -206,12 +206,13 @@ func (a *RandomAccessReader[T]) scanTo(key string) (bool, error) {
 	// Sorted archives: a key below the last one scanned is absent.
 	for !a.scanned {
 		r := a.scan.Reader()
-		k, err := readKey(r)
+		kb, err := readKey(r)
 		if err != nil {
 			a.scanErr = err
 			return false, err
 		}
-		if k == "" {
+		k := string(kb)
+		if kb == nil {
 			a.scanned = true
 			if err := a.scan.Close(); err != nil {
 				a.scanErr = err

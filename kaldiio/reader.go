@@ -3,6 +3,7 @@ package kaldiio
 import (
 	"bufio"
 	"bytes"
+	"strings"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,8 @@ type Reader struct {
 	remain  int64 // bytes left in the stream when known (regular file), else -1
 	tokOff  int64 // offset where the last token read began
 	tokLin  int
+	wbuf    []byte // word buffer reused by readWord
+	lbuf    []byte // line buffer reused by readLine
 	scratch [16]byte
 }
 
@@ -157,12 +160,13 @@ func (r *Reader) AtEOF() bool {
 
 // checkAvailable fails when n bytes are known not to be there: the guard that
 // keeps a corrupt header from allocating gigabytes.
-func (r *Reader) checkAvailable(n int64, what string) error {
+// what is called only on failure, so the check allocates nothing.
+func (r *Reader) checkAvailable(n int64, what func() string) error {
 	if n < 0 {
-		return r.Errorf("%s: negative size", what)
+		return r.Errorf("%s: negative size", what())
 	}
 	if r.remain >= 0 && n > r.remain {
-		return r.errAt(fmt.Errorf("%w: %s needs %d bytes but only %d remain: %w", ErrFormat, what, n, r.remain, io.ErrUnexpectedEOF))
+		return r.errAt(fmt.Errorf("%w: %s needs %d bytes but only %d remain: %w", ErrFormat, what(), n, r.remain, io.ErrUnexpectedEOF))
 	}
 	return nil
 }
@@ -222,7 +226,8 @@ func (r *Reader) readWord(stop string, what string) ([]byte, error) {
 	if err := r.SkipSpace(); err != nil {
 		return nil, r.eofErr(err, what)
 	}
-	var buf []byte
+	buf := r.wbuf[:0]
+	defer func() { r.wbuf = buf }()
 	for {
 		c, err := r.br.ReadByte()
 		if err != nil {
@@ -231,7 +236,7 @@ func (r *Reader) readWord(stop string, what string) ([]byte, error) {
 			}
 			return nil, r.eofErr(err, what)
 		}
-		if isSpace(c) || (stop != "" && bytes.IndexByte([]byte(stop), c) >= 0) {
+		if isSpace(c) || (stop != "" && strings.IndexByte(stop, c) >= 0) {
 			r.br.UnreadByte()
 			break
 		}
@@ -251,29 +256,34 @@ func (r *Reader) readWord(stop string, what string) ([]byte, error) {
 // skipped, the token is the following non-space bytes, and exactly one
 // whitespace byte after it is consumed (it must be there).
 func (r *Reader) ReadToken(binary bool) (string, error) {
+	w, err := r.readTokenBytes()
+	return string(w), err
+}
+
+// readTokenBytes is ReadToken without the string: the bytes are valid until
+// the next read (codecs compare them with string(tok) == "FM", which does
+// not allocate).
+func (r *Reader) readTokenBytes() ([]byte, error) {
 	if err := r.SkipSpace(); err != nil {
-		return "", r.eofErr(err, "token")
+		return nil, r.eofErr(err, "token")
 	}
-	start := r.off
 	r.tokOff, r.tokLin = r.off, r.lines
 	w, err := r.readWord("", "token")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	tok := string(w)
 	c, err := r.ReadByte()
 	if err != nil {
 		if err == io.EOF {
 			// A token at the very end of a text stream is fine.
-			return tok, nil
+			return w, nil
 		}
-		return "", r.eofErr(err, "token")
+		return nil, r.eofErr(err, "token")
 	}
 	if !isSpace(c) {
-		r.off = start
-		return "", r.Errorf("expected space after token %q", tok)
+		return nil, &Error{File: r.name, Offset: r.tokOff, Line: r.tokLin + 1, Err: formatf("expected space after token %q", w)}
 	}
-	return tok, nil
+	return w, nil
 }
 
 // ExpectToken reads a token and fails unless it is want.
@@ -465,7 +475,7 @@ func (r *Reader) ReadIntVector(binary bool, dst []int32) ([]int32, error) {
 		if n < 0 {
 			return nil, r.Errorf("integer vector has negative length %d", n)
 		}
-		if err := r.checkAvailable(int64(n)*4, "integer vector"); err != nil {
+		if err := r.checkAvailable(int64(n)*4, func() string { return "integer vector" }); err != nil {
 			return nil, err
 		}
 		return readInt32s(r, dst, int(n))

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unsafe"
 )
 
 // SequentialReader streams a table (Kaldi's SequentialTableReader) in the
@@ -38,7 +40,9 @@ type SequentialReader[T any] struct {
 	tmp      T
 	line     int
 
+	keyBuf      []byte // the current key; Key converts it once, on demand
 	key         string
+	keyOK       bool
 	val         T
 	err         error
 	done        bool
@@ -122,23 +126,23 @@ func (s *SequentialReader[T]) closeInputs() error {
 	return err
 }
 
-// readEntryHeader reads a key and the separator after it, leaving r at the
-// object. At the end of the stream it returns "", nil.
-func readKey(r *Reader) (string, error) {
+// readKey reads a key and the separator after it, leaving r at the object.
+// At the end of the stream it returns nil, nil. The bytes are valid until
+// the next read.
+func readKey(r *Reader) ([]byte, error) {
 	if err := r.SkipSpace(); err != nil {
 		if err == io.EOF {
-			return "", nil
+			return nil, nil
 		}
-		return "", r.eofErr(err, "key")
+		return nil, r.eofErr(err, "key")
 	}
-	w, err := r.readWord("", "key")
+	key, err := r.readWord("", "key")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	key := string(w)
 	c, err := r.Peek()
 	if err != nil {
-		return "", &Error{File: r.name, Key: key, Offset: r.off, Line: r.lines + 1,
+		return nil, &Error{File: r.name, Key: string(key), Offset: r.off, Line: r.lines + 1,
 			Err: fmt.Errorf("%w: key with no object after it: %w", ErrFormat, io.ErrUnexpectedEOF)}
 	}
 	if c == ' ' || c == '\t' {
@@ -163,16 +167,16 @@ func readObject[T any](r *Reader, c Codec[T], raw bool, v *T) error {
 func (s *SequentialReader[T]) nextArchive() (bool, error) {
 	r := s.in.Reader()
 	key, err := readKey(r)
-	if err != nil || key == "" {
+	if err != nil || key == nil {
 		return false, err
 	}
-	s.key = key
+	s.setKey(key)
 	if !s.reuse {
 		var zero T
 		s.val = zero
 	}
 	if err := readObject(r, s.codec, s.raw, &s.val); err != nil {
-		return false, withKey(err, r.name, key)
+		return false, withKey(err, r.name, s.Key())
 	}
 	return true, nil
 }
@@ -189,19 +193,21 @@ func (s *SequentialReader[T]) nextScript() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	e, err := ParseScpLine(string(text))
+	// The entry's strings view the line buffer (no allocation); nothing
+	// below keeps them beyond this call except through copies.
+	e, err := ParseScpLine(unsafe.String(unsafe.SliceData(text), len(text)))
 	if err != nil {
 		return false, &Error{File: s.in.name, Offset: lineOff, Line: s.line, Err: err}
 	}
 	e.Line = s.line
-	s.key = e.Key
+	s.setKey(text[:len(e.Key)])
 	if !s.reuse {
 		var zero T
 		s.val = zero
 	}
 	if err := s.readEntry(e); err != nil {
 		s.entryFailed = true
-		return false, withKey(err, s.in.name, e.Key)
+		return false, withKey(err, s.in.name, s.Key())
 	}
 	return true, nil
 }
@@ -235,6 +241,7 @@ func (s *SequentialReader[T]) readEntry(e ScpEntry) error {
 	}
 	return nil
 }
+
 
 func applyRange[T any](c Codec[T], dst, src *T, e ScpEntry, in *Input) error {
 	rc, ok := c.(RangeCodec[T])
@@ -274,19 +281,35 @@ func (s *SequentialReader[T]) openEntry(e ScpEntry) error {
 		s.data.Close()
 		s.data, s.dataPath = nil, ""
 	}
-	in, err := openInput(e.Rx, s.env)
+	in, err := openInput(strings.Clone(e.Rx), s.env)
 	if err != nil {
 		return err
 	}
 	s.data = in
 	if kind == xFile || kind == xOffset {
-		s.dataPath = path
+		s.dataPath = strings.Clone(path)
 	}
 	return nil
 }
 
-// Key returns the current entry's key.
-func (s *SequentialReader[T]) Key() string { return s.key }
+func (s *SequentialReader[T]) setKey(k []byte) {
+	s.keyBuf = append(s.keyBuf[:0], k...)
+	s.keyOK = false
+}
+
+// Key returns the current entry's key. (Next itself allocates nothing in
+// reuse mode; the key string is made here, once per entry, when asked for.
+// KeyBytes gives it without allocating.)
+func (s *SequentialReader[T]) Key() string {
+	if !s.keyOK {
+		s.key, s.keyOK = string(s.keyBuf), true
+	}
+	return s.key
+}
+
+// KeyBytes returns the current entry's key as bytes, valid until the next
+// call to Next; it never allocates.
+func (s *SequentialReader[T]) KeyBytes() []byte { return s.keyBuf }
 
 // Value returns the current entry's object.
 func (s *SequentialReader[T]) Value() T { return s.val }

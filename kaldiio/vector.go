@@ -1,11 +1,16 @@
 package kaldiio
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 )
 
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+// newLineReader reads one line already in memory, with a buffer no larger
+// than the line.
+func newLineReader(line []byte, name string) *Reader {
+	return NewReader(bufio.NewReaderSize(bytes.NewReader(line), max(16, len(line))), name)
+}
 
 // readVectorHeader reads the int32 dimension after FV/DV and checks the
 // bytes can be there.
@@ -18,7 +23,7 @@ func readVectorHeader(r *Reader, elemSize int64, what string) (int, error) {
 	if n < 0 {
 		return 0, &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("%s has negative dimension %d", what, n)}
 	}
-	if err := r.checkAvailable(int64(n)*elemSize, what+" of dimension "+itoa(int(n))); err != nil {
+	if err := r.checkAvailable(int64(n)*elemSize, func() string { return what+" of dimension "+itoa(int(n)) }); err != nil {
 		return 0, err
 	}
 	return int(n), nil
@@ -32,11 +37,11 @@ func (vectorCodec) Read(r *Reader, binary bool, v *Vector) error {
 		*v = d
 		return err
 	}
-	tok, err := r.ReadToken(true)
+	tok, err := r.readTokenBytes()
 	if err != nil {
 		return err
 	}
-	switch tok {
+	switch string(tok) {
 	case "FV":
 		n, err := readVectorHeader(r, 4, "float vector")
 		if err != nil {
@@ -61,7 +66,7 @@ func (vectorCodec) Read(r *Reader, binary bool, v *Vector) error {
 		*v = out
 		return nil
 	}
-	return r.unknownToken(tok, "FV or DV (a vector)")
+	return r.unknownToken(string(tok), "FV or DV (a vector)")
 }
 
 func (vectorCodec) Write(w *Writer, binary bool, v *Vector) error {
@@ -82,11 +87,11 @@ func (doubleVectorCodec) Read(r *Reader, binary bool, v *DoubleVector) error {
 		*v = d
 		return err
 	}
-	tok, err := r.ReadToken(true)
+	tok, err := r.readTokenBytes()
 	if err != nil {
 		return err
 	}
-	switch tok {
+	switch string(tok) {
 	case "DV":
 		n, err := readVectorHeader(r, 8, "double vector")
 		if err != nil {
@@ -111,7 +116,7 @@ func (doubleVectorCodec) Read(r *Reader, binary bool, v *DoubleVector) error {
 		*v = out
 		return nil
 	}
-	return r.unknownToken(tok, "DV or FV (a vector)")
+	return r.unknownToken(string(tok), "DV or FV (a vector)")
 }
 
 func (doubleVectorCodec) Write(w *Writer, binary bool, v *DoubleVector) error {
@@ -176,19 +181,22 @@ func readTextVector[E float32 | float64](r *Reader, dst []E) ([]E, error) {
 // readLine reads the rest of the current line (without the newline, which
 // is consumed). EOF ends the last line.
 func (r *Reader) readLine(what string) ([]byte, error) {
-	var line []byte
+	line := r.lbuf[:0]
+	defer func() { r.lbuf = line }()
 	for {
-		c, err := r.ReadByte()
+		b, err := r.br.ReadSlice('\n')
+		r.consumed(b)
+		if err == nil {
+			line = append(line, b[:len(b)-1]...)
+			return line, nil
+		}
+		line = append(line, b...)
 		if err == io.EOF {
 			return line, nil
 		}
-		if err != nil {
+		if err != bufio.ErrBufferFull {
 			return nil, r.eofErr(err, what)
 		}
-		if c == '\n' {
-			return line, nil
-		}
-		line = append(line, c)
 	}
 }
 
@@ -205,7 +213,7 @@ func (intVectorCodec) Read(r *Reader, binary bool, v *IntVector) error {
 		if n < 0 {
 			return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("integer vector has negative length %d", n)}
 		}
-		if err := r.checkAvailable(int64(n)*5, "integer vector of length "+itoa(int(n))); err != nil {
+		if err := r.checkAvailable(int64(n)*5, func() string { return "integer vector of length "+itoa(int(n)) }); err != nil {
 			return err
 		}
 		for i := int32(0); i < n; i++ {
@@ -225,7 +233,7 @@ func (intVectorCodec) Read(r *Reader, binary bool, v *IntVector) error {
 	if err != nil {
 		return err
 	}
-	lr := NewReader(bytesReader(line), r.name)
+	lr := newLineReader(line, r.name)
 	lr.off, lr.lines = startOff, startLine-1
 	for {
 		if err := lr.SkipSpace(); err != nil {
@@ -268,7 +276,7 @@ func (posteriorCodec) Read(r *Reader, binary bool, p *Posterior) error {
 		if n < 0 {
 			return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("posterior has negative length %d", n)}
 		}
-		if err := r.checkAvailable(int64(n)*5, "posterior of "+itoa(int(n))+" frames"); err != nil {
+		if err := r.checkAvailable(int64(n)*5, func() string { return "posterior of "+itoa(int(n))+" frames" }); err != nil {
 			return err
 		}
 		for i := int32(0); i < n; i++ {
@@ -280,7 +288,7 @@ func (posteriorCodec) Read(r *Reader, binary bool, p *Posterior) error {
 			if m < 0 {
 				return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("posterior frame %d has negative length %d", i, m)}
 			}
-			if err := r.checkAvailable(int64(m)*10, "posterior frame"); err != nil {
+			if err := r.checkAvailable(int64(m)*10, func() string { return "posterior frame" }); err != nil {
 				return err
 			}
 			var frame []PostEntry
@@ -309,7 +317,7 @@ func (posteriorCodec) Read(r *Reader, binary bool, p *Posterior) error {
 	if err != nil {
 		return err
 	}
-	lr := NewReader(bytesReader(line), r.name)
+	lr := newLineReader(line, r.name)
 	lr.off, lr.lines = startOff, startLine
 	for {
 		if err := lr.SkipSpace(); err != nil {

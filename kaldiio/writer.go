@@ -14,7 +14,8 @@ import (
 type Writer struct {
 	bw  *bufio.Writer
 	off int64
-	buf []byte // scratch for number formatting
+	buf []byte   // scratch for number formatting
+	sc  [16]byte // scratch for binary values (a local array would escape)
 }
 
 // NewWriter returns a Writer over w. If w is a *bufio.Writer it is used as is.
@@ -58,8 +59,8 @@ func (w *Writer) Flush() error { return w.bw.Flush() }
 // WriteBinaryHeader writes Kaldi's binary marker "\0B"
 // (InitKaldiOutputStream in binary mode).
 func (w *Writer) WriteBinaryHeader() error {
-	_, err := w.Write([]byte{0, 'B'})
-	return err
+	w.WriteByte(0)
+	return w.WriteByte('B')
 }
 
 // WriteToken writes tok followed by one space, as Kaldi's WriteToken does in
@@ -75,7 +76,7 @@ func (w *Writer) WriteToken(binary bool, tok string) error {
 func WriteBasicInt[T BasicInt](w *Writer, binary bool, v T) error {
 	size := int(unsafe.Sizeof(v))
 	if binary {
-		var b [9]byte
+		b := w.sc[:9]
 		b[0] = byte(int8(size))
 		if ^T(0) > 0 { // unsigned
 			b[0] = byte(-int8(size))
@@ -108,11 +109,11 @@ func (w *Writer) WriteInt64(binary bool, v int64) error { return WriteBasicInt(w
 // number as C++ prints it at precision 7, then a space).
 func (w *Writer) WriteFloat32(binary bool, v float32) error {
 	if binary {
-		var b [5]byte
+		b := w.sc[:5]
 		b[0] = 4
 		u := math.Float32bits(v)
 		b[1], b[2], b[3], b[4] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
-		_, err := w.Write(b[:])
+		_, err := w.Write(b)
 		return err
 	}
 	return w.writeTextFloat(float64(v))
@@ -122,13 +123,13 @@ func (w *Writer) WriteFloat32(binary bool, v float32) error {
 // WriteFloat32, also at precision 7).
 func (w *Writer) WriteFloat64(binary bool, v float64) error {
 	if binary {
-		var b [9]byte
+		b := w.sc[:9]
 		b[0] = 8
 		u := math.Float64bits(v)
 		for i := 0; i < 8; i++ {
 			b[1+i] = byte(u >> (8 * i))
 		}
-		_, err := w.Write(b[:])
+		_, err := w.Write(b)
 		return err
 	}
 	return w.writeTextFloat(v)
@@ -158,11 +159,11 @@ func (w *Writer) WriteBool(binary bool, v bool) error {
 // "[ 1 2 3 ]\n".
 func (w *Writer) WriteIntVector(binary bool, v []int32) error {
 	if binary {
-		var b [5]byte
+		b := w.sc[:5]
 		b[0] = 4
 		n := uint32(len(v))
 		b[1], b[2], b[3], b[4] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
-		w.Write(b[:])
+		w.Write(b)
 		_, err := w.Write(int32Bytes(v))
 		return err
 	}

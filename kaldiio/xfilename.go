@@ -117,6 +117,7 @@ type Input struct {
 	name   string
 	r      *Reader
 	file   *os.File // non-nil for files and offsets (seekable)
+	size   int64    // size of a regular file, else -1
 	cmd    *exec.Cmd
 	pipe   *eofTracker
 	closed bool
@@ -151,7 +152,7 @@ func openInput(rx string, e *env) (*Input, error) {
 	if err != nil {
 		return nil, &Error{File: rx, Offset: -1, Err: fmt.Errorf("%w: %v", ErrSpecifier, err)}
 	}
-	in := &Input{name: rx}
+	in := &Input{name: rx, size: -1}
 	switch kind {
 	case xStd:
 		in.r = NewReader(e.stdin, "standard input")
@@ -187,6 +188,7 @@ func openInput(rx string, e *env) (*Input, error) {
 		in.file = f
 		in.r = NewReader(f, path)
 		if st.Mode().IsRegular() {
+			in.size = st.Size()
 			if off > st.Size() {
 				f.Close()
 				return nil, &Error{File: path, Offset: off, Err: fmt.Errorf("%w: offset is past the end of the file (%d bytes): %w", ErrFormat, st.Size(), io.ErrUnexpectedEOF)}
@@ -218,25 +220,25 @@ func (in *Input) Name() string { return in.name }
 // seek moves a file input to off (for the next entry of a script that points
 // into the same archive) and resets the Reader.
 func (in *Input) seek(off int64) error {
-	if in.file == nil {
-		return errors.New("not seekable")
-	}
-	st, err := in.file.Stat()
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
+	if in.file == nil || in.size < 0 {
 		return errors.New("not a regular file")
 	}
-	if off > st.Size() {
-		return &Error{File: in.file.Name(), Offset: off, Err: fmt.Errorf("%w: offset is past the end of the file (%d bytes): %w", ErrFormat, st.Size(), io.ErrUnexpectedEOF)}
+	if off > in.size {
+		return &Error{File: in.file.Name(), Offset: off, Err: fmt.Errorf("%w: offset is past the end of the file (%d bytes): %w", ErrFormat, in.size, io.ErrUnexpectedEOF)}
+	}
+	// Within what the buffer holds, skip forward instead of seeking (a
+	// script usually walks its archive in order).
+	if ahead := off - in.r.off; ahead >= 0 && ahead <= int64(in.r.br.Buffered()) {
+		in.r.Discard(ahead)
+		in.r.lines = 0
+		return nil
 	}
 	if _, err := in.file.Seek(off, io.SeekStart); err != nil {
 		return err
 	}
 	in.r.br.Reset(in.file)
 	in.r.off, in.r.lines = off, 0
-	in.r.SetSize(st.Size() - off)
+	in.r.SetSize(in.size - off)
 	return nil
 }
 

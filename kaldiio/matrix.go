@@ -35,7 +35,7 @@ func readMatrixHeader(r *Reader, binary bool, elemSize int64, what string) (rows
 	if n > math.MaxInt64/elemSize || n > math.MaxInt/2 {
 		return 0, 0, &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("%s of %d x %d is absurdly large", what, r32, c32)}
 	}
-	if err := r.checkAvailable(n*elemSize, func() string { return what+" "+itoa(int(r32))+" x "+itoa(int(c32)) }); err != nil {
+	if err := r.checkAvailable(n*elemSize, func() string { return what + " " + itoa(int(r32)) + " x " + itoa(int(c32)) }); err != nil {
 		return 0, 0, err
 	}
 	return int(r32), int(c32), nil

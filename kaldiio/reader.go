@@ -3,12 +3,12 @@ package kaldiio
 import (
 	"bufio"
 	"bytes"
-	"strings"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 

@@ -242,7 +242,6 @@ func (s *SequentialReader[T]) readEntry(e ScpEntry) error {
 	return nil
 }
 
-
 func applyRange[T any](c Codec[T], dst, src *T, e ScpEntry, in *Input) error {
 	rc, ok := c.(RangeCodec[T])
 	if !ok {

@@ -23,7 +23,7 @@ func readVectorHeader(r *Reader, elemSize int64, what string) (int, error) {
 	if n < 0 {
 		return 0, &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("%s has negative dimension %d", what, n)}
 	}
-	if err := r.checkAvailable(int64(n)*elemSize, func() string { return what+" of dimension "+itoa(int(n)) }); err != nil {
+	if err := r.checkAvailable(int64(n)*elemSize, func() string { return what + " of dimension " + itoa(int(n)) }); err != nil {
 		return 0, err
 	}
 	return int(n), nil
@@ -213,7 +213,7 @@ func (intVectorCodec) Read(r *Reader, binary bool, v *IntVector) error {
 		if n < 0 {
 			return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("integer vector has negative length %d", n)}
 		}
-		if err := r.checkAvailable(int64(n)*5, func() string { return "integer vector of length "+itoa(int(n)) }); err != nil {
+		if err := r.checkAvailable(int64(n)*5, func() string { return "integer vector of length " + itoa(int(n)) }); err != nil {
 			return err
 		}
 		for i := int32(0); i < n; i++ {
@@ -276,7 +276,7 @@ func (posteriorCodec) Read(r *Reader, binary bool, p *Posterior) error {
 		if n < 0 {
 			return &Error{File: r.name, Offset: off, Line: line + 1, Err: formatf("posterior has negative length %d", n)}
 		}
-		if err := r.checkAvailable(int64(n)*5, func() string { return "posterior of "+itoa(int(n))+" frames" }); err != nil {
+		if err := r.checkAvailable(int64(n)*5, func() string { return "posterior of " + itoa(int(n)) + " frames" }); err != nil {
 			return err
 		}
 		for i := int32(0); i < n; i++ {

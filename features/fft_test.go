@@ -103,3 +103,28 @@ func BenchmarkRealFFT(b *testing.B) {
 		})
 	}
 }
+
+// The AVX kernels must round exactly as the scalar (Kaldi's) operations.
+func TestSplitRadixAVXMatchesScalar(t *testing.T) {
+	if !useAVX {
+		t.Skip("no AVX on this CPU")
+	}
+	defer func() { useAVX = true }()
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{16, 64, 256, 512, 1024, 4096} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 1000)
+		}
+		a, b := make([]float64, n/2+1), make([]float64, n/2+1)
+		useAVX = true
+		newSplitRadixFFT(n).power(append([]float32(nil), x...), a)
+		useAVX = false
+		newSplitRadixFFT(n).power(append([]float32(nil), x...), b)
+		for k := range a {
+			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+				t.Fatalf("n=%d bin %d: AVX %v, scalar %v", n, k, a[k], b[k])
+			}
+		}
+	}
+}

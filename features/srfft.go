@@ -99,54 +99,36 @@ func (s *splitRadixFFT) recursive(xr, xi []float32, logn int) {
 	m := 1 << logn
 	m2, m4, m8 := m/2, m/4, m/8
 	// Step 1: length-2 butterflies between the halves.
-	{
-		ar, br := xr[:m2], xr[m2:m]
-		ai, bi := xi[:m2], xi[m2:m]
-		for j := range ar {
-			ar[j], br[j] = ar[j]+br[j], ar[j]-br[j]
-			ai[j], bi[j] = ai[j]+bi[j], ai[j]-bi[j]
-		}
-	}
+	srButterfly(xr[:m2], xr[m2:m])
+	srButterfly(xi[:m2], xi[m2:m])
 	// Step 2: multiply the odd quarter by −i.
 	r1, r2 := xr[m2:m2+m4], xr[m2+m4:m]
 	i1, i2 := xi[m2:m2+m4], xi[m2+m4:m]
-	for j := range r1 {
-		t1 := r1[j] + i2[j]
-		t2 := i1[j] + r2[j]
-		i1[j] = i1[j] - r2[j]
-		r2[j] = r1[j] - i2[j]
-		r1[j] = t1
-		i2[j] = t2
-	}
-	// Steps 3 & 4: twiddles e^{∓2πin/m} and e^{∓6πin/m}.
+	srStep2(r1, i1, r2, i2)
+	// Steps 3 & 4: twiddles e^{∓2πin/m} and e^{∓6πin/m}, n = 1 … m/4−1;
+	// n = m/8 is the special case e^{∓iπ/4} (no table entry).
 	const sqhalf = float32(math.Sqrt2 / 2)
-	var cnT, spcn, smcn, c3n, spc3n, smc3n []float32
 	if logn >= 4 {
 		t := s.tab[logn-4]
 		nel := m4 - 2
-		cnT, spcn, smcn = t[0:nel], t[nel:2*nel], t[2*nel:3*nel]
-		c3n, spc3n, smc3n = t[3*nel:4*nel], t[4*nel:5*nel], t[5*nel:6*nel]
+		cnT, spcn, smcn := t[0:nel], t[nel:2*nel], t[2*nel:3*nel]
+		c3n, spc3n, smc3n := t[3*nel:4*nel], t[4*nel:5*nel], t[5*nel:6*nel]
+		// n = 1 … m8−1 use table entries 0 … m8−2; n = m8+1 … m4−1 use
+		// m8−1 … nel−1.
+		lo, hi := m8-1, nel
+		srTwiddle(r1[1:m8], i1[1:m8], cnT[:lo], spcn[:lo], smcn[:lo])
+		srTwiddle(r2[1:m8], i2[1:m8], c3n[:lo], spc3n[:lo], smc3n[:lo])
+		srTwiddle(r1[m8+1:m4], i1[m8+1:m4], cnT[lo:hi], spcn[lo:hi], smcn[lo:hi])
+		srTwiddle(r2[m8+1:m4], i2[m8+1:m4], c3n[lo:hi], spc3n[lo:hi], smc3n[lo:hi])
 	}
-	k := 0
-	for j := 1; j < m4; j++ {
-		if j == m8 {
-			a, b := r1[j], i1[j]
-			r1[j] = sqhalf * float32(a+b)
-			i1[j] = sqhalf * float32(b-a)
-			a, b = r2[j], i2[j]
-			r2[j] = sqhalf * float32(b-a)
-			i2[j] = -sqhalf * float32(a+b)
-			continue
-		}
-		t2 := float32(cnT[k] * float32(r1[j]+i1[j]))
-		t1 := float32(spcn[k]*r1[j]) + t2
-		r1[j] = float32(smcn[k]*i1[j]) + t2
-		i1[j] = t1
-		t2 = float32(c3n[k] * float32(r2[j]+i2[j]))
-		t1 = float32(spc3n[k]*r2[j]) + t2
-		r2[j] = float32(smc3n[k]*i2[j]) + t2
-		i2[j] = t1
-		k++
+	{
+		j := m8
+		a, b := r1[j], i1[j]
+		r1[j] = sqhalf * float32(a+b)
+		i1[j] = sqhalf * float32(b-a)
+		a, b = r2[j], i2[j]
+		r2[j] = sqhalf * float32(b-a)
+		i2[j] = -sqhalf * float32(a+b)
 	}
 	s.recursive(xr[:m2], xi[:m2], logn-1)
 	s.recursive(xr[m2:m2+m4], xi[m2:m2+m4], logn-2)
@@ -241,5 +223,41 @@ func powerFromPacked(data []float32, out []float64) {
 	for i := 1; i < cn; i++ {
 		r, m := data[2*i], data[2*i+1]
 		out[i] = float64(float32(r*r) + float32(m*m))
+	}
+}
+
+// srButterflyGo is step 1: a, b = a+b, a−b.
+func srButterflyGo(a, b []float32) {
+	b = b[:len(a)]
+	for j := range a {
+		a[j], b[j] = a[j]+b[j], a[j]-b[j]
+	}
+}
+
+// srStep2Go is step 2: (r2, i2) times −i, combined with (r1, i1).
+func srStep2Go(r1, i1, r2, i2 []float32) {
+	n := len(r1)
+	i1, r2, i2 = i1[:n], r2[:n], i2[:n]
+	for j := range r1 {
+		t1 := r1[j] + i2[j]
+		t2 := i1[j] + r2[j]
+		i1[j] = i1[j] - r2[j]
+		r2[j] = r1[j] - i2[j]
+		r1[j] = t1
+		i2[j] = t2
+	}
+}
+
+// srTwiddleGo is steps 3 and 4 for one run of table entries: Malvar's
+// three-multiplication complex rotation, t2 = c·(r+i), r' = smc·i + t2,
+// i' = spc·r + t2. The conversions keep the compiler from fusing into FMA.
+func srTwiddleGo(r, i, c, spc, smc []float32) {
+	n := len(r)
+	i, c, spc, smc = i[:n], c[:n], spc[:n], smc[:n]
+	for k := range r {
+		t2 := float32(c[k] * float32(r[k]+i[k]))
+		t1 := float32(spc[k]*r[k]) + t2
+		r[k] = float32(smc[k]*i[k]) + t2
+		i[k] = t1
 	}
 }

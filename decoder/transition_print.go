@@ -7,8 +7,11 @@ import (
 	"strconv"
 )
 
-// fmtG formats as C++'s default stream output (%g, 6 significant digits).
-func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+// FormatG6 formats as C++'s default stream output (%g, 6 significant
+// digits), as Kaldi's text logs and listings print numbers.
+func FormatG6(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+func fmtG(v float64) string { return FormatG6(v) }
 
 // Print writes Kaldi's show-transitions listing: each transition-state with
 // its phone, HMM state and pdf(s), then its transition-ids with their

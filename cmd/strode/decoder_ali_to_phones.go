@@ -23,7 +23,16 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			perFrame := fs.Bool("per-frame", false, "If true, write out the frame-level phone alignment (else phone sequence)")
 			writeLengths := fs.Bool("write-lengths", false, "If true, write the #frames for each phone (different format)")
+			ctmOutput := fs.Bool("ctm-output", false, "If true, output the alignments in ctm format (the confidences will be set to 1)")
+			frameShift := fs.Float64("frame-shift", 0.01, "frame shift used to control the times of the ctm output")
 			return func(ctx *kaldicmd.Context) error {
+				if *ctmOutput {
+					tm, err := readModelTM(ctx, ctx.Arg(0))
+					if err != nil {
+						return kaldicmd.Exit(decoderFailure, err)
+					}
+					return aliToPhonesCtm(ctx, tm, float32(*frameShift))
+				}
 				if *perFrame && *writeLengths {
 					return kaldicmd.Exit(decoderFailure, fmt.Errorf("--per-frame and --write-lengths cannot both be true"))
 				}
@@ -59,4 +68,45 @@ func init() {
 			}
 		},
 	})
+}
+
+// aliToPhonesCtm writes "utt 1 start duration phone" lines to the
+// wxfilename, as ali-to-phones --ctm-output (times accumulate in float, as
+// Kaldi's BaseFloat).
+func aliToPhonesCtm(ctx *kaldicmd.Context, tm *decoder.TransitionModel, frameShift float32) error {
+	sr, err := kaldiio.OpenSequentialReader(ctx.Arg(1), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+	if err != nil {
+		return kaldicmd.Exit(decoderFailure, err)
+	}
+	defer sr.Close()
+	out, err := kaldiio.OpenOutput(ctx.Arg(2), decoderStreams(ctx)...)
+	if err != nil {
+		return kaldicmd.Exit(decoderFailure, err)
+	}
+	w := out.Writer()
+	done := 0
+	for sr.Next() {
+		key := sr.Key()
+		split, _, err := tm.SplitToPhones(sr.Value())
+		if err != nil {
+			ctx.Warn("%s: %v", key, err)
+			continue
+		}
+		start := float32(0)
+		for _, p := range split {
+			dur := frameShift * float32(len(p))
+			w.WriteString(fmt.Sprintf("%s 1 %s %s %d\n", key, decoder.FormatG6(float64(start)), decoder.FormatG6(float64(dur)), tm.TransitionIDToPhone(p[0])))
+			start += dur
+		}
+		done++
+	}
+	if err := sr.Err(); err != nil {
+		out.Abort()
+		return kaldicmd.Exit(decoderFailure, err)
+	}
+	if err := out.Close(); err != nil {
+		return kaldicmd.Exit(decoderFailure, err)
+	}
+	ctx.Log("Done %d utterances.", done)
+	return nil
 }

@@ -157,3 +157,32 @@ func TestDecoderAlignBadInput(t *testing.T) {
 		t.Errorf("features as log-likelihoods: exit %d\n%s", code, errb.String())
 	}
 }
+
+// ali-to-phones --ctm-output: one line per phone, durations adding up to the
+// utterance length at 10 ms per frame.
+func TestDecoderAliToPhonesCtm(t *testing.T) {
+	k := decoderKaldiMini(t)
+	tmp := t.TempDir()
+	ctm := filepath.Join(tmp, "x.ctm")
+	runDecoderCmd(t, "ali-to-phones", "--ctm-output=true", filepath.Join(k, "exp/mono/final.mdl"),
+		"ark:"+filepath.Join(k, "golden/test5_align_compiled_mapped.ali"), ctm)
+	lines := strings.Split(strings.TrimSpace(readDecoderString(t, ctm)), "\n")
+	phones := strings.Fields(readDecoderString(t, filepath.Join(k, "golden/test5_ali_phones.txt.ark")))
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "spk00-test012 1 0 ") {
+		t.Fatalf("ctm starts %q", lines[0])
+	}
+	// Phones in the ctm equal ali-to-phones' (keys removed).
+	var got []string
+	for _, l := range lines {
+		got = append(got, strings.Fields(l)[4])
+	}
+	var want []string
+	for _, f := range phones {
+		if !strings.HasPrefix(f, "spk") {
+			want = append(want, f)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ctm phones differ from ali-to-phones'")
+	}
+}

@@ -80,20 +80,13 @@ func (s *splitRadixFFT) recursive(xr, xi []float32, logn int) {
 	case 0:
 		return
 	case 1:
-		xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
-		xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
+		fft2(xr, xi)
 		return
 	case 2:
-		xr[0], xr[2] = xr[0]+xr[2], xr[0]-xr[2]
-		xi[0], xi[2] = xi[0]+xi[2], xi[0]-xi[2]
-		xr[1], xr[3] = xr[1]+xr[3], xr[1]-xr[3]
-		xi[1], xi[3] = xi[1]+xi[3], xi[1]-xi[3]
-		xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
-		xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
-		r2, i2, r3, i3 := xr[2], xi[2], xr[3], xi[3]
-		xr[2], xi[3] = r2+i3, i2+r3
-		xi[2] = i2 - r3
-		xr[3] = r2 - i3
+		fft4(xr, xi)
+		return
+	case 3:
+		fft8(xr, xi)
 		return
 	}
 	m := 1 << logn
@@ -260,4 +253,48 @@ func srTwiddleGo(r, i, c, spc, smc []float32) {
 		r[k] = float32(smc[k]*i[k]) + t2
 		i[k] = t1
 	}
+}
+
+// fft2, fft4 and fft8 are the recursion's smallest cases written out (the
+// same float operations as the general step, without the calls).
+func fft2(xr, xi []float32) {
+	xr, xi = xr[:2], xi[:2]
+	xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
+	xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
+}
+
+func fft4(xr, xi []float32) {
+	xr, xi = xr[:4], xi[:4]
+	xr[0], xr[2] = xr[0]+xr[2], xr[0]-xr[2]
+	xi[0], xi[2] = xi[0]+xi[2], xi[0]-xi[2]
+	xr[1], xr[3] = xr[1]+xr[3], xr[1]-xr[3]
+	xi[1], xi[3] = xi[1]+xi[3], xi[1]-xi[3]
+	xr[0], xr[1] = xr[0]+xr[1], xr[0]-xr[1]
+	xi[0], xi[1] = xi[0]+xi[1], xi[0]-xi[1]
+	r2, i2, r3, i3 := xr[2], xi[2], xr[3], xi[3]
+	xr[2], xi[3] = r2+i3, i2+r3
+	xi[2] = i2 - r3
+	xr[3] = r2 - i3
+}
+
+func fft8(xr, xi []float32) {
+	xr, xi = xr[:8], xi[:8]
+	for j := 0; j < 4; j++ {
+		xr[j], xr[j+4] = xr[j]+xr[j+4], xr[j]-xr[j+4]
+		xi[j], xi[j+4] = xi[j]+xi[j+4], xi[j]-xi[j+4]
+	}
+	for j := 4; j < 6; j++ {
+		r1, i1, r2, i2 := xr[j], xi[j], xr[j+2], xi[j+2]
+		xr[j], xi[j], xr[j+2], xi[j+2] = r1+i2, i1-r2, r1-i2, i1+r2
+	}
+	const sqhalf = float32(math.Sqrt2 / 2)
+	a, b := xr[5], xi[5]
+	xr[5] = sqhalf * float32(a+b)
+	xi[5] = sqhalf * float32(b-a)
+	a, b = xr[7], xi[7]
+	xr[7] = sqhalf * float32(b-a)
+	xi[7] = -sqhalf * float32(a+b)
+	fft4(xr[:4], xi[:4])
+	fft2(xr[4:6], xi[4:6])
+	fft2(xr[6:8], xi[6:8])
 }

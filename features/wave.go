@@ -361,6 +361,16 @@ func decodeSamples(w *WaveData, wh *waveHeader, buf []byte) error {
 		bo = binary.BigEndian
 	}
 	bps := wh.bitsPerSample / 8
+	if wh.encoding == encPCM && bps == 2 && !wh.bigEndian {
+		// The common case (Kaldi's only one): 16-bit little-endian.
+		for i := 0; i < ns; i++ {
+			frame := buf[i*2*nc : (i+1)*2*nc]
+			for c := 0; c < nc; c++ {
+				w.Data[c][i] = float32(int16(uint16(frame[2*c]) | uint16(frame[2*c+1])<<8))
+			}
+		}
+		return nil
+	}
 	p := 0
 	for i := 0; i < ns; i++ {
 		for c := 0; c < nc; c++ {

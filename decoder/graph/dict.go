@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -108,8 +109,14 @@ func readLexicon(path string, probs bool) ([]LexEntry, error) {
 		return nil, fmt.Errorf("%w: %w", ErrDict, err)
 	}
 	defer f.Close()
+	return ParseLexicon(f, path, probs)
+}
+
+// ParseLexicon reads lexicon lines from r ("word phone..." or, with
+// probs, "word prob phone..."); name labels errors with line numbers.
+func ParseLexicon(r io.Reader, name string, probs bool) ([]LexEntry, error) {
 	var out []LexEntry
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		fs := strings.Fields(sc.Text())
@@ -120,25 +127,25 @@ func readLexicon(path string, probs bool) ([]LexEntry, error) {
 		rest := fs[1:]
 		if probs {
 			if len(rest) == 0 {
-				return nil, fmt.Errorf("%w: %s:%d: no pronunciation probability", ErrDict, path, line)
+				return nil, fmt.Errorf("%w: %s:%d: no pronunciation probability", ErrDict, name, line)
 			}
 			p, err := strconv.ParseFloat(rest[0], 64)
 			if err != nil || !(p > 0 && p <= 1) || math.IsNaN(p) {
-				return nil, fmt.Errorf("%w: %s:%d: bad pronunciation probability %q (must be in (0, 1])", ErrDict, path, line, rest[0])
+				return nil, fmt.Errorf("%w: %s:%d: bad pronunciation probability %q (must be in (0, 1])", ErrDict, name, line, rest[0])
 			}
 			e.Prob, rest = p, rest[1:]
 		}
 		if len(rest) == 0 {
-			return nil, fmt.Errorf("%w: %s:%d: word %q has an empty pronunciation", ErrDict, path, line, e.Word)
+			return nil, fmt.Errorf("%w: %s:%d: word %q has an empty pronunciation", ErrDict, name, line, e.Word)
 		}
 		e.Phones = rest
 		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrDict, path, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrDict, name, err)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: %s: empty lexicon", ErrDict, path)
+		return nil, fmt.Errorf("%w: %s: empty lexicon", ErrDict, name)
 	}
 	return out, nil
 }

@@ -247,11 +247,19 @@ func (c *CompressedMatrix) DecompressTo(m *Matrix) {
 			p25 := uint16ToFloat(c.MinValue, c.Range, uint16(h[2])|uint16(h[3])<<8)
 			p75 := uint16ToFloat(c.MinValue, c.Range, uint16(h[4])|uint16(h[5])<<8)
 			p100 := uint16ToFloat(c.MinValue, c.Range, uint16(h[6])|uint16(h[7])<<8)
+			col := bytes[j*rows : (j+1)*rows]
+			if rows < 256 {
+				// Short columns (typical utterances): computing each value
+				// is cheaper than a table of all 256 codes.
+				for i, b := range col {
+					m.Data[i*cols+j] = charToFloat(p0, p25, p75, p100, b)
+				}
+				continue
+			}
 			var lut [256]float32
 			for v := 0; v < 256; v++ {
 				lut[v] = charToFloat(p0, p25, p75, p100, uint8(v))
 			}
-			col := bytes[j*rows : (j+1)*rows]
 			for i, b := range col {
 				m.Data[i*cols+j] = lut[b]
 			}

@@ -84,7 +84,13 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 		return nil, err
 	}
 	bt.Enc = e
-	logits := m.Out.Apply(net, e)
+	// The output layer is the largest product after the SRU's (H×P with
+	// thousands of pdfs): float32 through internal/gemm as well.
+	eo, err := sru.MatMul(net, e, net.P(m.Out.W))
+	if err != nil {
+		return nil, err
+	}
+	logits := net.AddRow(eo, net.P(m.Out.B))
 	var klRows, htilde *graph.Node
 	if o.Kind == KindSTRODE {
 		eps := make([]float64, n)
@@ -100,7 +106,11 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 			return m.ODE[2].Apply(net, h)
 		}
 		htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
-		logits = net.Add(logits, net.MatMul(htilde, net.P(m.OutH)))
+		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
+		if err != nil {
+			return nil, err
+		}
+		logits = net.Add(logits, ho)
 		bt.TTilde, bt.HTilde = tt, htilde
 		if mode != Infer {
 			q := m.Boundary.Density(net, m.kl.Nodes(), bz)

@@ -37,6 +37,8 @@ func tinyBatch(rng *rand.Rand, o Options, lengths []int) []*Utterance {
 // sru model, the STRODE head through the cross-entropy alone, and the whole
 // loss with the KL and Gaussian prior terms weighted up so they matter.
 func TestGradients(t *testing.T) {
+	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
+	sru.Float32Products = false
 	for _, tc := range []struct {
 		name    string
 		kind    string

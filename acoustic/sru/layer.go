@@ -101,8 +101,8 @@ func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand)
 // 0/1 mask column (N×1): U = x·W is one graph multiply, the recurrence one
 // fused operation.
 func (l *Layer) Apply(n *strode.Net, x, mask *graph.Node, t, b int) (*graph.Node, error) {
-	u := n.MatMul(x, n.P(l.W))
-	if err := n.Err(); err != nil {
+	u, err := MatMul(n, x, n.P(l.W))
+	if err != nil {
 		return nil, err
 	}
 	op := recurrenceOp{Shape{T: t, B: b, H: l.Hidden, K: l.K(), Tanh: l.Tanh}}

@@ -45,6 +45,8 @@ func gradCheck(t *testing.T, params []*optim.Param, loss func() (float64, error)
 }
 
 func TestRecurrenceGradient(t *testing.T) {
+	defer func(v bool) { Float32Products = v }(Float32Products)
+	Float32Products = false
 	for _, tc := range []struct {
 		name   string
 		in     int
@@ -169,6 +171,49 @@ func TestMaskedEqualsUnpadded(t *testing.T) {
 			if h1[i*H+j] != h2[2*i*H+j] {
 				t.Fatalf("frame %d unit %d: alone %g, in batch %g", i, j, h1[i*H+j], h2[2*i*H+j])
 			}
+		}
+	}
+}
+
+// TestFloat32Products: the float32 product and its two backward products
+// agree with the float64 graph to float32 precision.
+func TestFloat32Products(t *testing.T) {
+	defer func(v bool) { Float32Products = v }(Float32Products)
+	rng := rand.New(rand.NewSource(5))
+	a := optim.NewParam("a", 7, 5, optim.Free)
+	b := optim.NewParam("b", 5, 3, optim.Free)
+	for _, p := range []*optim.Param{a, b} {
+		for j := range p.Data {
+			p.Data[j] = rng.NormFloat64()
+		}
+	}
+	w := make([]float64, 21)
+	for j := range w {
+		w[j] = rng.NormFloat64()
+	}
+	var res [2][]float64
+	for i, f32 := range []bool{false, true} {
+		Float32Products = f32
+		n := strode.NewNet()
+		y, err := MatMul(n, n.P(a), n.P(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		loss := n.Sum(n.Mul(y, n.Const("w", w, 7, 3)))
+		_, nodes := n.Bound()
+		m, err := n.Compile(loss, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+		res[i] = append(append(append([]float64(nil), graph.Value(y)...), m.Grad(0)...), m.Grad(1)...)
+		m.Close()
+	}
+	for j := range res[0] {
+		if d := math.Abs(res[0][j] - res[1][j]); d > 1e-5*math.Max(1, math.Abs(res[0][j])) {
+			t.Fatalf("value %d: float64 %g, float32 %g", j, res[0][j], res[1][j])
 		}
 	}
 }

@@ -95,3 +95,26 @@ func maskFstProperties(t *testing.T, ark []byte) []byte {
 		i = at + 8
 	}
 }
+
+func FuzzFstCodec(f *testing.F) {
+	for _, p := range []string{"testdata/test5_graphs.fsts", "testdata/test5_graphs.txt"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// Skip the key: the codec sees the object.
+		i := bytes.IndexByte(b, ' ')
+		f.Add(b[i+1 : min(len(b), i+1+3000)])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v VectorFst
+		if FstCodec.Read(kaldiio.NewReader(bytes.NewReader(data), "fuzz"), true, &v) != nil {
+			return
+		}
+		if err := v.Validate(); err != nil {
+			t.Fatalf("codec returned an invalid FST: %v", err)
+		}
+		var pairs [][2]int32
+		Int32PairVectorCodec.Read(kaldiio.NewReader(bytes.NewReader(data), "fuzz"), false, &pairs)
+	})
+}

@@ -230,7 +230,7 @@ func FuzzFstText(f *testing.F) {
 	f.Add(string(b[:400]))
 	f.Add("0 1 2 3 0.5\n1\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		fst, err := NewFstTextReader(strings.NewReader(s), "fuzz", FstTextOptions{}).ReadAll()
+		fst, err := NewFstTextReader(strings.NewReader(s), "fuzz", FstTextOptions{MaxStates: 1 << 16}).ReadAll()
 		if err != nil {
 			return
 		}

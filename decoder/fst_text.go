@@ -28,6 +28,9 @@ type FstTextOptions struct {
 	// default stream precision (Kaldi's text archives), 9 round-trips any
 	// float32 exactly. 0 means 6.
 	Precision int
+	// MaxStates bounds the state numbers a text FST may use, so a typo
+	// cannot allocate gigabytes; 0 means 1<<26.
+	MaxStates int
 }
 
 // FormatWeight prints a tropical weight as C++ streams do at precision prec
@@ -141,15 +144,19 @@ func (tr *FstTextReader) errorf(format string, a ...any) error {
 	return fmt.Errorf("%w: %s line %d: %s", ErrBadFst, tr.Name, tr.line, fmt.Sprintf(format, a...))
 }
 
-// maxTextState bounds state numbers in text so a typo cannot allocate GBs.
-const maxTextState = 1 << 28
+// defaultMaxTextStates is FstTextOptions.MaxStates' default.
+const defaultMaxTextStates = 1 << 26
 
 func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 	f := NewVectorFst()
 	sawLine := false
+	maxStates := int64(tr.opt.MaxStates)
+	if maxStates <= 0 {
+		maxStates = defaultMaxTextStates
+	}
 	ensure := func(s int64) error {
-		if s < 0 || s > maxTextState {
-			return tr.errorf("state %d out of range", s)
+		if s < 0 || s >= maxStates {
+			return tr.errorf("state %d out of range [0,%d)", s, maxStates)
 		}
 		for int64(len(f.States)) <= s {
 			f.AddState()

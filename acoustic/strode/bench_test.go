@@ -12,13 +12,22 @@ import (
 
 // BenchmarkTrainBatch is one training step of the sine recipe (batch of 50
 // sequences of 10 points: forward, backward, Adam) at the paper's sizes
-// (ode-hidden 8) and the reference code's (ode-hidden 100). An epoch is 100
-// such steps.
+// (ode-hidden 8) and the reference code's (ode-hidden 100), with the Euler
+// steps as one fused node (default) or as graph operations (unfused). An
+// epoch is 100 such steps.
 func BenchmarkTrainBatch(b *testing.B) {
-	for _, hid := range []int{8, 100} {
-		b.Run(fmt.Sprintf("ode-hidden=%d", hid), func(b *testing.B) {
+	for _, tc := range []struct {
+		hid     int
+		unfused bool
+	}{{8, false}, {100, false}, {8, true}, {100, true}} {
+		name := fmt.Sprintf("ode-hidden=%d", tc.hid)
+		if tc.unfused {
+			name += "-unfused"
+		}
+		b.Run(name, func(b *testing.B) {
 			o := DefaultSequentialOptions()
-			o.ODEHidden = hid
+			o.ODEHidden = tc.hid
+			o.ODE.Unfused = tc.unfused
 			m, err := NewSequential(o, rand.New(rand.NewSource(1)))
 			if err != nil {
 				b.Fatal(err)

@@ -26,6 +26,9 @@ func checkGrads(t *testing.T, name string, m *graph.Machine, cost *graph.Node, p
 	for i := range ps {
 		grads[i] = append([]float64(nil), m.Grad(i)...)
 	}
+	if testing.Short() {
+		maxPer = min(maxPer, 4)
+	}
 	rng := rand.New(rand.NewSource(99))
 	const h = 1e-6
 	const floor = 1e-4

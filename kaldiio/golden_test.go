@@ -259,3 +259,53 @@ func TestDecompressedWithinRange(t *testing.T) {
 		}
 	}
 }
+
+// sharedMini is ../shared/kaldi-mini (a monophone system built by Kaldi's
+// scripts) seen from this package.
+const sharedMini = "../../shared/kaldi-mini"
+
+func mini(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(sharedMini, name)
+	if !fileExists(p) {
+		t.Skipf("%s not found: ../shared/kaldi-mini is absent", p)
+	}
+	return p
+}
+
+// Tables from a real Kaldi system: features, log-likelihoods, CMVN stats,
+// posteriors, alignments, transcripts, and a gzip'd alignment archive read
+// through a pipe.
+func TestGoldenKaldiMini(t *testing.T) {
+	text := func(name string, c func(in string) []byte, in, want string) {
+		t.Run(name, func(t *testing.T) {
+			got := c("ark:" + mini(t, in))
+			if w := readFile(t, mini(t, want)); !bytes.Equal(got, w) {
+				t.Errorf("%s differs from %s: %s", in, want, firstDiff(got, w))
+			}
+		})
+	}
+	mat := func(in string) []byte { return copyTable(t, MatrixCodec, in, "ark,t:-") }
+	text("feats", mat, "golden/test5_feats.ark", "golden/test5_feats.txt.ark")
+	text("mfcc", mat, "golden/test5_mfcc.ark", "golden/test5_mfcc.txt.ark")
+	text("loglikes", mat, "golden/test5_loglikes.ark", "golden/test5_loglikes.txt.ark")
+	same := func(name string, c func(in, out string) []byte, in, out string) {
+		t.Run(name, func(t *testing.T) {
+			p := mini(t, in)
+			if got, w := c("ark:"+p, out), readFile(t, p); !bytes.Equal(got, w) {
+				t.Errorf("copy of %s differs: %s", in, firstDiff(got, w))
+			}
+		})
+	}
+	same("posterior text", func(in, out string) []byte { return copyTable(t, PosteriorCodec, in, out) }, "golden/test5_ali_post.txt.ark", "ark,t:-")
+	same("pdf alignment text", func(in, out string) []byte { return copyTable(t, IntVectorCodec, in, out) }, "golden/test5_ali_pdf.txt.ark", "ark,t:-")
+	same("1best transcript", func(in, out string) []byte { return copyTable(t, TokenVectorCodec, in, out) }, "golden/test5_1best.txt", "ark,t:-")
+	same("feats binary", func(in, out string) []byte { return copyTable(t, MatrixCodec, in, out) }, "golden/test5_feats.ark", "ark:-")
+	same("cmvn binary", func(in, out string) []byte { return copyTable(t, DoubleMatrixCodec, in, out) }, "golden/test5_cmvn.ark", "ark:-")
+	t.Run("gzip alignments through a pipe", func(t *testing.T) {
+		keys, vals := readAll(t, IntVectorCodec, "ark:gunzip -c "+mini(t, "exp/mono/ali.1.gz")+" |")
+		if len(keys) == 0 || len(vals[0]) == 0 {
+			t.Fatalf("%d alignments", len(keys))
+		}
+	})
+}

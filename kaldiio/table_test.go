@@ -44,7 +44,7 @@ func TestTokenVectorTable(t *testing.T) {
 		t.Fatalf("got %v %v", keys, vals)
 	}
 	got := copyTable(t, TokenVectorCodec, "ark:"+p, "ark:-")
-	if string(got) != "utt1 ONE TWO three\nutt2 \nutt3 x\n" {
+	if string(got) != "utt1 ONE TWO three \nutt2 \nutt3 x \n" {
 		t.Errorf("got %q", got)
 	}
 }

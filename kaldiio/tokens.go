@@ -10,7 +10,8 @@ import (
 type TokenVector []string
 
 // TokenVectorCodec is Kaldi's TokenVectorHolder: text only in both modes,
-// "KEY tok1 tok2\n", no binary marker (so it is a RawCodec). Read splits the
+// "KEY tok1 tok2 \n" (every token followed by a space), no binary marker (so
+// it is a RawCodec). Read splits the
 // rest of the line on whitespace; Write fails on a token that is empty or
 // holds whitespace.
 var TokenVectorCodec Codec[TokenVector] = tokenVectorCodec{}
@@ -29,14 +30,12 @@ func (tokenVectorCodec) Read(r *Reader, _ bool, v *TokenVector) error {
 }
 
 func (tokenVectorCodec) Write(w *Writer, _ bool, v *TokenVector) error {
-	for i, t := range *v {
+	for _, t := range *v {
 		if !validKey(t) {
 			return fmt.Errorf("%w: invalid token %q (tokens are non-empty with no whitespace)", ErrFormat, t)
 		}
-		if i > 0 {
-			w.WriteByte(' ')
-		}
 		w.WriteString(t)
+		w.WriteByte(' ')
 	}
 	return w.WriteByte('\n')
 }

@@ -240,9 +240,7 @@ func (a *Aligner) getCutoff(beam float64) (cutoff, adaptiveBeam float64, best St
 	beamCutoff := bestCost + beam
 	minActiveCutoff := math.Inf(1)
 	if len(a.costs) > fasterMinActive {
-		// nth_element: the (minActive)-th smallest cost.
-		slices.Sort(a.costs)
-		minActiveCutoff = a.costs[fasterMinActive]
+		minActiveCutoff = nthSmallest(a.costs, fasterMinActive)
 	}
 	if minActiveCutoff > beamCutoff {
 		return minActiveCutoff, minActiveCutoff - bestCost + fasterBeamDelta, best
@@ -346,4 +344,47 @@ func (a *Aligner) processNonemitting(g *VectorFst, cutoff float64) {
 			a.queue = append(a.queue, arc.NextState)
 		}
 	}
+}
+
+// nthSmallest returns the k-th smallest (0-based) of xs, reordering xs
+// (std::nth_element: quickselect, expected linear time).
+func nthSmallest(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		// Median-of-three pivot, Hoare partition.
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		p := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < p {
+				i++
+			}
+			for xs[j] > p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }

@@ -144,3 +144,20 @@ func TestAlignErrors(t *testing.T) {
 		t.Errorf("label beyond model: %v", err)
 	}
 }
+
+func TestNthSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 1; n < 60; n++ {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(rng.IntN(10)) // ties included
+		}
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		for k := 0; k < n; k++ {
+			if got := nthSmallest(slices.Clone(xs), k); got != sorted[k] {
+				t.Fatalf("n=%d k=%d: %g, want %g", n, k, got, sorted[k])
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package decoder
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -133,5 +134,40 @@ func TestKaldiMiniAlignment(t *testing.T) {
 				t.Errorf("%s with %s: careful alignment differs (%v)", key, c.name, err)
 			}
 		}
+	}
+}
+
+// Training graphs we write pass OpenFst's fstinfo and survive
+// fstprint | fstcompile unchanged.
+func TestCompiledGraphPassesOpenFstTools(t *testing.T) {
+	needTool(t, "fstinfo")
+	needTool(t, "fstequal")
+	k := loadKaldiMini(t)
+	_, tra := k.transcripts(t, "golden/test5.text")
+	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, DefaultTrainingGraphOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := comp.CompileText(tra[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "g.fst")
+	if err := WriteFstFile(p, g); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("fstinfo", p).CombinedOutput(); err != nil || !strings.Contains(string(out), "# of states") {
+		t.Fatalf("fstinfo: %v\n%s", err, out)
+	}
+	rt := p + ".rt"
+	if out, err := exec.Command("sh", "-c", "fstprint "+p+" | fstcompile --keep_state_numbering - "+rt).CombinedOutput(); err != nil {
+		t.Fatalf("fstprint | fstcompile: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("fstequal", p, rt).CombinedOutput(); err != nil {
+		t.Errorf("fstequal: %v\n%s", err, out)
+	}
+	if !mustReadFst(t, rt).ApproxEqual(g, 0) {
+		t.Error("round trip through fstprint | fstcompile changed the graph")
 	}
 }

@@ -252,6 +252,7 @@ func TestLossGradient(t *testing.T) {
 		{"context-rk4", func(o *SequentialOptions) { o.ODE.Method = ode.RK4 }},
 		{"node", func(o *SequentialOptions) { o.UnitGaps = true }},
 		{"context-unfused", func(o *SequentialOptions) { o.ODE.Unfused = true }},
+		{"context-continue-anchor", func(o *SequentialOptions) { o.ContinueState, o.Anchor = true, true }},
 	}
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()

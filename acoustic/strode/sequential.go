@@ -30,10 +30,15 @@ type SequentialOptions struct {
 	// initial state z_j to the loss (an experiment, off by default: not in
 	// DESIGN.md §3). It ties h(τ = 0) to x_j so that the flow over a gap
 	// must carry x_j to x_{j+1}.
-	Anchor   bool
-	ODE      ode.Options
-	KL       KLOptions
-	InputDim int // values per observation (1 for the sine waves)
+	Anchor bool
+	// ContinueState carries the ODE state across intervals, h(t_0) = z_0
+	// and h(t_{j+1}) = flow of h(t_j) over [t_j, t_{j+1}], instead of
+	// restarting from z_j (an experiment, off by default: DESIGN.md §3
+	// restarts). The observations then enter only through the boundaries.
+	ContinueState bool
+	ODE           ode.Options
+	KL            KLOptions
+	InputDim      int // values per observation (1 for the sine waves)
 }
 
 // DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
@@ -51,6 +56,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
+	fs.BoolVar(&o.ContinueState, "continue-state", o.ContinueState, "experimental: carry the ODE state across intervals from z_0 instead of restarting from z_j")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -174,7 +180,19 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
 	}
 	solver := ode.Solver{Opts: o.ODE}
-	h := solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
+	var h *graph.Node
+	if o.ContinueState {
+		f := m.mlp(net)
+		state := net.Rows(z, 0, b)
+		var hs []*graph.Node
+		for j := 0; j < n-1; j++ {
+			state = solver.SolveMLP(net.Graph, f, state, net.Rows(gaps, j*b, (j+1)*b))
+			hs = append(hs, state)
+		}
+		h = net.ConcatRows(hs...)
+	} else {
+		h = solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
+	}
 	bt.Pred = m.Dec.Apply(net, h)
 	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
 	bt.Loss = bt.MSE

@@ -5,4 +5,15 @@
 //
 // It works on plain matrices and must not know Kaldi's file syntax: only the
 // sub-package acoustic/dataset reads Kaldi tables into training batches.
+//
+// The STRODE core is split by concern:
+//
+//	acoustic/graph      the one place that imports gorgonia: graph building,
+//	                    tape machines, broadcasting, stop-gradient, fused ops
+//	acoustic/strode     Φ (Boundary), φ (Prior), the KL term, layers, the
+//	                    sequential STRODE model, CS and gap r
+//	acoustic/ode        Euler (fused node, AVX2 kernel) and RK4 solvers
+//	acoustic/optim      parameters with sign sets, Adam, SGD, clipping
+//	acoustic/modelfile  safetensors model files
+//	acoustic/pointproc  Poisson and Hawkes processes (Ogata thinning)
 package acoustic

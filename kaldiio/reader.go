@@ -3,7 +3,6 @@ package kaldiio
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -478,7 +477,7 @@ func (r *Reader) ReadIntVector(binary bool, dst []int32) ([]int32, error) {
 		if err := r.checkAvailable(int64(n)*4, func() string { return "integer vector" }); err != nil {
 			return nil, err
 		}
-		return readInt32s(r, dst, int(n))
+		return readRaw(r, dst, int(n))
 	}
 	if err := r.SkipSpace(); err != nil {
 		return nil, r.eofErr(err, "integer vector")
@@ -537,8 +536,6 @@ func readRaw[E float32 | float64 | int32](r *Reader, dst []E, n int) ([]E, error
 	return dst, nil
 }
 
-func readInt32s(r *Reader, dst []int32, n int) ([]int32, error) { return readRaw(r, dst, n) }
-
 // rawBytes views a slice of fixed-size numbers as its bytes (little-endian on
 // every platform this toolkit supports: amd64, arm64).
 func rawBytes[E float32 | float64 | int32](s []E) []byte {
@@ -556,6 +553,3 @@ func le32(b []byte) uint32 {
 func le64(b []byte) uint64 {
 	return uint64(le32(b)) | uint64(le32(b[4:]))<<32
 }
-
-// errIsFormat reports whether err is a bad-input error of this package.
-func errIsFormat(err error) bool { return errors.Is(err, ErrFormat) }

@@ -75,27 +75,3 @@ func parseFloat(w []byte, bits int) (float64, bool) {
 	}
 	return v, true
 }
-
-// float32Bytes views a float32 slice as its little-endian bytes (all
-// platforms Go supports for this toolkit, amd64 and arm64, are
-// little-endian).
-func float32Bytes(s []float32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*4)
-}
-
-func float64Bytes(s []float64) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*8)
-}
-
-func int32Bytes(s []int32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*4)
-}

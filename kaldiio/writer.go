@@ -164,7 +164,7 @@ func (w *Writer) WriteIntVector(binary bool, v []int32) error {
 		n := uint32(len(v))
 		b[1], b[2], b[3], b[4] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
 		w.Write(b)
-		_, err := w.Write(int32Bytes(v))
+		_, err := w.Write(rawBytes(v))
 		return err
 	}
 	w.WriteString("[ ")

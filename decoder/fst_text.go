@@ -28,8 +28,9 @@ type FstTextOptions struct {
 	// default stream precision (Kaldi's text archives), 9 round-trips any
 	// float32 exactly. 0 means 6.
 	Precision int
-	// MaxStates bounds the state numbers a text FST may use, so a typo
-	// cannot allocate gigabytes; 0 means 1<<26.
+	// MaxStates bounds the state numbers a text FST may use (0 means
+	// 1<<26); the reader also refuses more than max(2^20, 4 × lines) states,
+	// so a typo cannot allocate gigabytes.
 	MaxStates int
 }
 
@@ -148,20 +149,27 @@ func (tr *FstTextReader) errorf(format string, a ...any) error {
 const defaultMaxTextStates = 1 << 26
 
 func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
-	f := NewVectorFst()
-	sawLine := false
-	maxStates := int64(tr.opt.MaxStates)
-	if maxStates <= 0 {
-		maxStates = defaultMaxTextStates
+	// Lines are parsed first and states allocated at the end, so that the
+	// number of states can be bounded by the size of the input: a state
+	// number far beyond what the lines could describe is an error, not a
+	// gigabyte allocation.
+	type entry struct {
+		src   StateID
+		final bool
+		arc   Arc // arc, or arc.Weight as the final weight
 	}
-	ensure := func(s int64) error {
-		if s < 0 || s >= maxStates {
-			return tr.errorf("state %d out of range [0,%d)", s, maxStates)
+	var entries []entry
+	maxID, maxLine := int64(-1), 0
+	sawLine := false
+	state := func(s string) (int64, error) {
+		v, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || v < 0 {
+			return 0, tr.errorf("bad state %q", s)
 		}
-		for int64(len(f.States)) <= s {
-			f.AddState()
+		if v > maxID {
+			maxID, maxLine = v, tr.line
 		}
-		return nil
+		return v, nil
 	}
 	parseLabel := func(s string, st *SymbolTable) (Label, error) {
 		if st != nil {
@@ -185,15 +193,9 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 			continue
 		}
 		sawLine = true
-		src, err := strconv.ParseInt(fields[0], 10, 32)
+		src, err := state(fields[0])
 		if err != nil {
-			return nil, tr.errorf("bad state %q", fields[0])
-		}
-		if err := ensure(src); err != nil {
 			return nil, err
-		}
-		if f.Start == NoState {
-			f.Start = StateID(src)
 		}
 		n := len(fields)
 		switch {
@@ -204,13 +206,10 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 					return nil, tr.errorf("%v", err)
 				}
 			}
-			f.States[src].Final = w
+			entries = append(entries, entry{src: StateID(src), final: true, arc: Arc{Weight: w}})
 		case n <= 5:
-			dst, err := strconv.ParseInt(fields[1], 10, 32)
+			dst, err := state(fields[1])
 			if err != nil {
-				return nil, tr.errorf("bad state %q", fields[1])
-			}
-			if err := ensure(dst); err != nil {
 				return nil, err
 			}
 			a := Arc{NextState: StateID(dst), Weight: WeightOne}
@@ -242,7 +241,7 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 					return nil, tr.errorf("%v", err)
 				}
 			}
-			f.States[src].Arcs = append(f.States[src].Arcs, a)
+			entries = append(entries, entry{src: StateID(src), arc: a})
 		default:
 			return nil, tr.errorf("%d fields", n)
 		}
@@ -252,6 +251,30 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 	}
 	if !sawLine && stopAtBlank {
 		return nil, io.EOF
+	}
+	f := NewVectorFst()
+	if len(entries) == 0 {
+		return f, nil
+	}
+	limit := int64(tr.opt.MaxStates)
+	if limit <= 0 {
+		limit = defaultMaxTextStates
+	}
+	limit = min(limit, max(1<<20, 4*int64(len(entries))+16))
+	if maxID >= limit {
+		return nil, fmt.Errorf("%w: %s line %d: state %d out of range for %d lines (at most %d states)", ErrBadFst, tr.Name, maxLine, maxID, len(entries), limit)
+	}
+	f.States = make([]FstState, maxID+1)
+	for i := range f.States {
+		f.States[i].Final = WeightZero
+	}
+	f.Start = entries[0].src
+	for _, e := range entries {
+		if e.final {
+			f.States[e.src].Final = e.arc.Weight
+		} else {
+			f.States[e.src].Arcs = append(f.States[e.src].Arcs, e.arc)
+		}
 	}
 	return f, nil
 }

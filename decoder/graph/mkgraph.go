@@ -32,9 +32,9 @@ func (o *MkGraphOptions) Register(fs *flag.FlagSet) {
 }
 
 // ComposeLG makes LG as mkgraph.sh does: fsttablecompose L_disambig G |
-// fstdeterminizestar --use-log=true | fstminimizeencoded. (Kaldi then
-// runs fstpushspecial, which only redistributes weight along paths; it
-// is not done here, so path weights — and best paths — are the same.)
+// fstdeterminizestar --use-log=true | fstminimizeencoded |
+// fstpushspecial (which only redistributes weight along paths, so that
+// beam search sees the LM cost early).
 func ComposeLG(lDisambig, g *decoder.VectorFst, maxStates int) (*decoder.VectorFst, error) {
 	lg, err := fstalg.Compose(lDisambig, g, fstalg.ComposeOptions{Connect: true, MaxStates: maxStates})
 	if err != nil {
@@ -50,6 +50,7 @@ func ComposeLG(lDisambig, g *decoder.VectorFst, maxStates int) (*decoder.VectorF
 		return nil, fmt.Errorf("determinizing LG: %w", err)
 	}
 	fstalg.MinimizeEncoded(lg, decoder.KDelta)
+	fstalg.PushSpecial(lg, float64(decoder.KDelta), 0)
 	return lg, nil
 }
 
@@ -65,7 +66,7 @@ type HCLG struct {
 // on L_disambig.fst (phones → words, with the phone disambiguation
 // symbols phoneDisambig on its input) and G.fst:
 //
-//	LG    = minimize(determinize_log(L_disambig ∘ G))
+//	LG    = pushspecial(minimize(determinize_log(L_disambig ∘ G)))
 //	HCLGa = minimize(rmepslocal(rmsymbols(determinize_log(Ha ∘ LG))))
 //	HCLG  = add-self-loops(HCLGa)
 //

@@ -309,3 +309,46 @@ func TestGoldenKaldiMini(t *testing.T) {
 		}
 	})
 }
+
+// The text goldens pin down CM decompression to Kaldi's exact mix of float
+// and double arithmetic: the same formula evaluated all in float (a
+// plausible port) prints differently from Kaldi somewhere, ours never does
+// (TestGoldenTextMatrices). This guards the evidence that the decoded
+// values are Kaldi's to the last bit, not merely to 7 digits.
+func TestCMDecodeArithmeticIsObservable(t *testing.T) {
+	allFloat := func(p0, p25, p75, p100 float32, v uint8) float32 {
+		switch {
+		case v <= 64:
+			return p0 + (p25-p0)*float32(v)*(1/64.0)
+		case v <= 192:
+			return p25 + (p75-p25)*float32(int(v)-64)*(1/128.0)
+		}
+		return p75 + (p100-p75)*float32(int(v)-192)*float32(1/63.0)
+	}
+	r, err := OpenSequentialReader("ark:"+golden(t, "fbank23_cm.ark"), CompressedMatrixCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	differ := 0
+	for r.Next() {
+		c := r.Value()
+		for j := 0; j < c.Cols; j++ {
+			h := c.Data[8*j:]
+			p := [4]float32{}
+			for k := range p {
+				p[k] = uint16ToFloat(c.MinValue, c.Range, uint16(h[2*k])|uint16(h[2*k+1])<<8)
+			}
+			for _, b := range c.Data[8*c.Cols+j*c.Rows:][:c.Rows] {
+				ours, alt := charToFloat(p[0], p[1], p[2], p[3], b), allFloat(p[0], p[1], p[2], p[3], b)
+				if string(AppendFloat(nil, float64(ours))) != string(AppendFloat(nil, float64(alt))) {
+					differ++
+				}
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("all-float decoding prints like Kaldi's: the text goldens would not detect arithmetic differences")
+	}
+	t.Logf("%d values print differently with all-float arithmetic", differ)
+}

@@ -1,0 +1,163 @@
+package am
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"sort"
+)
+
+// Trajectory is the paper's Figure 3 for one frame: the softmax output of
+// the STRODE head as the ODE solution h(i+t) runs over t ∈ [0, 2t̃_i].
+type Trajectory struct {
+	Utt    string               `json:"utt"`
+	Frame  int                  `json:"frame"`
+	TTilde float64              `json:"t_tilde"` // the frame's sampled boundary t̃_i
+	Label  int                  `json:"label"`   // the aligned pdf-id (−1 if unknown)
+	Times  []float64            `json:"t"`       // t values, 0 … 2t̃ in 2K Euler steps
+	Probs  map[string][]float64 `json:"probs"`   // pdf-id → softmax probability along t
+	Shown  []int                `json:"shown"`   // the label and the two most probable others
+}
+
+// Postdiction integrates h from h(0) = P·e over [0, 2t̃] with the head's
+// Euler steps (step t̃/K, 2K steps) in plain float64 and returns the
+// softmax of W·[e; h(t)] + b at every step. e is the encoder output of the
+// frame (Hidden values), label its aligned pdf-id or −1.
+func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, error) {
+	o := m.Opts
+	if o.Kind != KindSTRODE {
+		return nil, fmt.Errorf("am: postdiction needs a strode model, this one is %q", o.Kind)
+	}
+	if len(e) != o.SRU.Hidden {
+		return nil, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.Hidden)
+	}
+	s := o.ODEState
+	h := matVec(e, m.Proj.Data, s)
+	base := matVec(e, m.Out.W.Data, o.NumPdfs)
+	for j := range base {
+		base[j] += m.Out.B.Data[j]
+	}
+	k := o.ODE.Steps
+	step := tt / float64(k)
+	tr := &Trajectory{TTilde: tt, Label: label}
+	var all [][]float64
+	for i := 0; i <= 2*k; i++ {
+		if i > 0 {
+			f := m.fo(h)
+			for j := range h {
+				h[j] += step * f[j]
+			}
+		}
+		l := matVec(h, m.OutH.Data, o.NumPdfs)
+		for j := range l {
+			l[j] += base[j]
+		}
+		logSoftmaxRow(l, l)
+		for j := range l {
+			l[j] = math.Exp(l[j])
+		}
+		tr.Times = append(tr.Times, float64(i)*step)
+		all = append(all, l)
+	}
+	// The label and the two others with the highest peak probability.
+	peak := make([]float64, o.NumPdfs)
+	for _, l := range all {
+		for j, v := range l {
+			peak[j] = math.Max(peak[j], v)
+		}
+	}
+	idx := make([]int, o.NumPdfs)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return peak[idx[a]] > peak[idx[b]] })
+	if label >= 0 {
+		tr.Shown = append(tr.Shown, label)
+	}
+	for _, j := range idx {
+		if len(tr.Shown) == 3 || (label < 0 && len(tr.Shown) == 2) {
+			break
+		}
+		if j != label {
+			tr.Shown = append(tr.Shown, j)
+		}
+	}
+	tr.Probs = map[string][]float64{}
+	for _, j := range tr.Shown {
+		p := make([]float64, len(all))
+		for i, l := range all {
+			p[i] = l[j]
+		}
+		tr.Probs[fmt.Sprint(j)] = p
+	}
+	return tr, nil
+}
+
+// fo is f_o(h) = L2(tanh(L1(tanh(L0 h)))) in plain float64.
+func (m *Model) fo(h []float64) []float64 {
+	x := h
+	for i, l := range m.ODE {
+		y := matVec(x, l.W.Data, l.W.Cols)
+		for j := range y {
+			y[j] += l.B.Data[j]
+			if i < 2 {
+				y[j] = math.Tanh(y[j])
+			}
+		}
+		x = y
+	}
+	return x
+}
+
+// matVec is x·W for a row x and W len(x)×cols, row-major.
+func matVec(x, w []float64, cols int) []float64 {
+	y := make([]float64, cols)
+	for i, v := range x {
+		row := w[i*cols : (i+1)*cols]
+		for j, a := range row {
+			y[j] += v * a
+		}
+	}
+	return y
+}
+
+// WriteJSON writes the trajectory as JSON.
+func (tr *Trajectory) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(tr, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// WritePNG plots the trajectory: probability (0 … 1, vertical) against t
+// (0 … 2t̃, horizontal); the aligned label in blue, the two others in red
+// and green; a grey vertical line at t = t̃.
+func (tr *Trajectory) WritePNG(path string) error {
+	const w, hgt, pad = 640, 360, 20
+	img := image.NewRGBA(image.Rect(0, 0, w, hgt))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	cols := []color.RGBA{{30, 90, 200, 255}, {200, 40, 40, 255}, {40, 150, 60, 255}}
+	if tr.Label < 0 {
+		cols = cols[1:]
+	}
+	n := len(tr.Times)
+	x := func(i int) int { return pad + i*(w-2*pad)/max(1, n-1) }
+	y := func(p float64) int { return hgt - pad - int(p*float64(hgt-2*pad)) }
+	line(img, pad, hgt-pad, w-pad, hgt-pad, color.RGBA{0, 0, 0, 255})
+	line(img, pad, pad, pad, hgt-pad, color.RGBA{0, 0, 0, 255})
+	mid := x((n - 1) / 2)
+	line(img, mid, pad, mid, hgt-pad, color.RGBA{180, 180, 180, 255})
+	for k, j := range tr.Shown {
+		p := tr.Probs[fmt.Sprint(j)]
+		for i := 1; i < n; i++ {
+			line(img, x(i-1), y(p[i-1]), x(i), y(p[i]), cols[k%len(cols)])
+		}
+	}
+	return writePNG(path, img)
+}

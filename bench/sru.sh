@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# sru.sh: training throughput of strode's SRU acoustic model against the same
+# SRU in PyTorch (Debian python3-torch, float32, its own threads), same
+# shapes, same machine, one run: 8 utterances x 500 frames, `small` (4x256,
+# 200 pdfs) and `paper` (9x900, 3000 pdfs), on 1 and 2 threads. Prints each
+# side's median frames/s, achieved GFLOP/s of the products, peak RSS, and the
+# strode/PyTorch ratio. Rounds are interleaved so background load hits both.
+#
+#   bench/sru.sh                       # from the repository root
+#   ROUNDS=3 STEPS=5 PRESETS="small" THREADS="1 2" bench/sru.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+STEPS=${STEPS:-5}
+PRESETS=${PRESETS:-"small paper"}
+THREADS=${THREADS:-"1 2"}
+MODEL=${MODEL:-sru}
+OUT=bench/out/sru
+mkdir -p "$OUT"
+BIN=${BIN:-$OUT/sru_strode}
+[ -n "${NOBUILD:-}" ] || go build -o "$BIN" ./bench/sru
+# OpenBLAS at its best: the SkylakeX kernels where the CPU has AVX-512 (they
+# die with SIGILL elsewhere), its auto-detected kernel otherwise.
+if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi
+: > "$OUT/runs.txt"
+for r in $(seq "$ROUNDS"); do
+  for p in $PRESETS; do
+    case $p in
+      small) h=256 l=4 pdfs=200 ;;
+      paper) h=900 l=9 pdfs=3000 ;;
+    esac
+    for th in $THREADS; do
+      "$BIN" -preset=$p -model=$MODEL -pdfs=$pdfs -steps=$STEPS -threads=$th | tee -a "$OUT/runs.txt"
+      /usr/bin/python3 bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
+    done
+  done
+done
+echo "== medians over $ROUNDS rounds (frames/s; GFLOP/s; peak RSS MiB) and strode/PyTorch ratio"
+awk '{ key=$2" threads="substr($4,9); side=$1;
+       split($5,f,"="); split($7,g,"="); split($8,m,"=");
+       n[side,key]++; fr[side,key,n[side,key]]=f[2]; gf[side,key,n[side,key]]=g[2]; rs[side,key,n[side,key]]=m[2]; keys[key]=1 }
+     function med(a, s, k, c,   i, j, t, v) { c=n[s,k]; for(i=1;i<=c;i++) v[i]=a[s,k,i];
+       for(i=1;i<=c;i++) for(j=i+1;j<=c;j++) if (v[j]+0<v[i]+0) { t=v[i]; v[i]=v[j]; v[j]=t }
+       return v[int((c+1)/2)] }
+     END { for (k in keys) { s=med(fr,"strode",k); p=med(fr,"pytorch",k);
+       printf "%-22s strode %9.1f fr/s %7.2f GF/s %6.0f MiB | pytorch %9.1f fr/s %7.2f GF/s %6.0f MiB | ratio %.2f\n",
+         k, s, med(gf,"strode",k), med(rs,"strode",k), p, med(gf,"pytorch",k), med(rs,"pytorch",k), (p>0? s/p : 0) } }' "$OUT/runs.txt" | sort

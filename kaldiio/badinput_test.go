@@ -98,6 +98,8 @@ func TestBadInputNamesThePlace(t *testing.T) {
 		}, ErrFormat, []string{"ali.txt", `key "u2"`, "line 2", `"four"`}},
 		{"key with no object", matrix(file("nokey.ark", append(append([]byte{}, good...), "utt2"...))),
 			io.ErrUnexpectedEOF, []string{"nokey.ark", `key "utt2"`, "byte"}},
+		{"key followed by a carriage return", matrix(file("cr.ark", []byte("utt1\r\x00BFM \x04\x00\x00\x00\x00\x04\x00\x00\x00\x00"))),
+			ErrFormat, []string{"cr.ark", `key "utt1"`, "byte 4", "expected space after key"}},
 		{"key with only a separator", matrix(file("nokey2.ark", append(append([]byte{}, good...), "utt2 "...))),
 			io.ErrUnexpectedEOF, []string{"nokey2.ark", `key "utt2"`, "byte"}},
 		{"scp line with no path", func() error {

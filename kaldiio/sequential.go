@@ -145,8 +145,13 @@ func readKey(r *Reader) ([]byte, error) {
 		return nil, &Error{File: r.name, Key: string(key), Offset: r.off, Line: r.lines + 1,
 			Err: fmt.Errorf("%w: key with no object after it: %w", ErrFormat, io.ErrUnexpectedEOF)}
 	}
-	if c == ' ' || c == '\t' {
+	switch c {
+	case ' ', '\t':
 		r.ReadByte()
+	case '\n':
+	default: // as Kaldi: only a space, tab or newline may follow a key
+		return nil, &Error{File: r.name, Key: string(key), Offset: r.off, Line: r.lines + 1,
+			Err: formatf("expected space after key, got %q", c)}
 	}
 	return key, nil
 }

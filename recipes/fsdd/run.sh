@@ -115,7 +115,7 @@ mono=$exp_dir/mono0
 if run_stage 2; then
   echo "== stage 2: lang dir, monophone model, one-digit graph"
   mkdir -p $mono/log
-  S prepare-lang --mono-dir=$mono builtin:digits-no-oh "<SIL>" $lang 2> $mono/log/prepare_lang.log
+  S prepare-lang --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
   S mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
 fi
 

@@ -84,7 +84,7 @@ func ApplyCmvn(stats []float64, statsRows int, normVars bool, feats []float32, r
 	for r := 0; r < rows; r++ {
 		row := feats[r*dim : (r+1)*dim]
 		for d := range row {
-			row[d] = row[d]*scale[d] + offset[d]
+			row[d] = float32(row[d]*scale[d]) + offset[d]
 		}
 	}
 	return warnings, nil

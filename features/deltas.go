@@ -46,7 +46,7 @@ func NewDeltaFeatures(o DeltaFeaturesOptions) (*DeltaFeatures, error) {
 		for j := -w; j <= w; j++ {
 			normalizer += float32(j * j)
 			for k := -prevOff; k <= prevOff; k++ {
-				cur[j+k+curOff] += float32(j) * prev[k+prevOff]
+				cur[j+k+curOff] += float32(float32(j) * prev[k+prevOff])
 			}
 		}
 		scale := float32(1 / float64(normalizer))
@@ -76,7 +76,7 @@ func (df *DeltaFeatures) Compute(feats []float32, rows, dim int) []float32 {
 				}
 				srow := feats[src*dim : (src+1)*dim]
 				for d := range dst {
-					dst[d] += sc * srow[d]
+					dst[d] += float32(sc * srow[d])
 				}
 			}
 		}

@@ -60,11 +60,11 @@ func VtlnWarpFreq(vtlnLow, vtlnHigh, lowFreq, highFreq, warp, freq float32) floa
 	scaleRight := (highFreq - fh) / (highFreq - h)
 	switch {
 	case freq < l:
-		return lowFreq + scaleLeft*(freq-lowFreq)
+		return lowFreq + float32(scaleLeft*(freq-lowFreq))
 	case freq < h:
 		return scale * freq
 	default:
-		return highFreq + scaleRight*(freq-highFreq)
+		return highFreq + float32(scaleRight*(freq-highFreq))
 	}
 }
 
@@ -130,9 +130,10 @@ func NewMelBanks(o MelBanksOptions, frame FrameExtractionOptions, vtlnWarp float
 	}
 	thisBin := make([]float32, numFFTBins)
 	for bin := 0; bin < numBins; bin++ {
-		left := melLow + float32(bin)*melDelta
-		center := melLow + float32(bin+1)*melDelta
-		right := melLow + float32(bin+2)*melDelta
+		// (Conversions keep the compiler from fusing into FMA.)
+		left := melLow + float32(float32(bin)*melDelta)
+		center := melLow + float32(float32(bin+1)*melDelta)
+		right := melLow + float32(float32(bin+2)*melDelta)
 		if warp != 1 {
 			left = VtlnWarpMelFreq(vtlnLow, vtlnHigh, lowFreq, highFreq, warp, left)
 			center = VtlnWarpMelFreq(vtlnLow, vtlnHigh, lowFreq, highFreq, warp, center)

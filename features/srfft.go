@@ -26,6 +26,10 @@ type splitRadixFFT struct {
 	re, im []float32
 	rootRe float32 // e^{−2πi/n}
 	rootIm float32
+	// kN[2k], kN[2k+1] is e^{−2πik/n} as Kaldi computes it: by k
+	// repeated float complex multiplications by root (data-independent,
+	// so computed once).
+	kN []float32
 }
 
 func newSplitRadixFFT(n int) *splitRadixFFT {
@@ -68,6 +72,15 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 	}
 	x := float32(-2 * math.Pi / float64(n)) // ComplexImExp(M_2PI/N·(−1))
 	s.rootRe, s.rootIm = cosf(x), sinf(x)
+	s.kN = make([]float32, 2*(cn/2+1))
+	kRe, kIm := float32(1), float32(0)
+	s.kN[0] = 1
+	for k := 1; 2*k <= cn; k++ {
+		tr := float32(kRe*s.rootRe) - float32(kIm*s.rootIm)
+		kIm = float32(kRe*s.rootIm) + float32(kIm*s.rootRe)
+		kRe = tr
+		s.kN[2*k], s.kN[2*k+1] = kRe, kIm
+	}
 	return s
 }
 
@@ -150,18 +163,17 @@ func (s *splitRadixFFT) untanglePower(out []float64) {
 	n2 := s.cn
 	re, im, rev := s.re[:n2], s.im[:n2], s.rev[:n2]
 	out = out[:n2+1]
-	rootRe, rootIm := s.rootRe, s.rootIm
-	kRe, kIm := float32(1), float32(0)
+	tw := s.kN[:2*(n2/2+1)]
 	for k := 1; 2*k <= n2; k++ {
-		tr := float32(kRe*rootRe) - float32(kIm*rootIm)
-		kIm = float32(kRe*rootIm) + float32(kIm*rootRe)
-		kRe = tr
+		kRe, kIm := tw[2*k], tw[2*k+1]
 		j, jd := rev[k], rev[n2-k]
 		aRe, aIm, bRe, bIm := re[j], im[j], re[jd], im[jd]
-		ckRe := float32(0.5 * float64(aRe+bRe))
-		ckIm := float32(0.5 * float64(aIm-bIm))
-		dkRe := float32(0.5 * float64(aIm+bIm))
-		dkIm := float32(-0.5 * float64(aRe-bRe))
+		// Kaldi multiplies by the double 0.5 and stores to float: halving
+		// is exact, so the float product rounds the same way.
+		ckRe := float32(0.5 * (aRe + bRe))
+		ckIm := float32(0.5 * (aIm - bIm))
+		dkRe := float32(0.5 * (aIm + bIm))
+		dkIm := float32(-0.5 * (aRe - bRe))
 		xr := ckRe + (float32(kRe*dkRe) - float32(kIm*dkIm))
 		xi := ckIm + (float32(kRe*dkIm) + float32(kIm*dkRe))
 		out[k] = float64(float32(xr*xr) + float32(xi*xi))

@@ -18,9 +18,10 @@ import (
 // three HMM states (a self-loop and a forward transition per state, weighted
 // by the model's transition log-probabilities); a history state per word,
 // bigram arcs (ε input, word output, −log p) from each history to 20 random
-// successors' entries, a backoff arc to a unigram state that reaches all
-// 5,000 words. Kaldi's mkgraph would determinize and minimize this; the
-// search sees the same paths and scores.
+// successors' own phone chains, a backoff arc to a unigram state that enters
+// a pronunciation prefix tree over all 5,000 words (the shape a determinized
+// lexicon gives Kaldi's HCLG; the word is output at its end). The search sees
+// the same paths and scores as on mkgraph's HCLG of this lexicon and LM.
 //
 // Log-likelihoods: a random word sequence drawn from the bigram arcs is
 // aligned (each HMM state lasting 1 + Geometric(1/2) frames); on every frame
@@ -127,10 +128,43 @@ func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigr
 			}
 		}
 	}
-	succ := make([][]int32, benchWords)
-	uni := float32(math.Log(benchWords))
+	// The unigram state enters a pronunciation prefix tree (as the
+	// determinized lexicon of a real HCLG does): tree node → phone chain →
+	// child node; the word label is output at the word's end.
+	type trieKey struct {
+		node  int32
+		phone int32
+	}
+	trie := map[trieKey]int32{}
+	root := f.AddState()
+	f.AddArc(backoff, decoder.Arc{Weight: float32(math.Log(benchWords)), NextState: root})
 	for w := 0; w < benchWords; w++ {
-		f.AddArc(backoff, decoder.Arc{OLabel: int32(w + 1), Weight: uni, NextState: entry[w]})
+		node := root
+		for _, p := range pron[w] {
+			k := trieKey{node, p}
+			child, ok := trie[k]
+			if !ok {
+				// A fresh first state: the tree node itself must not carry
+				// any phone's self-loop.
+				cur := f.AddState()
+				f.AddArc(node, decoder.Arc{NextState: cur})
+				for h, st := range phones[p] {
+					f.AddArc(cur, decoder.Arc{ILabel: st.self, Weight: cost(st.self), NextState: cur})
+					next := f.AddState()
+					if h == 2 {
+						child = next
+					}
+					f.AddArc(cur, decoder.Arc{ILabel: st.fwd, Weight: cost(st.fwd), NextState: next})
+					cur = next
+				}
+				trie[k] = child
+			}
+			node = child
+		}
+		f.AddArc(node, decoder.Arc{OLabel: int32(w + 1), NextState: hist[w]})
+	}
+	succ := make([][]int32, benchWords)
+	for w := 0; w < benchWords; w++ {
 		for k := 0; k < benchSuccessors; k++ {
 			v := int32(rng.Intn(benchWords))
 			succ[w] = append(succ[w], v)

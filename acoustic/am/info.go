@@ -1,8 +1,12 @@
 package am
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 )
 
@@ -23,7 +27,7 @@ func (f *File) WriteInfo(w io.Writer) error {
 	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
 	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
 	fmt.Fprintf(bw, "feature pipeline\t%s\n", f.Pipeline)
-	fmt.Fprintf(bw, "parameters\t%d in %d tensors\n", m.NumParams(), len(m.Params.List))
+	fmt.Fprintf(bw, "parameters\t%d in %d tensors, sha256 %s\n", m.NumParams(), len(m.Params.List), m.Checksum())
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -45,4 +49,20 @@ func (f *File) WriteInfo(w io.Writer) error {
 			e.ValidCE, 100*e.ValidAcc, e.FramesPerSec, e.Accepted)
 	}
 	return bw.Flush()
+}
+
+// Checksum is the SHA-256 of every parameter's name and float64 values in
+// order: equal checksums mean bitwise-equal models, whatever the metadata
+// (training times differ between runs).
+func (m *Model) Checksum() string {
+	h := sha256.New()
+	var b [8]byte
+	for _, p := range m.Params.List {
+		h.Write([]byte(p.Name))
+		for _, v := range p.Data {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -10,13 +10,15 @@
 # ~106 MB at the default 1900) and its compressed copy (`strode copy-feats
 # --compress=true`, Kaldi's default method). Each round times, interleaved so
 # machine load hits every command alike:
-#   cat big.ark > /dev/null                     (the peer: raw read)
+#   cat big.ark > /dev/null                      (the peer: raw read)
 #   strode feat-to-len ark:big.ark ark:/dev/null (read + decode every matrix)
 #   cat big_cm.ark > /dev/null
 #   strode feat-to-len ark:big_cm.ark ark:/dev/null (read + decompress)
 # The page cache is warmed first, so both sides read from memory. Prints the
-# median wall time of each, MB/s of archive bytes, and our throughput as a
-# ratio to cat's (1.0 = as fast as cat; the goal is >= 0.5 uncompressed).
+# median wall time of each, MB/s of archive bytes, median CPU seconds, and our
+# throughput as a ratio to cat's (1.0 = as fast as cat; the goal is >= 0.5
+# uncompressed). On a loaded machine wall times swing; the ratio of medians
+# from interleaved runs is the figure to quote.
 # Outputs go to bench/out/kaldiio/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,11 +41,12 @@ sizecm=$(stat -c %s "$BIGCM")
 matrices=$((COPIES * 4))
 
 now() { date +%s.%N; }
-timeit() { # prints seconds taken by "$@"
+timeit() { # prints the wall seconds taken by "$@"; appends its CPU seconds (user+sys) to $CPU
 	local t0 t1
 	t0=$(now)
-	"$@" >/dev/null 2>&1
+	/usr/bin/time -f "%U %S" -o "$OUT/cpu.tmp" "$@" >/dev/null 2>&1
 	t1=$(now)
+	awk '{print $1 + $2}' "$OUT/cpu.tmp" >>"$CPU"
 	echo "$t1 - $t0" | bc -l
 }
 median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.4f", m}'; }
@@ -53,18 +56,20 @@ echo "load:  $(uptime | sed 's/.*load average/load average/')"
 echo "files: $BIG ($size bytes, $matrices matrices), $BIGCM ($sizecm bytes); $ROUNDS rounds"
 cat "$BIG" "$BIGCM" >/dev/null # warm the page cache
 
-: >"$OUT/cat.txt"; : >"$OUT/strode.txt"; : >"$OUT/catcm.txt"; : >"$OUT/strodecm.txt"
+for f in cat strode catcm strodecm; do : >"$OUT/$f.txt"; : >"$OUT/$f.cpu"; done
 for _ in $(seq 1 "$ROUNDS"); do
-	timeit sh -c "cat '$BIG' > /dev/null" >>"$OUT/cat.txt"
-	timeit "$STRODE" feat-to-len --print-args=false "ark:$BIG" ark:/dev/null >>"$OUT/strode.txt"
-	timeit sh -c "cat '$BIGCM' > /dev/null" >>"$OUT/catcm.txt"
-	timeit "$STRODE" feat-to-len --print-args=false "ark:$BIGCM" ark:/dev/null >>"$OUT/strodecm.txt"
+	CPU=$OUT/cat.cpu timeit cat "$BIG" >>"$OUT/cat.txt"
+	CPU=$OUT/strode.cpu timeit "$STRODE" feat-to-len --print-args=false "ark:$BIG" ark:/dev/null >>"$OUT/strode.txt"
+	CPU=$OUT/catcm.cpu timeit cat "$BIGCM" >>"$OUT/catcm.txt"
+	CPU=$OUT/strodecm.cpu timeit "$STRODE" feat-to-len --print-args=false "ark:$BIGCM" ark:/dev/null >>"$OUT/strodecm.txt"
 done
 c=$(median <"$OUT/cat.txt"); s=$(median <"$OUT/strode.txt")
 cc=$(median <"$OUT/catcm.txt"); sc=$(median <"$OUT/strodecm.txt")
 mbps() { echo "$1 / $2 / 1000000" | bc -l | xargs printf "%.0f"; }
 ratio() { echo "$1 / $2" | bc -l | xargs printf "%.2f"; }
-printf "%-44s %8ss %7s MB/s\n" "cat big.ark > /dev/null" "$c" "$(mbps "$size" "$c")"
-printf "%-44s %8ss %7s MB/s  ratio to cat: %s\n" "strode feat-to-len ark:big.ark (float)" "$s" "$(mbps "$size" "$s")" "$(ratio "$c" "$s")"
-printf "%-44s %8ss %7s MB/s\n" "cat big_cm.ark > /dev/null" "$cc" "$(mbps "$sizecm" "$cc")"
-printf "%-44s %8ss %7s MB/s  ratio to cat: %s  (%s MB/s of floats)\n" "strode feat-to-len ark:big_cm.ark (CM)" "$sc" "$(mbps "$sizecm" "$sc")" "$(ratio "$cc" "$sc")" "$(mbps "$size" "$sc")"
+cpu() { median <"$OUT/$1.cpu"; }
+echo "median wall time, throughput of archive bytes, and median CPU seconds (user+sys):"
+printf "%-40s %8ss %6s MB/s  cpu %ss\n" "cat big.ark > /dev/null" "$c" "$(mbps "$size" "$c")" "$(cpu cat)"
+printf "%-40s %8ss %6s MB/s  cpu %ss  ratio to cat: %s\n" "strode feat-to-len ark:big.ark (FM)" "$s" "$(mbps "$size" "$s")" "$(cpu strode)" "$(ratio "$c" "$s")"
+printf "%-40s %8ss %6s MB/s  cpu %ss\n" "cat big_cm.ark > /dev/null" "$cc" "$(mbps "$sizecm" "$cc")" "$(cpu catcm)"
+printf "%-40s %8ss %6s MB/s  cpu %ss  ratio to cat: %s (%s MB/s of floats)\n" "strode feat-to-len ark:big_cm.ark (CM)" "$sc" "$(mbps "$sizecm" "$sc")" "$(cpu strodecm)" "$(ratio "$cc" "$sc")" "$(mbps "$size" "$sc")"

@@ -11,8 +11,9 @@ func init() {
 	register(&kaldicmd.Command{
 		Name:    "mkgraph",
 		Summary: "Build the decoding graph HCLG.fst from a lang directory and a model (utils/mkgraph.sh)",
-		Description: "Build HCLG.fst as Kaldi's utils/mkgraph.sh does, for context-independent (monophone) trees:\n" +
-			"L_disambig∘G determinized (log semiring) and minimized, composed with the HMM transducer,\n" +
+		Description: "Build HCLG.fst as Kaldi's utils/mkgraph.sh does: L_disambig∘G determinized (log semiring),\n" +
+			"minimized and pushed, composed with the context transducer of the tree (identity for monophone trees)\n" +
+			"and the HMM transducer,\n" +
 			"determinized, disambiguation symbols and local epsilons removed, minimized, self-loops added.\n" +
 			"Reads <lang-dir>/{L_disambig.fst,G.fst,words.txt,oov.txt,phones/disambig.int} and\n" +
 			"<model-dir>/{final.mdl,tree}; writes <graph-dir>/{HCLG.fst,words.txt,phones.txt,phones/,num_pdfs,disambig_tid.int}.\n" +

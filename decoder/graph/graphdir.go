@@ -37,7 +37,7 @@ func (o *GrammarOptions) Register(fs *flag.FlagSet) {
 	})
 }
 
-// MakeGraphDir is utils/mkgraph.sh for a context-independent model: it
+// MakeGraphDir is utils/mkgraph.sh: it
 // reads langDir (L_disambig.fst, G.fst unless generated, phones/disambig.int,
 // words.txt, oov.txt) and modelDir (final.mdl, tree), builds HCLG and
 // writes graphDir/HCLG.fst (ConstFst, as mkgraph.sh), words.txt,

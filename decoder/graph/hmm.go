@@ -33,7 +33,7 @@ func MakeH(tm *decoder.TransitionModel, tree *decoder.ContextDependency, phoneDi
 	h.Start = root
 	h.SetFinal(root, decoder.WeightOne)
 	for _, phone := range tm.Phones() {
-		if err := addPhoneHmm(h, root, tm, tree, phone, transitionScale); err != nil {
+		if err := addHmm(h, root, tm, tree, []int32{phone}, phone, transitionScale); err != nil {
 			return nil, err
 		}
 	}
@@ -52,10 +52,44 @@ func MakeH(tm *decoder.TransitionModel, tree *decoder.ContextDependency, phoneDi
 	return out, nil
 }
 
-// addPhoneHmm adds phone's HMM (no self-loops) leaving from and returning
-// to root. HMM state 0 is root itself unless a transition re-enters it,
-// in which case it gets its own state too (root keeps copies of its arcs).
-func addPhoneHmm(h *decoder.VectorFst, root decoder.StateID, tm *decoder.TransitionModel, tree *decoder.ContextDependency, phone int32, transitionScale float64) error {
+// MakeHContext builds Ha for a tree with phone context over the input
+// labels of CLG (ComposeContext): each window label gets the HMM of its
+// central phone with the tree's pdfs for that window, writing the label on
+// its first arc; each disambiguation label (and Delay, Kaldi's #-1) gets a
+// self-loop on the loop state reading a transition-id-space symbol, which
+// is removed after determinization.
+func MakeHContext(tm *decoder.TransitionModel, tree *decoder.ContextDependency, labels *ContextLabels, transitionScale float64) (*HTransducer, error) {
+	h := decoder.NewVectorFst()
+	root := h.AddState()
+	h.Start = root
+	h.SetFinal(root, decoder.WeightOne)
+	out := &HTransducer{Fst: h}
+	next := int32(tm.NumTransitionIDs()) + 1
+	for i, w := range labels.Windows {
+		switch {
+		case i == 0:
+			continue
+		case decoder.Label(i) == labels.Delay || (len(w) == 1 && w[0] < 0):
+			h.AddArc(root, decoder.Arc{ILabel: next, OLabel: decoder.Label(i), Weight: decoder.WeightOne, NextState: root})
+			out.DisambigTids = append(out.DisambigTids, next)
+			next++
+		case int32(len(w)) != tree.ContextWidth:
+			return nil, fmt.Errorf("%w: context label %d has window %v, the tree's width is %d", decoder.ErrModel, i, w, tree.ContextWidth)
+		default:
+			if err := addHmm(h, root, tm, tree, w, decoder.Label(i), transitionScale); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// addHmm adds the HMM of the central phone of window (no self-loops),
+// leaving from and returning to root, writing out on its first arc. HMM
+// state 0 is root itself unless a transition re-enters it, in which case
+// it gets its own state too (root keeps copies of its arcs).
+func addHmm(h *decoder.VectorFst, root decoder.StateID, tm *decoder.TransitionModel, tree *decoder.ContextDependency, window []int32, out decoder.Label, transitionScale float64) error {
+	phone := window[tree.CentralPosition]
 	entry, err := tm.Topo.TopologyForPhone(phone)
 	if err != nil {
 		return err
@@ -68,7 +102,6 @@ func addPhoneHmm(h *decoder.VectorFst, root decoder.StateID, tm *decoder.Transit
 	}
 	arcs := make([][]harc, n)
 	state0Entered := false
-	window := []int32{phone}
 	for s := 0; s+1 < n; s++ {
 		st := entry[s]
 		if st.ForwardPdfClass == decoder.NoPdf {
@@ -76,11 +109,11 @@ func addPhoneHmm(h *decoder.VectorFst, root decoder.StateID, tm *decoder.Transit
 		}
 		fwd, err := tree.Compute(window, st.ForwardPdfClass)
 		if err != nil {
-			return fmt.Errorf("phone %d hmm-state %d: %w", phone, s, err)
+			return fmt.Errorf("window %v hmm-state %d: %w", window, s, err)
 		}
 		self, err := tree.Compute(window, st.SelfLoopPdfClass)
 		if err != nil {
-			return fmt.Errorf("phone %d hmm-state %d: %w", phone, s, err)
+			return fmt.Errorf("window %v hmm-state %d: %w", window, s, err)
 		}
 		ts := tm.TransitionStateOf(decoder.TransitionTuple{Phone: phone, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
 		if ts == 0 {
@@ -115,7 +148,7 @@ func addPhoneHmm(h *decoder.VectorFst, root decoder.StateID, tm *decoder.Transit
 			arc := decoder.Arc{ILabel: a.tid, Weight: a.w, NextState: ids[a.dest]}
 			if k == 0 {
 				first := arc
-				first.OLabel = phone
+				first.OLabel = out
 				h.AddArc(root, first)
 				if ids[0] != decoder.NoState {
 					h.AddArc(ids[0], arc)

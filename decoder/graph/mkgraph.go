@@ -62,15 +62,15 @@ type HCLG struct {
 	DisambigTids []int32
 }
 
-// BuildHCLG runs mkgraph.sh's pipeline for a context-independent system
-// on L_disambig.fst (phones → words, with the phone disambiguation
+// BuildHCLG runs mkgraph.sh's pipeline on L_disambig.fst (phones → words, with the phone disambiguation
 // symbols phoneDisambig on its input) and G.fst:
 //
 //	LG    = pushspecial(minimize(determinize_log(L_disambig ∘ G)))
-//	HCLGa = minimize(rmepslocal(rmsymbols(determinize_log(Ha ∘ LG))))
+//	HCLGa = minimize(rmepslocal(rmsymbols(determinize_log(Ha ∘ C ∘ LG))))
 //	HCLG  = add-self-loops(HCLGa)
 //
-// (C is the identity for a context width of 1.)
+// with C the context transducer of the tree (the identity for a context
+// width of 1; ComposeContext otherwise).
 func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDisambig, g *decoder.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	lg, err := ComposeLG(lDisambig, g, opt.MaxStates)
 	if err != nil {
@@ -79,13 +79,27 @@ func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDi
 	return BuildHCLGFromLG(tm, tree, lg, phoneDisambig, opt)
 }
 
-// BuildHCLGFromLG runs the H part of BuildHCLG on a ready LG.
+// BuildHCLGFromLG runs the C and H part of BuildHCLG on a ready LG. For a
+// tree of context width 1, C is the identity and H reads phones directly;
+// otherwise CLG is ComposeContext(LG) and H is built over its window
+// labels (MakeHContext).
 func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lg *decoder.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
-	h, err := MakeH(tm, tree, phoneDisambig, opt.TransitionScale)
+	var h *HTransducer
+	var err error
+	clg := lg
+	if tree.ContextWidth == 1 && tree.CentralPosition == 0 {
+		h, err = MakeH(tm, tree, phoneDisambig, opt.TransitionScale)
+	} else {
+		var labels *ContextLabels
+		if clg, labels, err = ComposeContext(lg, int(tree.ContextWidth), int(tree.CentralPosition), phoneDisambig); err != nil {
+			return nil, err
+		}
+		h, err = MakeHContext(tm, tree, labels, opt.TransitionScale)
+	}
 	if err != nil {
 		return nil, err
 	}
-	hclg, err := fstalg.Compose(h.Fst, lg, fstalg.ComposeOptions{Connect: true, MaxStates: opt.MaxStates})
+	hclg, err := fstalg.Compose(h.Fst, clg, fstalg.ComposeOptions{Connect: true, MaxStates: opt.MaxStates})
 	if err != nil {
 		return nil, fmt.Errorf("H∘CLG: %w", err)
 	}

@@ -277,49 +277,63 @@ func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reor
 	return nil
 }
 
-// makePrecedingInputSymbolsSameClass splits states so that all arcs
-// entering a state have input labels of one class (the start state counts
-// as entered by epsilon, class 0), as Kaldi's function of that name.
+// makePrecedingInputSymbolsSameClass makes all arcs entering a state have
+// input labels of one class (the start state counts as entered by
+// epsilon, class 0), exactly as Kaldi's function of that name: for a state
+// entered by several classes, each non-epsilon arc into it is redirected to
+// a new state, one per (state, class), that has a single epsilon arc into
+// the original state.
 func makePrecedingInputSymbolsSameClass(g *VectorFst, class func(Label) (int32, error)) error {
+	const noClass = -1
 	n := len(g.States)
-	classes := make([][]int32, n)
-	add := func(s StateID, c int32) {
-		if !slices.Contains(classes[s], c) {
-			classes[s] = append(classes[s], c)
-		}
+	classes := make([]int32, n)
+	for i := range classes {
+		classes[i] = noClass
 	}
 	if g.Start != NoState {
-		add(g.Start, 0)
+		classes[g.Start] = 0
 	}
+	bad := make([]bool, n)
+	anyBad := false
 	for s := range g.States {
 		for _, a := range g.States[s].Arcs {
 			c, err := class(a.ILabel)
 			if err != nil {
 				return err
 			}
-			add(a.NextState, c)
-		}
-	}
-	// copyOf[s][c] is the state that stands for s entered by class c.
-	copyOf := make([]map[int32]StateID, n)
-	for s := 0; s < n; s++ {
-		if len(classes[s]) <= 1 {
-			continue
-		}
-		copyOf[s] = map[int32]StateID{classes[s][0]: StateID(s)}
-		for _, c := range classes[s][1:] {
-			id := g.AddState()
-			g.States[id].Final = g.States[s].Final
-			g.States[id].Arcs = slices.Clone(g.States[s].Arcs)
-			copyOf[s][c] = id
-		}
-	}
-	for s := range g.States {
-		for i, a := range g.States[s].Arcs {
-			if m := copyOf[a.NextState]; m != nil {
-				c, _ := class(a.ILabel)
-				g.States[s].Arcs[i].NextState = m[c]
+			switch classes[a.NextState] {
+			case noClass:
+				classes[a.NextState] = c
+			case c:
+			default:
+				bad[a.NextState] = true
+				anyBad = true
 			}
+		}
+	}
+	if !anyBad {
+		return nil
+	}
+	type pair struct {
+		s StateID
+		c int32
+	}
+	dummy := map[pair]StateID{}
+	for s := 0; s < n; s++ {
+		for i := range g.States[s].Arcs {
+			a := g.States[s].Arcs[i]
+			if a.ILabel == 0 || !bad[a.NextState] {
+				continue
+			}
+			c, _ := class(a.ILabel)
+			p := pair{a.NextState, c}
+			d, ok := dummy[p]
+			if !ok {
+				d = g.AddState()
+				g.AddArc(d, Arc{0, 0, WeightOne, a.NextState})
+				dummy[p] = d
+			}
+			g.States[s].Arcs[i].NextState = d
 		}
 	}
 	return nil

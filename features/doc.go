@@ -6,4 +6,49 @@
 // ours and the other way round.
 //
 // It must not know about models or decoding: it turns samples into matrices.
+//
+// # API
+//
+//   - Waves: ReadWave, (*WaveData).Write, (*WaveData).Channel; WaveCodec for
+//     kaldiio tables (archives of waves, wav.scp paths, pipes, wav.ark:OFFSET).
+//   - Options (each with Register(fs) under Kaldi's names and a Default…
+//     constructor): FrameExtractionOptions, MelBanksOptions, FbankOptions,
+//     MfccOptions, DeltaFeaturesOptions, ComputeFeatsOptions,
+//     ExtractSegmentsOptions, ApplyCmvnOptions.
+//   - Computers (one per feature type, Kaldi's FbankComputer/MfccComputer):
+//     NewFbank, NewMfcc, both satisfying Computer; MelBanks.
+//   - The offline driver: NewOffline(c).Compute(dst, key, samples, rate, warp)
+//     returns the row-major feature matrix; training calls it on the fly.
+//   - Post-processing: NewCmvnStats, AccCmvnStats, ApplyCmvn,
+//     NewDeltaFeatures(…).Compute, SpliceFrames, ResampleWaveform.
+//   - Table drivers behind the strode subcommands: ComputeFeats (worker pool,
+//     output in input order), ComputeCmvnStatsTable, ApplyCmvnTable,
+//     MapFeatures, ExtractSegments, CopyWaves.
+//
+// # Numerics
+//
+// Kaldi computes in float. Where a low-energy mel bin sits next to strong
+// ones, Kaldi's own float FFT rounding dominates that bin, so an exact FFT
+// would differ from Kaldi by more than Kaldi differs from itself. We
+// therefore perform Kaldi's float operations in Kaldi's order: the
+// split-radix real FFT (srfft.go, with AVX kernels that round identically),
+// the mixed-radix FFT for other lengths (mixedfft.go), glibc's cosf/sinf for
+// the twiddle tables (sincosf.go), Kaldi's float DC removal, pre-emphasis
+// and windowing. Dot products (mel filters, DCT, energies) accumulate in
+// double: Kaldi's order there depends on the BLAS kernel anyway. On the
+// golden data the largest difference from Kaldi's binary fbank archives is
+// 1.9e-6 (23 bins) and 8.6e-6 (40 bins, 9e-7 relative); MFCC 6.6e-5.
+//
+// # WAV input beyond Kaldi
+//
+// Kaldi reads 16-bit PCM only. We also read 8-bit (unsigned), 24- and 32-bit
+// integer and 32-bit float PCM (plain or WAVE_FORMAT_EXTENSIBLE), scaled to
+// the 16-bit range: 8-bit as (x−128)·256, 24-bit as x/256, 32-bit as
+// x/65536, float as x·32768. A float sample that is NaN or Inf is an error.
+// µ-law, A-law, 12-bit and other encodings are Kaldi's errors.
+//
+// # Dither
+//
+// --dither noise is Gaussian from a PCG generator seeded by --dither-seed
+// and the utterance key, so results do not depend on thread scheduling.
 package features

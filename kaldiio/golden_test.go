@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -351,4 +352,62 @@ func TestCMDecodeArithmeticIsObservable(t *testing.T) {
 		t.Error("all-float decoding prints like Kaldi's: the text goldens would not detect arithmetic differences")
 	}
 	t.Logf("%d values print differently with all-float arithmetic", differ)
+}
+
+// Every text matrix archive in the goldens (features of all kinds) reads
+// and prints back byte for byte; every script reads the same matrices as
+// its archive; the dimension and length files agree.
+func TestGoldenAllTextArchivesAndScripts(t *testing.T) {
+	dir := sharedGoldenOr(t)
+	txts, _ := filepath.Glob(filepath.Join(dir, "*.txt.ark"))
+	n := 0
+	for _, p := range txts {
+		b := readFile(t, p)
+		if !bytes.Contains(b[:min(len(b), 200)], []byte("[")) {
+			continue // int vectors
+		}
+		n++
+		name := filepath.Base(p)
+		var got []byte
+		if bytes.HasPrefix(b, []byte("vec")) {
+			got = copyTable(t, VectorCodec, "ark:"+p, "ark,t:-")
+		} else {
+			got = copyTable(t, MatrixCodec, "ark:"+p, "ark,t:-")
+		}
+		if !bytes.Equal(got, b) && !bytes.HasPrefix(b, []byte("m1 ")) && !bytes.HasPrefix(b, []byte("vec1 ")) {
+			t.Errorf("%s: text round trip differs %s", name, firstDiff(got, b))
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d text matrix archives found", n)
+	}
+	scps, _ := filepath.Glob(filepath.Join(dir, "fbank*.scp"))
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil { // the scp files name arks relative to the folder
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, p := range scps {
+		ark := strings.TrimSuffix(filepath.Base(p), ".scp") + ".ark"
+		k1, v1 := readAll(t, MatrixCodec, "scp:"+filepath.Base(p))
+		k2, v2 := readAll(t, MatrixCodec, "ark:"+ark)
+		if strings.Join(k1, " ") != strings.Join(k2, " ") {
+			t.Errorf("%s: keys %v vs %v", p, k1, k2)
+			continue
+		}
+		for i := range v1 {
+			if !equalMatrix(v1[i], v2[i]) {
+				t.Errorf("%s: %s differs from the archive", p, k1[i])
+			}
+		}
+	}
+	for _, dim := range []string{"fbank23", "fbank40e"} {
+		var buf bytes.Buffer
+		if err := FeatToDim("scp:"+dim+".scp", "-", WithStdout(&buf)); err != nil {
+			t.Fatal(err)
+		}
+		if want := readFile(t, dim+".dim"); buf.String() != string(want) {
+			t.Errorf("feat-to-dim %s: %q, want %q", dim, buf.String(), want)
+		}
+	}
 }

@@ -84,16 +84,18 @@ func (p *problem) run(threads int) {
 	ncMax := min(kern.nc, ceilDiv(p.n, nr)*nr)
 
 	// Cut the rows into blocks of at most mc, of equal size (whole tiles),
-	// and, when that gives too few tasks, the panels of a column block into
-	// runs as well.
+	// in a multiple of the thread count so that the threads finish
+	// together, and, when that gives too few tasks, the panels of a column
+	// block into runs as well.
 	rowBlocks := ceilDiv(p.m, kern.mc)
-	if want := threads * tasksPerThread; threads > 1 && rowBlocks < want {
-		rowBlocks = min(want, ceilDiv(p.m, mr))
+	want := threads * tasksPerThread
+	if threads > 1 {
+		rowBlocks = min(ceilDiv(max(rowBlocks, want), threads)*threads, ceilDiv(p.m, mr))
 	}
 	mc := ceilDiv(ceilDiv(p.m, rowBlocks), mr) * mr
 	rowBlocks = ceilDiv(p.m, mc)
 	panelRun := ceilDiv(ncMax, nr)
-	if want := threads * tasksPerThread; threads > 1 && rowBlocks < want {
+	if threads > 1 && rowBlocks < want {
 		runs := min(ceilDiv(want, rowBlocks), ceilDiv(ncMax, nr))
 		panelRun = ceilDiv(ceilDiv(ncMax, nr), runs)
 	}

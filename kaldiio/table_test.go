@@ -329,6 +329,9 @@ func TestRawCodecWaves(t *testing.T) {
 	if got := copyTable(t, c, "ark:"+ark, "ark:-"); !bytes.Equal(got, readFile(t, ark)) {
 		t.Fatal("wave archive copy differs from Kaldi's wav-copy output")
 	}
+	if seg := golden(t, "segments_wav.ark"); !bytes.Equal(copyTable(t, c, "ark:"+seg, "ark:-"), readFile(t, seg)) {
+		t.Error("extract-segments archive copy differs")
+	}
 	dir := t.TempDir()
 	out, scp := filepath.Join(dir, "wav.ark"), filepath.Join(dir, "wav_ark.scp")
 	copyTable(t, c, "ark:"+ark, "ark,scp:"+out+","+scp)

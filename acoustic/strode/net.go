@@ -2,6 +2,7 @@ package strode
 
 import (
 	"math/rand"
+	"strconv"
 
 	"github.com/strode-asr/strode/acoustic/graph"
 	"github.com/strode-asr/strode/acoustic/optim"
@@ -80,7 +81,7 @@ type MLP struct{ Layers []*Linear }
 func NewMLP(ps *Params, name string, in, hidden, layers int, rng *rand.Rand) *MLP {
 	m := &MLP{}
 	for i := 0; i < layers; i++ {
-		m.Layers = append(m.Layers, NewLinear(ps, name+"."+string(rune('0'+i)), in, hidden, rng))
+		m.Layers = append(m.Layers, NewLinear(ps, name+"."+strconv.Itoa(i), in, hidden, rng))
 		in = hidden
 	}
 	return m

@@ -117,6 +117,11 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
 			}
 			opt.Step(bt.Params)
+			for _, p := range bt.Params {
+				if !p.InSignSet() { // the projection hook failed: never train on
+					return nil, fmt.Errorf("sine: %s epoch %d batch %d: %s left its sign set", variant, epoch, b, p.Name)
+				}
+			}
 			loss += strode.Scalar(bt.Loss)
 			mse += strode.Scalar(bt.MSE)
 			kl += strode.Scalar(bt.KL)

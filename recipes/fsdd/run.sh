@@ -5,14 +5,16 @@
 #   recipes/fsdd/run.sh --fsdd-dir ../shared/data/fsdd --test-speakers george --exp-dir exp/fsdd [--quick]
 #
 # Stages (--stage N / --stop-stage N):
-#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys
+#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
+#     training speakers are the held-out (cross-validation) set of the neural training
 #   1 fbank features (23 mel bins at 8 kHz)
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
 #   3 flat start: training graphs and equally spaced alignments
-#   4 a first SRU on the equal alignments, forward, realignment (align-compiled-mapped)
-#   5 pdf counts of the realignment (priors)
-#   6 train sru and strode on the realignment
+#   4 realignment rounds: an SRU on the current alignments, forward, align-compiled-mapped
+#   5 pdf counts of the final alignment (priors)
+#   6 train sru and strode on the final alignment
 #   7 forward with priors, latgen-faster-mapped, compute-wer; DIR/results.json
+#   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -65,17 +67,18 @@ if $quick; then
   train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
   test_idx="0 1 2 3 4 5 6 7 8 9"
   model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=4; epochs=8
+  align_epochs=4; epochs=8; align_rounds=2
 else
   train_idx=$(seq 5 49 | tr '\n' ' ')
   test_idx=$(seq 0 49 | tr '\n' ' ')
-  model_opts=""
-  align_epochs=5; epochs=15
+  model_opts="--sru-hidden=192 --sru-layers=3 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
+  align_epochs=5; epochs=12; align_rounds=2
 fi
+cv_idx="5 6 7 8 9"
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
-data_opts="--utt-cmvn=true --norm-vars=true --left-context=2 --right-context=2"
-train_opts="--preset=$preset $model_opts --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --cv-fraction=0.25 --patience=3"
+data_opts="--utt-cmvn=true --norm-vars=true --left-context=4 --right-context=4"
+train_opts="--preset=$preset $model_opts --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
 S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 
@@ -95,6 +98,10 @@ if run_stage 0; then
   done
   for set in train test; do
     for x in wav.scp text utt2spk; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
+    if [ $set = train ]; then  # held-out list: takes 5-9 of every training speaker
+      awk -v cv="$cv_idx" 'BEGIN{n=split(cv,a," "); for(i=1;i<=n;i++) c[a[i]]=1} {k=$1; sub(/.*_/,"",k); if (k in c) print $1}' \
+        $data/train/wav.scp > $data/train/cv.list
+    fi
     awk '{u[$2]=u[$2]" "$1} END{for(s in u) print s u[s]}' $data/$set/utt2spk | LC_ALL=C sort > $data/$set/spk2utt
     echo "   $set: $(wc -l < $data/$set/wav.scp) utterances, speakers: $(cut -d' ' -f1 $data/$set/spk2utt | tr '\n' ' ')"
   done
@@ -108,6 +115,9 @@ if run_stage 1; then
       2> $exp_dir/make_fbank/$set/log/make_fbank.log
     echo "   $set: $(S feat-to-len scp:$data/$set/feats.scp ark,t:- 2>/dev/null | awk '{n+=$2} END{print n}') frames, dim $(S feat-to-dim scp:$data/$set/feats.scp - 2>/dev/null)"
   done
+  # Neural training uses feats_tr.scp, its held-out set feats_cv.scp (alignments cover both).
+  awk 'NR==FNR{c[$1]=1; next} !($1 in c)' $data/train/cv.list $data/train/feats.scp > $data/train/feats_tr.scp
+  awk 'NR==FNR{c[$1]=1; next} ($1 in c)' $data/train/cv.list $data/train/feats.scp > $data/train/feats_cv.scp
 fi
 
 lang=$exp_dir/lang
@@ -131,18 +141,26 @@ if run_stage 3; then
     2> $mono/log/align_equal.log
 fi
 
-ali0=$exp_dir/sru_ali0
-ali=$exp_dir/ali1
+# Round r trains an SRU on the alignments of round r-1 (round 0: equal
+# alignments) and realigns the training data with it.
+ali_dir() { if [ $1 = 0 ]; then echo $mono; else echo $exp_dir/ali$1; fi; }
+ali=$(ali_dir $align_rounds)
 if run_stage 4; then
-  echo "== stage 4: SRU on the equal alignments, then realignment"
-  mkdir -p $ali0/log $ali/log
-  S train $train_opts --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
-    --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$ali0/checkpoint.am --resume=true \
-    scp:$data/train/feats.scp "ark:gunzip -c $mono/ali.1.gz |" $ali0/final.am 2> $ali0/log/train.log
-  S forward --apply-log=true $ali0/final.am scp:$data/train/feats.scp ark:- 2> $ali0/log/forward.log |
-    S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
-      $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $ali/ali.1.gz" 2> $ali/log/align.log
-  cp $mono/final.mdl $ali/final.mdl
+  for r in $(seq 1 $align_rounds); do
+    prev=$(ali_dir $((r-1))); am=$exp_dir/sru_ali$r; out=$(ali_dir $r)
+    echo "== stage 4: round $r: SRU on $(basename $prev)'s alignments, then realignment"
+    mkdir -p $am/log $out/log
+    S train $train_opts --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
+      --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$am/checkpoint.am --resume=true \
+      --cv-feats=scp:$data/train/feats_cv.scp \
+      scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
+    grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /'
+    S forward --apply-log=true $am/final.am scp:$data/train/feats.scp ark:- 2> $am/log/forward.log |
+      S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
+        $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $out/ali.1.gz" 2> $out/log/align.log
+    cp $mono/final.mdl $out/final.mdl
+    grep -E "Overall|Done" $out/log/align.log | sed 's/^LOG (strode align-compiled-mapped) /   /'
+  done
 fi
 
 if run_stage 5; then
@@ -157,8 +175,8 @@ if run_stage 6; then
     mkdir -p $exp_dir/$m/log
     S train $train_opts --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$m/checkpoint.am --resume=true \
-      --curves-png=$exp_dir/$m/curves.png \
-      scp:$data/train/feats.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log
+      --curves-png=$exp_dir/$m/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
+      scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log
     grep -E "epoch [0-9]+:" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /'
   done
 fi
@@ -181,4 +199,19 @@ if run_stage 7; then
   done
   echo "${json%,}}" > $exp_dir/results.json
   cat $exp_dir/results.json
+fi
+
+if run_stage 8; then
+  echo "== stage 8: forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
+  for m in sru strode; do
+    dir=$exp_dir/$m/decode_test
+    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $exp_dir/$m/final.am scp:$data/test/feats.scp \
+      ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
+    S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $mono/graph/HCLG.fst \
+      ark:$dir/loglikes.ark ark:$dir/lat_file.ark 2> $dir/log/decode_file.log
+    S lattice-best-path --acoustic-scale=0.1 ark:$dir/lat_file.ark ark,t:$dir/words_file.int 2> $dir/log/best_path.log
+    if cmp -s $dir/words.int $dir/words_file.int; then echo "   $m: identical 1-best ($(wc -l < $dir/words.int) utterances)";
+    else echo "   $m: 1-best DIFFERS"; diff $dir/words.int $dir/words_file.int | head -5; fi
+    rm -f $dir/loglikes.ark $dir/lat_file.ark
+  done
 fi

@@ -79,6 +79,8 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 	changed := true
 	for changed {
 		changed = false
+		d.passStamp++
+		stale := false
 		for t := d.frames[f].head; t != none; t = d.toks[t].next {
 			tk := &d.toks[t]
 			var finalCost float32
@@ -93,6 +95,9 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 			prev := int32(none)
 			for l := tk.links; l != none; {
 				lk := &d.links[l]
+				if lk.ilabel == 0 && d.passOf[lk.to] != d.passStamp {
+					stale = true // see pruneForwardLinks
+				}
 				nt := &d.toks[lk.to]
 				linkExtra := nt.extra + ((tk.tot + lk.ac + lk.graph) - nt.tot)
 				if linkExtra > d.latBeam || linkExtra != linkExtra {
@@ -123,6 +128,10 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 				changed = true
 			}
 			tk.extra = tokExtra
+			d.passOf[t] = d.passStamp
+		}
+		if !stale {
+			break
 		}
 	}
 }

@@ -59,13 +59,16 @@ type LatticeDecoder struct {
 	stateStamp []uint32
 	stamp      uint32
 
-	queue   []int32 // non-emitting queue (token ids)
-	pos     []int32 // token → position, scratch of topSortFrame
-	costs   []float32
-	tidLL   []float32
-	warned  bool
-	final   finalInfo
-	decoded bool // FinalizeDecoding ran
+	queue []int32 // non-emitting queue (token ids)
+	pos   []int32 // token → position, scratch of topSortFrame
+	// passOf[t] is the pruning pass that last recomputed token t.
+	passOf    []uint32
+	passStamp uint32
+	costs     []float32
+	tidLL     []float32
+	warned    bool
+	final     finalInfo
+	decoded   bool // FinalizeDecoding ran
 }
 
 type finalInfo struct {
@@ -94,6 +97,7 @@ func (d *LatticeDecoder) newToken(tot float32, next, state int32) int32 {
 		return id
 	}
 	d.toks = append(d.toks, t)
+	d.passOf = append(d.passOf, 0)
 	return int32(len(d.toks) - 1)
 }
 
@@ -128,6 +132,7 @@ func (d *LatticeDecoder) deleteLinks(tok int32) {
 // reset forgets the previous utterance, keeping the memory.
 func (d *LatticeDecoder) reset() {
 	d.toks = d.toks[:0]
+	d.passOf = d.passOf[:0]
 	d.links = d.links[:0]
 	d.freeTok, d.freeLink, d.numToks = none, none, 0
 	d.frames = d.frames[:0]
@@ -381,15 +386,26 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(strin
 		}
 		d.warned = true
 	}
+	// Kaldi repeats the pass until no extra cost moves by more than delta,
+	// because epsilon links within the frame need not go from later to
+	// earlier tokens of the list. A pass in which every same-frame link led
+	// to a token already recomputed in that pass would reproduce exactly the
+	// same values if repeated, so the repetition is skipped then (the result
+	// is identical to Kaldi's loop, which would stop after that repeat).
 	changed := true
 	for changed {
 		changed = false
+		d.passStamp++
+		stale := false
 		for t := d.frames[f].head; t != none; t = d.toks[t].next {
 			tk := &d.toks[t]
 			tokExtra := inf32
 			prev := int32(none)
 			for l := tk.links; l != none; {
 				lk := &d.links[l]
+				if lk.ilabel == 0 && d.passOf[lk.to] != d.passStamp {
+					stale = true
+				}
 				nt := &d.toks[lk.to]
 				linkExtra := nt.extra + ((tk.tot + lk.ac + lk.graph) - nt.tot)
 				if linkExtra > d.latBeam || linkExtra != linkExtra {
@@ -418,9 +434,13 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(strin
 				changed = true
 			}
 			tk.extra = tokExtra
+			d.passOf[t] = d.passStamp
 		}
 		if changed {
 			extraChanged = true
+		}
+		if !stale {
+			break
 		}
 	}
 	return

@@ -253,7 +253,7 @@ func applyRange[T any](c Codec[T], dst, src *T, e ScpEntry, in *Input) error {
 		return fmt.Errorf("%w: range [%s] given for objects that cannot be cut", ErrSpecifier, e.Range)
 	}
 	if err := rc.ExtractRange(dst, src, e.Range); err != nil {
-		name := e.Rx
+		name := strings.Clone(e.Rx) // e may view a reused line buffer
 		if in != nil {
 			name = in.Reader().name
 		}

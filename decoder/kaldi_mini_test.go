@@ -2,6 +2,7 @@ package decoder
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,5 +170,20 @@ func TestCompiledGraphPassesOpenFstTools(t *testing.T) {
 	}
 	if !mustReadFst(t, rt).ApproxEqual(g, 0) {
 		t.Error("round trip through fstprint | fstcompile changed the graph")
+	}
+}
+
+// A transcript word the lexicon does not have is an error, not a panic or
+// an empty graph silently written.
+func TestCompileUnknownWord(t *testing.T) {
+	k := loadKaldiMini(t)
+	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, DefaultTrainingGraphOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, words := range [][]int32{{7, 999}, {0}, {-3}} {
+		if _, err := comp.CompileText(words); !errors.Is(err, ErrBadFst) {
+			t.Errorf("%v: %v", words, err)
+		}
 	}
 }

@@ -17,7 +17,7 @@ func init() {
 			"determinized, disambiguation symbols and local epsilons removed, minimized, self-loops added.\n" +
 			"Reads <lang-dir>/{L_disambig.fst,G.fst,words.txt,oov.txt,phones/disambig.int} and\n" +
 			"<model-dir>/{final.mdl,tree}; writes <graph-dir>/{HCLG.fst,words.txt,phones.txt,phones/,num_pdfs,disambig_tid.int}.\n" +
-			"--grammar=one-word or word-loop generates G over words.txt instead of reading G.fst.",
+			"--grammar=one-word or word-loop generates G over words.txt, --grammar=sentences:FILE a fixed grammar\nof FILE's sentences, instead of reading G.fst.",
 		ArgsUsage: "<lang-dir> <model-dir> <graph-dir>",
 		Examples: []string{
 			"strode mkgraph data/lang_test exp/mono exp/mono/graph",

@@ -3,8 +3,11 @@ package graph
 import (
 	"fmt"
 	"math"
+	"os"
+	"strings"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fstalg"
 )
 
 // Grammar kinds for recipes without an LM.
@@ -118,4 +121,67 @@ func DigitsDict(withOh bool) *Dict {
 		nonsil = append(nonsil, []string{p})
 	}
 	return &Dict{Lexicon: lex, SilencePhones: [][]string{{"SIL"}}, NonsilencePhones: nonsil, OptionalSilence: "SIL"}
+}
+
+// GrammarSentences is the prefix of a --grammar value naming a file of
+// sentences: "sentences:FILE".
+const GrammarSentences = "sentences:"
+
+// SentencesGrammar is a fixed grammar: G accepting exactly the given
+// sentences (lists of words), each with probability 1/len(sentences)
+// (repeated sentences add up), determinized and minimized so shared
+// prefixes and suffixes share states.
+func SentencesGrammar(words *decoder.SymbolTable, sentences [][]string) (*decoder.VectorFst, error) {
+	if len(sentences) == 0 {
+		return nil, fmt.Errorf("%w: grammar with no sentences", ErrDict)
+	}
+	g := decoder.NewVectorFst()
+	start, final := g.AddState(), g.AddState()
+	g.Start = start
+	g.SetFinal(final, decoder.WeightOne)
+	w := float32(math.Log(float64(len(sentences))))
+	for i, sent := range sentences {
+		ls, err := labelsOf(words, sent)
+		if len(sent) == 0 {
+			g.SetFinal(start, decoder.LogPlus(g.States[start].Final, w))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("sentence %d: %w", i+1, err)
+		}
+		cur := start
+		for k, l := range ls {
+			next := final
+			if k+1 < len(ls) {
+				next = g.AddState()
+			}
+			arc := decoder.Arc{ILabel: l, OLabel: l, NextState: next}
+			if k == 0 {
+				arc.Weight = w
+			}
+			g.AddArc(cur, arc)
+			cur = next
+		}
+	}
+	d, err := fstalg.DeterminizeStar(g, fstalg.DefaultDeterminizeOptions())
+	if err != nil {
+		return nil, err
+	}
+	fstalg.MinimizeEncoded(d, decoder.KDelta)
+	decoder.ArcSortInput(d)
+	return d, nil
+}
+
+// ReadSentences reads a sentences file: one sentence per line, words
+// separated by white space (a line may be empty: the empty sentence).
+func ReadSentences(path string) ([][]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]string
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		out = append(out, strings.Fields(line))
+	}
+	return out, nil
 }

@@ -76,3 +76,28 @@ func TestDigitGraphsKaldiMini(t *testing.T) {
 		}
 	}
 }
+
+func TestSentencesGrammar(t *testing.T) {
+	lang, err := PrepareLang(DigitsDict(false), "<SIL>", DefaultLangOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sents := [][]string{{"one", "two", "three"}, {"one", "two", "four"}, {"five"}, {"five"}}
+	g, err := SentencesGrammar(lang.Words, sents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// States: start, after one, after one two, final (shared suffix end).
+	if g.NumStates() != 4 {
+		t.Errorf("%d states, want 4:\n%s", g.NumStates(), fstText(t, g))
+	}
+	// "five" twice: probability 1/2; the two others 1/4 each.
+	id := func(w string) decoder.Label { k, _ := lang.Words.Key(w); return decoder.Label(k) }
+	a, ok := arcOn(g, g.Start, id("five"))
+	if !ok || abs(float64(a.Weight+g.States[a.NextState].Final)-0.6931) > 1e-3 {
+		t.Errorf("five: arc %+v", a)
+	}
+	if _, err := SentencesGrammar(lang.Words, [][]string{{"eleven"}}); err == nil {
+		t.Error("unknown word accepted")
+	}
+}

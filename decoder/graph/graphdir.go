@@ -15,8 +15,9 @@ import (
 
 // GrammarOptions choose G for MakeGraphDir.
 type GrammarOptions struct {
-	// Grammar is "" to read lang/G.fst, or GrammarOneWord /
-	// GrammarWordLoop to generate G over the words of words.txt.
+	// Grammar is "" to read lang/G.fst, GrammarOneWord / GrammarWordLoop
+	// to generate G over the words of words.txt, or "sentences:FILE" for
+	// the fixed grammar of FILE's sentences (one per line).
 	Grammar string
 	// Exclude lists words left out of a generated grammar, besides the OOV
 	// word of lang/oov.txt (comma-separated on the command line).
@@ -25,7 +26,7 @@ type GrammarOptions struct {
 
 // Register adds --grammar and --grammar-exclude.
 func (o *GrammarOptions) Register(fs *flag.FlagSet) {
-	fs.StringVar(&o.Grammar, "grammar", o.Grammar, "G to use: empty reads <lang-dir>/G.fst; one-word (isolated words) or word-loop (one or more words) generates a uniform grammar over words.txt")
+	fs.StringVar(&o.Grammar, "grammar", o.Grammar, "G to use: empty reads <lang-dir>/G.fst; one-word (isolated words) or word-loop (one or more words) generates a uniform grammar over words.txt; sentences:FILE accepts exactly FILE's sentences (one per line)")
 	fs.Func("grammar-exclude", "Comma-separated words left out of a generated grammar (the OOV word always is)", func(s string) error {
 		o.Exclude = nil
 		for _, w := range strings.Split(s, ",") {
@@ -89,7 +90,18 @@ func MakeGraphDir(langDir, modelDir, graphDir string, opt MkGraphOptions, gopt G
 		}
 		logf("generated a %s grammar over %d words", gopt.Grammar, len(list))
 	default:
-		return nil, fmt.Errorf("%w: unknown --grammar %q (want %q or %q, or empty for G.fst)", ErrDict, gopt.Grammar, GrammarOneWord, GrammarWordLoop)
+		file, ok := strings.CutPrefix(gopt.Grammar, GrammarSentences)
+		if !ok {
+			return nil, fmt.Errorf("%w: unknown --grammar %q (want %q, %q or %qFILE, or empty for G.fst)", ErrDict, gopt.Grammar, GrammarOneWord, GrammarWordLoop, GrammarSentences)
+		}
+		sents, err := ReadSentences(file)
+		if err != nil {
+			return nil, err
+		}
+		if g, err = SentencesGrammar(words, sents); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		logf("fixed grammar of %d sentences from %s", len(sents), file)
 	}
 	lg, err := ComposeLG(l, g, opt.MaxStates)
 	if err != nil {

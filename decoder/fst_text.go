@@ -29,7 +29,7 @@ type FstTextOptions struct {
 	// float32 exactly. 0 means 6.
 	Precision int
 	// MaxStates bounds the state numbers a text FST may use (0 means
-	// 1<<26); the reader also refuses more than max(2^20, 4 × lines) states,
+	// 1<<26); the reader also refuses more than max(2^16, 4 × lines) states,
 	// so a typo cannot allocate gigabytes.
 	MaxStates int
 }
@@ -260,7 +260,7 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 	if limit <= 0 {
 		limit = defaultMaxTextStates
 	}
-	limit = min(limit, max(1<<20, 4*int64(len(entries))+16))
+	limit = min(limit, max(1<<16, 4*int64(len(entries))+16))
 	if maxID >= limit {
 		return nil, fmt.Errorf("%w: %s line %d: state %d out of range for %d lines (at most %d states)", ErrBadFst, tr.Name, maxLine, maxID, len(entries), limit)
 	}

@@ -113,13 +113,13 @@ func TestBadInputNamesThePlace(t *testing.T) {
 		}, ErrFormat, []string{"good.ark", `key "utt1"`, "byte 2"}},
 		{"bad scp range", func() error {
 			return readErr(MatrixCodec, "scp:"+file("rng.scp", []byte("utt1 "+goodArk+":5[1:0]\n")))
-		}, ErrFormat, []string{"good.ark", `key "utt1"`, "[1:0]"}},
+		}, ErrFormat, []string{"rng.scp", "line 1", "good.ark", `key "utt1"`, "[1:0]"}},
 		{"out-of-range scp columns", func() error {
 			return readErr(MatrixCodec, "scp:"+file("rng2.scp", []byte("utt1 "+goodArk+":5[0:1,0:3]\n")))
-		}, ErrFormat, []string{"good.ark", `key "utt1"`, "0:1,0:3", "2 x 3"}},
+		}, ErrFormat, []string{"rng2.scp", "line 1", `key "utt1"`, "0:1,0:3", "2 x 3"}},
 		{"malformed scp range", func() error {
 			return readErr(MatrixCodec, "scp:"+file("rng3.scp", []byte("utt1 "+goodArk+":5[a:b]\n")))
-		}, ErrFormat, []string{"good.ark", `key "utt1"`, "a:b"}},
+		}, ErrFormat, []string{"rng3.scp", "line 1", `key "utt1"`, "a:b"}},
 		{"unterminated scp range", func() error {
 			return readErr(MatrixCodec, "scp:"+file("rng4.scp", []byte("utt1 "+goodArk+":5[]\n")))
 		}, ErrSpecifier, []string{"rng4.scp", "line 1", "bad range"}},

@@ -186,7 +186,7 @@ func (a *RandomAccessReader[T]) readScriptEntry(e ScpEntry, v *T) error {
 		}
 	}
 	if e.Range != "" {
-		return applyRange(a.codec, v, &tmp, e, nil)
+		return applyRange(a.codec, v, &tmp, e, a.spec.Path)
 	}
 	return nil
 }

@@ -242,22 +242,20 @@ func (s *SequentialReader[T]) readEntry(e ScpEntry) error {
 		}
 	}
 	if e.Range != "" {
-		return applyRange(s.codec, &s.val, &s.tmp, e, s.data)
+		return applyRange(s.codec, &s.val, &s.tmp, e, s.in.name)
 	}
 	return nil
 }
 
-func applyRange[T any](c Codec[T], dst, src *T, e ScpEntry, in *Input) error {
+// applyRange cuts src to e's range into dst; errors name the script file
+// and line of the entry.
+func applyRange[T any](c Codec[T], dst, src *T, e ScpEntry, scp string) error {
 	rc, ok := c.(RangeCodec[T])
 	if !ok {
-		return fmt.Errorf("%w: range [%s] given for objects that cannot be cut", ErrSpecifier, e.Range)
+		return &Error{File: scp, Offset: -1, Line: e.Line, Err: fmt.Errorf("%w: range [%s] given for objects that cannot be cut", ErrSpecifier, e.Range)}
 	}
 	if err := rc.ExtractRange(dst, src, e.Range); err != nil {
-		name := strings.Clone(e.Rx) // e may view a reused line buffer
-		if in != nil {
-			name = in.Reader().name
-		}
-		return &Error{File: name, Offset: -1, Err: err}
+		return &Error{File: scp, Offset: -1, Line: e.Line, Err: fmt.Errorf("%s: %w", e.Rx, err)}
 	}
 	return nil
 }

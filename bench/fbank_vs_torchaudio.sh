@@ -17,7 +17,10 @@ REPEATS=${1:-50}
 RUNS=${2:-5}
 GOLDEN=${GOLDEN:-$(cd .. && pwd)/shared/kaldi-golden}
 PY=${PY:-/usr/bin/python3}   # the Debian peer; override only to compare elsewhere
-export OPENBLAS_CORETYPE=SkylakeX
+# OpenBLAS mis-detects these CPUs; SkylakeX needs AVX-512 (it dies with
+# SIGILL without it), Haswell is the AVX2 kernel.
+if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
+elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
 
 if [ ! -d "$GOLDEN/wav" ]; then
   echo "missing $GOLDEN/wav (clone ../shared beside the repository)" >&2; exit 1
@@ -78,7 +81,8 @@ PYEOF
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # Frames and audio duration, from one untimed torchaudio run (also a warm-up).
-read -r _ FRAMES SAMPLES < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
+PEER=$(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP") || { echo "torchaudio run failed" >&2; exit 1; }
+read -r _ FRAMES SAMPLES <<< "$PEER"
 AUDIO_S=$(calc "$SAMPLES / 16000")
 strode_run 0 1 >/dev/null # warm-up (page cache)
 

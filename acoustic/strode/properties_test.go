@@ -253,6 +253,7 @@ func TestLossGradient(t *testing.T) {
 		{"node", func(o *SequentialOptions) { o.UnitGaps = true }},
 		{"context-unfused", func(o *SequentialOptions) { o.ODE.Unfused = true }},
 		{"context-continue-anchor", func(o *SequentialOptions) { o.ContinueState, o.Anchor = true, true }},
+		{"context-linear-ode", func(o *SequentialOptions) { o.LinearODE = true }},
 	}
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()

@@ -36,9 +36,13 @@ type SequentialOptions struct {
 	// restarting from z_j (an experiment, off by default: DESIGN.md §3
 	// restarts). The observations then enter only through the boundaries.
 	ContinueState bool
-	ODE           ode.Options
-	KL            KLOptions
-	InputDim      int // values per observation (1 for the sine waves)
+	// LinearODE replaces f_o by one linear map, dh/dτ = h·A + c (an
+	// experiment, off by default): a linear flow cannot warp time by a
+	// state-dependent speed, so with Anchor the gaps must follow the data.
+	LinearODE bool
+	ODE       ode.Options
+	KL        KLOptions
+	InputDim  int // values per observation (1 for the sine waves)
 }
 
 // DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
@@ -57,6 +61,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.BoolVar(&o.ContinueState, "continue-state", o.ContinueState, "experimental: carry the ODE state across intervals from z_0 instead of restarting from z_j")
+	fs.BoolVar(&o.LinearODE, "linear-ode", o.LinearODE, "experimental: linear ODE function dh/dt = h*A + c instead of the MLP")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -85,6 +90,7 @@ type Sequential struct {
 	Params   Params
 	Enc      *MLP
 	ODE      [3]*Linear // f_o = Linear→tanh→Linear→tanh→Linear
+	LinODE   *Linear    // f_o for LinearODE
 	Dec      *Linear
 	Boundary *Boundary // nil for unit gaps
 	Prior    *Prior    // nil for unit gaps
@@ -107,6 +113,9 @@ func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
 	m.ODE[1] = NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
 	m.ODE[2] = NewLinear(&m.Params, "ode.2", o.ODEHidden, d, rng)
 	m.Dec = NewLinear(&m.Params, "dec", d, o.InputDim, rng)
+	if o.LinearODE {
+		m.LinODE = NewLinear(&m.Params, "ode.linear", d, d, rng)
+	}
 	if !o.UnitGaps {
 		m.Boundary = NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
 		m.Prior = NewPrior(&m.Params, "prior", o.PhiHidden, rng)
@@ -181,7 +190,10 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	}
 	solver := ode.Solver{Opts: o.ODE}
 	var h *graph.Node
-	if o.ContinueState {
+	if o.LinearODE {
+		f := func(x *graph.Node) *graph.Node { return m.LinODE.Apply(net, x) }
+		h = solver.Solve(net.Graph, f, net.Rows(z, 0, (n-1)*b), gaps)
+	} else if o.ContinueState {
 		f := m.mlp(net)
 		state := net.Rows(z, 0, b)
 		var hs []*graph.Node

@@ -229,15 +229,9 @@ func TestGoldenCompressionMethods(t *testing.T) {
 	}
 }
 
-// Decompressed values equal Kaldi's to the last bit: compare against the
-// float values Kaldi printed (7 digits) is not enough, so check that our
-// text of the decompressed values equals Kaldi's text AND that decompressing
-// then re-printing at full precision is stable under a round trip through
-// Kaldi's own copies (the binary FM of decompressed values is not in the
-// goldens; the text equality above plus the exact emulation of Kaldi's float
-// arithmetic is the evidence). Here: every decoded value must round to the
-// text Kaldi printed, which TestGoldenTextMatrices checks; in addition the
-// values must be finite and within the global range.
+// Decoded values of every method stay within the matrix's global range
+// (a sanity bound; exactness is TestGoldenTextMatrices together with
+// TestCMDecodeArithmeticIsObservable).
 func TestDecompressedWithinRange(t *testing.T) {
 	for m := 1; m <= 7; m++ {
 		r, err := OpenSequentialReader("ark:"+golden(t, "fbank23_cm"+itoa(m)+".ark"), CompressedMatrixCodec)

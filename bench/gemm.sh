@@ -29,7 +29,7 @@ if [ -n "${BIN:-}" ]; then
 else
 	STRODE=$OUT/gemm_strode PEER=$OUT/gemm_peer
 	if [ ! -e /usr/include/x86_64-linux-gnu/cblas.h ] && [ ! -e /usr/include/cblas.h ] ||
-		! ldconfig -p | grep -q 'libopenblas\.so'; then
+		! ldconfig -p | grep 'libopenblas\.so' >/dev/null; then
 		if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 			echo "installing libopenblas-dev ..." >&2
 			apt-get install -y -q libopenblas-dev >/dev/null ||
@@ -58,7 +58,7 @@ RAW=$OUT/raw.txt
 for round in $(seq 1 "$ROUNDS"); do
 	for t in $THREADS; do
 		"$STRODE" -impl strode -threads "$t" -reps "$REPS" $SHAPES >>"$RAW"
-		if "$STRODE" -list | grep -q avx512; then
+		if "$STRODE" -list | grep avx512 >/dev/null; then
 			"$STRODE" -impl strode -kernel avx2 -threads "$t" -reps "$REPS" $SHAPES >>"$RAW"
 		fi
 		"$STRODE" -impl gonum -threads "$t" -reps "$GONUM_REPS" $SHAPES >>"$RAW"

@@ -147,7 +147,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 		}
 		numSuccess++
 		if numSuccess%50 == 0 {
-			ctx.Log("Processed %d utterances, log-like per frame for %s is %g over %d frames.", numSuccess, key, like/float64(ll.Rows), ll.Rows)
+			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, decoder.FormatG6(like/float64(ll.Rows)), ll.Rows)
 		}
 	}
 	if err := sr.Err(); err != nil {
@@ -165,7 +165,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 	if frames > 0 {
 		perFrame = totLike / float64(frames)
 	}
-	ctx.Log("Overall log-likelihood per frame is %g over %d frames.", perFrame, frames)
+	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", decoder.FormatG6(perFrame), frames)
 	ctx.Log("Retried %d out of %d utterances.", numRetried, numSuccess+numOther)
 	ctx.Log("Done %d, could not find input for %d, other errors on %d", numSuccess, numNoInput, numOther)
 	if numSuccess == 0 {

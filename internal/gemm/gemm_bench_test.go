@@ -13,13 +13,18 @@ import (
 // benchShapes are the shapes, written m×k×n: C (m×n) = A (m×k) ·
 // B (k×n). The SRU ones are one layer's forward product (frames × in) ·
 // (in × 3h).
+// The -dW and -dX shapes are the two backward products of the last one:
+// Xᵀ·dY and dY·Wᵀ.
 var benchShapes = []struct {
-	name    string
-	m, k, n int
+	name           string
+	m, k, n        int
+	transA, transB bool
 }{
-	{"1024x1024x1024", 1024, 1024, 1024},
-	{"sru-4000x900x2700", 4000, 900, 2700},
-	{"sru-4000x256x768", 4000, 256, 768},
+	{name: "1024x1024x1024", m: 1024, k: 1024, n: 1024},
+	{name: "sru-4000x900x2700", m: 4000, k: 900, n: 2700},
+	{name: "sru-4000x256x768", m: 4000, k: 256, n: 768},
+	{name: "sru-dW-256x4000x768", m: 256, k: 4000, n: 768, transA: true},
+	{name: "sru-dX-4000x768x256", m: 4000, k: 768, n: 256, transB: true},
 }
 
 // BenchmarkSgemm measures C = A·B for this package (default kernel) and
@@ -35,7 +40,14 @@ func BenchmarkSgemm(b *testing.B) {
 		{"gonum", gonum.Implementation{}.Sgemm},
 	}
 	for _, s := range benchShapes {
-		a := randMatrix(rng, s.m, s.k, s.k)
+		lda, ldb := s.k, s.n
+		if s.transA {
+			lda = s.m
+		}
+		if s.transB {
+			ldb = s.k
+		}
+		a := randMatrix(rng, s.m, s.k, s.k) // m·k values either way
 		bm := randMatrix(rng, s.k, s.n, s.n)
 		c := make([]float32, s.m*s.n)
 		for _, impl := range impls {
@@ -44,7 +56,7 @@ func BenchmarkSgemm(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
 					defer SetThreads(SetThreads(threads))
 					for b.Loop() {
-						impl.f(blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, a, s.k, bm, s.n, 0, c, s.n)
+						impl.f(trans(s.transA), trans(s.transB), s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
 					}
 					b.ReportMetric(2*float64(s.m)*float64(s.n)*float64(s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "gflops")
 				})

@@ -14,7 +14,8 @@
 #
 #   bench/decode.sh                       # from the repository root
 #   COUNT=7 bench/decode.sh
-# Environment: COUNT (default 5) runs per benchmark; KALDI_MINI (default
+# Environment: COUNT (default 5) runs per benchmark; ONLY=a or ONLY=b runs one
+# of the two; KALDI_MINI (default
 # ../shared/kaldi-mini); BIN: a prebuilt test binary of decoder/search
 # (go test -c -o BIN ./decoder/search), else it is built into bench/out/decode/.
 set -euo pipefail
@@ -40,11 +41,16 @@ run() { # name benchtime
 }
 
 echo "nproc $(nproc); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); load $(cut -d' ' -f1-3 /proc/loadavg)"
+ONLY=${ONLY:-ab}
+if [[ $ONLY == *a* ]]; then
 a=$(run BenchmarkLatgenMini 40x)
 echo "(a) kaldi-mini HCLG, GMM loglikes: RTF runs: $(echo $a)"
 ma=$(echo "$a" | tr ' ' '\n' | median)
 echo "(a) median RTF $ma; goal 0.005 -> ratio $(awk -v m="$ma" 'BEGIN { printf "%.2f", m / 0.005 }') of goal; vs Kaldi's quoted 0.004: $(awk -v m="$ma" 'BEGIN { printf "%.2f", m / 0.004 }')x"
+fi
+if [[ $ONLY == *b* ]]; then
 b=$(run BenchmarkLatgenBigram5k 1x)
 echo "(b) 5,000-word bigram, oracle-noisy loglikes: RTF runs: $(echo $b)"
 mb=$(echo "$b" | tr ' ' '\n' | median)
 echo "(b) median RTF $mb; goal 0.1 -> ratio $(awk -v m="$mb" 'BEGIN { printf "%.2f", m / 0.1 }') of goal"
+fi

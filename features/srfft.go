@@ -22,6 +22,7 @@ type splitRadixFFT struct {
 	cn     int // complex length n/2
 	logn   int // log2(cn)
 	tab    [][]float32
+	ptab   [][]float32 // tab padded to m/4 entries per array (see newSplitRadixFFT)
 	rev    []int32
 	re, im []float32
 	rootRe float32 // e^{−2πi/n}
@@ -47,6 +48,7 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 	// and values in float.
 	if logn >= 4 {
 		s.tab = make([][]float32, logn-3)
+		s.ptab = make([][]float32, logn-3)
 		for i := logn; i >= 4; i-- {
 			m := 1 << i
 			m4, m8 := m/4, m/8
@@ -68,6 +70,16 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 				k++
 			}
 			s.tab[i-4] = t
+			// The same entries laid out by n = 0 … m4−1 with zeros at
+			// n = 0 and n = m8, so the AVX kernel can sweep the whole
+			// quarter (those two lanes are restored afterwards).
+			p := make([]float32, 6*m4)
+			for a := 0; a < 6; a++ {
+				src, dst := t[a*nel:(a+1)*nel], p[a*m4:(a+1)*m4]
+				copy(dst[1:m8], src[:m8-1])
+				copy(dst[m8+1:], src[m8-1:])
+			}
+			s.ptab[i-4] = p
 		}
 	}
 	x := float32(-2 * math.Pi / float64(n)) // ComplexImExp(M_2PI/N·(−1))
@@ -83,6 +95,9 @@ func newSplitRadixFFT(n int) *splitRadixFFT {
 	}
 	return s
 }
+
+// sqhalf is Kaldi's float M_SQRT1_2.
+const sqhalf = float32(math.Sqrt2 / 2)
 
 // recursive is Kaldi's SplitRadixComplexFft::ComputeRecursive (in-place,
 // output in bit-reversed order). The float32 conversions around products
@@ -113,7 +128,31 @@ func (s *splitRadixFFT) recursive(xr, xi []float32, logn int) {
 	srStep2(r1, i1, r2, i2)
 	// Steps 3 & 4: twiddles e^{∓2πin/m} and e^{∓6πin/m}, n = 1 … m/4−1;
 	// n = m/8 is the special case e^{∓iπ/4} (no table entry).
-	const sqhalf = float32(math.Sqrt2 / 2)
+	if useAVX && m4 >= 8 {
+		// Sweep n = 0 … m4−1 with the padded tables, then restore n = 0
+		// (untouched in Kaldi) and redo n = m8 with its own formula.
+		p := s.ptab[logn-4]
+		r10, i10, r20, i20 := r1[0], i1[0], r2[0], i2[0]
+		ra, ia, rb, ib := r1[m8], i1[m8], r2[m8], i2[m8]
+		srTwiddleAVX(&r1[0], &i1[0], &p[0], &p[m4], &p[2*m4], m4)
+		srTwiddleAVX(&r2[0], &i2[0], &p[3*m4], &p[4*m4], &p[5*m4], m4)
+		r1[0], i1[0], r2[0], i2[0] = r10, i10, r20, i20
+		r1[m8] = sqhalf * float32(ra+ia)
+		i1[m8] = sqhalf * float32(ia-ra)
+		r2[m8] = sqhalf * float32(ib-rb)
+		i2[m8] = -sqhalf * float32(rb+ib)
+	} else {
+		s.twiddleScalar(r1, i1, r2, i2, logn)
+	}
+	s.recursive(xr[:m2], xi[:m2], logn-1)
+	s.recursive(xr[m2:m2+m4], xi[m2:m2+m4], logn-2)
+	s.recursive(xr[m2+m4:m], xi[m2+m4:m], logn-2)
+}
+
+// twiddleScalar is steps 3 and 4 entry by entry, as Kaldi's loop.
+func (s *splitRadixFFT) twiddleScalar(r1, i1, r2, i2 []float32, logn int) {
+	m := 1 << logn
+	m4, m8 := m/4, m/8
 	if logn >= 4 {
 		t := s.tab[logn-4]
 		nel := m4 - 2
@@ -136,9 +175,6 @@ func (s *splitRadixFFT) recursive(xr, xi []float32, logn int) {
 		r2[j] = sqhalf * float32(b-a)
 		i2[j] = -sqhalf * float32(a+b)
 	}
-	s.recursive(xr[:m2], xi[:m2], logn-1)
-	s.recursive(xr[m2:m2+m4], xi[m2:m2+m4], logn-2)
-	s.recursive(xr[m2+m4:m], xi[m2+m4:m], logn-2)
 }
 
 // power overwrites data (the frame, length n) with Kaldi's real FFT and
@@ -299,7 +335,6 @@ func fft8(xr, xi []float32) {
 		r1, i1, r2, i2 := xr[j], xi[j], xr[j+2], xi[j+2]
 		xr[j], xi[j], xr[j+2], xi[j+2] = r1+i2, i1-r2, r1-i2, i1+r2
 	}
-	const sqhalf = float32(math.Sqrt2 / 2)
 	a, b := xr[5], xi[5]
 	xr[5] = sqhalf * float32(a+b)
 	xi[5] = sqhalf * float32(b-a)

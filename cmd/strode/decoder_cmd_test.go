@@ -186,3 +186,30 @@ func TestDecoderAliToPhonesCtm(t *testing.T) {
 		t.Errorf("ctm phones differ from ali-to-phones'")
 	}
 }
+
+// Truncated or wrong-magic model and FST files fail with an error naming
+// the file, never a panic.
+func TestDecoderBadFiles(t *testing.T) {
+	k := decoderKaldiMini(t)
+	tmp := t.TempDir()
+	mdl, _ := os.ReadFile(filepath.Join(k, "exp/mono/final.mdl"))
+	badMdl := filepath.Join(tmp, "truncated.mdl")
+	os.WriteFile(badMdl, mdl[:500], 0o644)
+	lex, _ := os.ReadFile(filepath.Join(k, "data/lang/L.fst"))
+	badLex := filepath.Join(tmp, "wrongmagic.fst")
+	os.WriteFile(badLex, append([]byte{0, 0, 0, 0}, lex[4:]...), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"hmm-info", badMdl}, badMdl},
+		{[]string{"compile-train-graphs", filepath.Join(k, "exp/mono/tree"), filepath.Join(k, "exp/mono/final.mdl"), badLex, "ark:/dev/null", "ark:/dev/null"}, badLex},
+		{[]string{"ali-to-pdf", badMdl, "ark:/dev/null", "ark:/dev/null"}, badMdl},
+	} {
+		var out, errb bytes.Buffer
+		code := app.Run(append([]string{"strode"}, c.args...), kaldicmd.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+		if code == 0 || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "ERROR (strode ") {
+			t.Errorf("%s: exit %d, stderr %q", c.args[0], code, errb.String())
+		}
+	}
+}

@@ -376,14 +376,9 @@ func TestGoldenAllTextArchivesAndScripts(t *testing.T) {
 		t.Errorf("only %d text matrix archives found", n)
 	}
 	scps, _ := filepath.Glob(filepath.Join(dir, "fbank*.scp"))
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil { // the scp files name arks relative to the folder
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
 	for _, p := range scps {
-		ark := strings.TrimSuffix(filepath.Base(p), ".scp") + ".ark"
-		k1, v1 := readAll(t, MatrixCodec, "scp:"+filepath.Base(p))
+		ark := strings.TrimSuffix(p, ".scp") + ".ark"
+		k1, v1 := readAll(t, MatrixCodec, "scp:"+absScp(t, p))
 		k2, v2 := readAll(t, MatrixCodec, "ark:"+ark)
 		if strings.Join(k1, " ") != strings.Join(k2, " ") {
 			t.Errorf("%s: keys %v vs %v", p, k1, k2)
@@ -397,11 +392,22 @@ func TestGoldenAllTextArchivesAndScripts(t *testing.T) {
 	}
 	for _, dim := range []string{"fbank23", "fbank40e"} {
 		var buf bytes.Buffer
-		if err := FeatToDim("scp:"+dim+".scp", "-", WithStdout(&buf)); err != nil {
+		if err := FeatToDim("scp:"+absScp(t, filepath.Join(dir, dim+".scp")), "-", WithStdout(&buf)); err != nil {
 			t.Fatal(err)
 		}
-		if want := readFile(t, dim+".dim"); buf.String() != string(want) {
+		if want := readFile(t, filepath.Join(dir, dim+".dim")); buf.String() != string(want) {
 			t.Errorf("feat-to-dim %s: %q, want %q", dim, buf.String(), want)
 		}
 	}
+}
+
+// absScp copies a golden script with its archive paths made absolute (the
+// goldens name them relative to their folder).
+func absScp(t testing.TB, scp string) string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(readFile(t, scp))), "\n") {
+		key, rx, _ := strings.Cut(line, " ")
+		out = append(out, key+" "+filepath.Join(filepath.Dir(scp), rx))
+	}
+	return writeFile(t, t.TempDir(), filepath.Base(scp), strings.Join(out, "\n")+"\n")
 }

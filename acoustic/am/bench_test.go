@@ -43,6 +43,6 @@ func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
 
 func BenchmarkTrainSmallSRU(b *testing.B)    { benchStep(b, "small", KindSRU, 200, 500, 8) }
 func BenchmarkTrainSmallSTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE, 200, 500, 8) }
-func BenchmarkTrainTinySTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE, 62, 60, 16) }
-func BenchmarkTrainTinySRU(b *testing.B)    { benchStep(b, "small", KindSRU, 62, 60, 16) }
+func BenchmarkTrainTinySTRODE(b *testing.B)  { benchStep(b, "small", KindSTRODE, 62, 60, 16) }
+func BenchmarkTrainTinySRU(b *testing.B)     { benchStep(b, "small", KindSRU, 62, 60, 16) }
 func BenchmarkTrainPaperSRU(b *testing.B)    { benchStep(b, "paper", KindSRU, 3000, 500, 8) }

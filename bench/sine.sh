@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/sine.sh — seconds per training epoch of the sine recipe (100 batches
+# bench/sine.sh — CPU seconds per training epoch of the sine recipe (100 batches
 # of 50 sequences: forward, backward, Adam) on one core, strode vs a PyTorch
 # peer doing the same computation (bench/sine_peer.py) in the same run, at the
 # paper's sizes (ode-hidden 8) and the reference code's (ode-hidden 100); and

@@ -64,8 +64,9 @@ for round in $(seq 1 "$ROUNDS"); do
 		"$STRODE" -impl gonum -threads "$t" -reps "$GONUM_REPS" $SHAPES >>"$RAW"
 		OPENBLAS_NUM_THREADS=$t "$PEER" openblas-auto "$REPS" $(shape_args) >>"$RAW" 2>"$OUT/auto.log"
 		# On a CPU without AVX-512 the SkylakeX kernel dies of SIGILL (exit 132).
+		# (The subshell reports the signal to its own, discarded, stderr.)
 		if (OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=$t "$PEER" openblas-skylakex "$REPS" $(shape_args) \
-			>>"$RAW" 2>"$OUT/skx.log") 2>/dev/null; then :; else
+			>>"$RAW" 2>"$OUT/skx.log"; exit $?) 2>/dev/null; then :; else
 			echo "NOTRUN openblas-skylakex exit $?" >>"$RAW"
 		fi
 	done

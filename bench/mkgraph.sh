@@ -20,8 +20,8 @@
 #   bench/mkgraph.sh                  # from the repository root
 #   ROUNDS=5 WORDS=5000 SUCCESSORS=10 bench/mkgraph.sh
 #
-# Prints each run's seconds, the medians and the ratio peer/strode, and the
-# graph sizes. Outputs go to bench/out/mkgraph/.
+# Prints each run's wall and CPU seconds, their medians and the ratios
+# peer/strode, and the graph sizes. Outputs go to bench/out/mkgraph/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,7 +46,6 @@ go run ./bench/mkgraph -words "$WORDS" -successors "$SUCCESSORS" -out "$OUT"
 
 PIN=""
 command -v taskset >/dev/null && PIN="taskset -c 0"
-now() { date +%s.%N; }
 
 strode_run() {
 	GOMAXPROCS=1 $PIN "$OUT/strode" mkgraph "$OUT/lang" "$OUT/mono" "$OUT/graph" 2>"$OUT/strode.log"
@@ -72,16 +71,20 @@ median() { sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a
 echo "cpu:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc)"
 echo "load: $(uptime | sed 's/.*load average/load average/')"
 echo "$WORDS words, $SUCCESSORS bigram successors per history; $ROUNDS rounds, interleaved"
-: >"$OUT/strode.times"
-: >"$OUT/peer.times"
+echo "(wall = elapsed seconds; cpu = user+sys seconds of the process tree, which other load on the machine inflates less)"
+: >"$OUT/strode.wall"; : >"$OUT/peer.wall"; : >"$OUT/strode.cpu"; : >"$OUT/peer.cpu"
+TIMEFORMAT='%R %U %S'
 for r in $(seq 1 "$ROUNDS"); do
-	t0=$(now); strode_run; t1=$(now)
-	peer_run; t2=$(now)
-	s=$(echo "$t1 - $t0" | bc -l); p=$(echo "$t2 - $t1" | bc -l)
-	echo "$s" >>"$OUT/strode.times"; echo "$p" >>"$OUT/peer.times"
-	printf 'round %d: strode %.2f s, OpenFst %.2f s\n' "$r" "$s" "$p"
+	read -r sw su ss < <({ time strode_run; } 2>&1 >/dev/null | tail -1)
+	read -r pw pu ps < <({ time peer_run; } 2>&1 >/dev/null | tail -1)
+	sc=$(echo "$su + $ss" | bc -l); pc=$(echo "$pu + $ps" | bc -l)
+	echo "$sw" >>"$OUT/strode.wall"; echo "$pw" >>"$OUT/peer.wall"
+	echo "$sc" >>"$OUT/strode.cpu"; echo "$pc" >>"$OUT/peer.cpu"
+	printf 'round %d: strode wall %.2f s cpu %.2f s; OpenFst wall %.2f s cpu %.2f s\n' "$r" "$sw" "$sc" "$pw" "$pc"
 done
-ms=$(median <"$OUT/strode.times"); mp=$(median <"$OUT/peer.times")
-printf 'median: strode %.2f s, OpenFst %.2f s, ratio OpenFst/strode %.2f\n' "$ms" "$mp" "$(echo "$mp / $ms" | bc -l)"
+msw=$(median <"$OUT/strode.wall"); mpw=$(median <"$OUT/peer.wall")
+msc=$(median <"$OUT/strode.cpu"); mpc=$(median <"$OUT/peer.cpu")
+printf 'median wall: strode %.2f s, OpenFst %.2f s, ratio OpenFst/strode %.2f\n' "$msw" "$mpw" "$(echo "$mpw / $msw" | bc -l)"
+printf 'median cpu:  strode %.2f s, OpenFst %.2f s, ratio OpenFst/strode %.2f\n' "$msc" "$mpc" "$(echo "$mpc / $msc" | bc -l)"
 echo "strode HCLG:  $(fstinfo "$OUT/graph/HCLG.fst" | awk '/# of states/{s=$NF} /# of arcs/{a=$NF} END{print s " states, " a " arcs"}')"
 echo "OpenFst HCLGa (no self-loops): $(fstinfo "$OUT/HCLGa_peer.fst" | awk '/# of states/{s=$NF} /# of arcs/{a=$NF} END{print s " states, " a " arcs"}')"

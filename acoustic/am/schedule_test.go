@@ -30,7 +30,7 @@ func TestNewbob(t *testing.T) {
 		{1.5, true, false, lr0, false},      // 25% better
 		{1.6, false, true, lr0 / 2, false},  // worse: rejected, halving starts
 		{1.2, true, true, lr0 / 4, false},   // 20% better, still halving
-		{1.1999, true, true, lr0 / 8, true}, // < 0.1% better while halving: stop
+		{1.1999, true, true, lr0 / 4, true}, // < 0.1% better while halving: stop (no further halving)
 	}
 	for i, s := range steps {
 		m.Params.List[0].Data[0] += 1 // a change that a rejection must undo

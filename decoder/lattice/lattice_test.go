@@ -200,7 +200,14 @@ func FuzzArchiveReader(f *testing.F) {
 				if bp, err := e.Compact.ShortestPath(); err == nil {
 					bp.LinearSequence()
 				}
-				e.Compact.ToLattice()
+				l := e.Compact.ToLattice()
+				if len(l.States) < 64 {
+					if d, err := DeterminizePruned(l, 10, DefaultDeterminizeOptions()); err == nil {
+						if bp, err := d.ShortestPath(); err == nil {
+							bp.LinearSequence()
+						}
+					}
+				}
 				var b bytes.Buffer
 				e.Compact.WriteText(&b)
 				e.Compact.WriteBinary(&b)
@@ -267,5 +274,32 @@ func TestCodecTables(t *testing.T) {
 	}
 	if err := lr.Err(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The codec path through kaldiio's table reader never panics on arbitrary
+// archive bytes.
+func FuzzCompactLatticeTable(f *testing.F) {
+	good, _ := os.ReadFile("testdata/test5_lat_mapped.ark")
+	f.Add(good[:700])
+	txt, _ := os.ReadFile("testdata/test5_lat_mapped.txt")
+	f.Add(txt[:900])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sr, err := kaldiio.OpenSequentialReader("ark:-", CompactLatticeCodec, kaldiio.WithStdin(bytes.NewReader(data)))
+		if err != nil {
+			return
+		}
+		defer sr.Close()
+		for i := 0; i < 50 && sr.Next(); i++ {
+			v := sr.Value()
+			v.Connect()
+		}
+	})
+}
+
+func TestHugeStateIDRefused(t *testing.T) {
+	_, _, err := ReadText(bytes.NewReader([]byte("\n0\t268000000\t1\n\n")))
+	if err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("err %v", err)
 	}
 }

@@ -242,10 +242,17 @@ func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
 			break
 		}
 	}
+	// Every state of a lattice appears on some line and a line names at
+	// most two states, so larger ids are corrupt input (and would otherwise
+	// make a few bytes allocate gigabytes).
+	maxState := int64(2*len(lines) + 1)
 	atoi := func(s string, l textLine, what string) (int32, error) {
 		v, err := strconv.ParseInt(s, 10, 32)
 		if err != nil || (what == "state" && v < 0) {
 			return 0, fmt.Errorf("%w: line %d: bad %s %q", ErrFormat, l.line, what, s)
+		}
+		if what == "state" && v > maxState {
+			return 0, fmt.Errorf("%w: line %d: state %d out of range for a lattice of %d lines", ErrFormat, l.line, v, len(lines))
 		}
 		return int32(v), nil
 	}

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"runtime"
@@ -23,6 +24,8 @@ type ComputeFeatsOptions struct {
 	MinDuration  float64 // --min-duration: minimum duration of segments to process (in seconds)
 	SubtractMean bool    // --subtract-mean: subtract mean of each feature file [CMS; not recommended to do it this way]
 	NumThreads   int     // --num-threads: utterances computed in parallel (strode; output keeps the input order)
+	VtlnMap      string  // --vtln-map: map from utterance or speaker-id to vtln warp factor (rspecifier)
+	Utt2spk      string  // --utt2spk: utterance to speaker-id map rspecifier (if doing VTLN and you have warps per speaker)
 }
 
 // DefaultComputeFeatsOptions are Kaldi's defaults, with one thread per core.
@@ -36,12 +39,16 @@ func (o *ComputeFeatsOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.VtlnWarp, "vtln-warp", o.VtlnWarp, "Vtln warp factor (only applicable if vtln-map not specified)")
 	fs.Float64Var(&o.MinDuration, "min-duration", o.MinDuration, "Minimum duration of segments to process (in seconds).")
 	fs.BoolVar(&o.SubtractMean, "subtract-mean", o.SubtractMean, "Subtract mean of each feature file [CMS]; not recommended to do it this way. ")
+	fs.StringVar(&o.VtlnMap, "vtln-map", o.VtlnMap, "Map from utterance or speaker-id to vtln warp factor (rspecifier)")
+	fs.StringVar(&o.Utt2spk, "utt2spk", o.Utt2spk, "Utterance to speaker-id map rspecifier (if doing VTLN and you have warps per speaker)")
 	fs.IntVar(&o.NumThreads, "num-threads", o.NumThreads, fmt.Sprintf("Number of utterances computed in parallel; output stays in input order (this machine has %d cores)", runtime.NumCPU()))
 }
 
 type featJob struct {
 	key  string
 	wave WaveData
+	warp float64
+	skip string // a warning: produce no output
 }
 
 type featResult struct {
@@ -78,12 +85,52 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 			return 0, 0, err
 		}
 	}
+	var vtlnMap *kaldiio.RandomAccessReader[float32]
+	var utt2spk *kaldiio.RandomAccessReader[kaldiio.TokenVector]
+	if o.VtlnMap != "" {
+		if vtlnMap, err = kaldiio.OpenRandomAccessReader(o.VtlnMap, kaldiio.FloatCodec, kopts...); err != nil {
+			tw.Close()
+			return 0, 0, err
+		}
+		defer vtlnMap.Close()
+		if o.Utt2spk != "" {
+			if utt2spk, err = kaldiio.OpenRandomAccessReader(o.Utt2spk, kaldiio.TokenVectorCodec, kopts...); err != nil {
+				tw.Close()
+				return 0, 0, err
+			}
+			defer utt2spk.Close()
+		}
+	}
 	next := func() (featJob, bool, error) {
 		if !sr.Next() {
 			return featJob{}, false, sr.Err()
 		}
 		total++
-		return featJob{key: sr.Key(), wave: sr.Value()}, true, nil
+		j := featJob{key: sr.Key(), wave: sr.Value(), warp: o.VtlnWarp}
+		if vtlnMap != nil {
+			key := j.key
+			if utt2spk != nil {
+				spk, err := utt2spk.Value(j.key)
+				if err == nil && len(spk) == 1 {
+					key = spk[0]
+				} else if err != nil && !errors.Is(err, kaldiio.ErrNotFound) {
+					return j, false, err
+				} else {
+					j.skip = fmt.Sprintf("No utt2spk entry for utterance-id %s", j.key)
+					return j, true, nil
+				}
+			}
+			w, err := vtlnMap.Value(key)
+			if errors.Is(err, kaldiio.ErrNotFound) {
+				j.skip = fmt.Sprintf("No vtln-map entry for utterance-id (or speaker-id) %s", key)
+				return j, true, nil
+			}
+			if err != nil {
+				return j, false, err
+			}
+			j.warp = float64(w)
+		}
+		return j, true, nil
 	}
 	work := func(w int, j featJob) featResult {
 		return computeOne(offs[w], o, j)
@@ -113,6 +160,11 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 
 func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 	r := featResult{key: j.key}
+	if j.skip != "" {
+		r.warnings = append(r.warnings, j.skip)
+		r.failed = true
+		return r
+	}
 	for _, w := range j.wave.Warnings {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s (utterance %s)", w, j.key))
 	}
@@ -137,7 +189,7 @@ func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 		r.failed = true
 		return r
 	}
-	data, rows, err := off.Compute(nil, j.key, samples, j.wave.SampFreq, o.VtlnWarp)
+	data, rows, err := off.Compute(nil, j.key, samples, j.wave.SampFreq, j.warp)
 	if err != nil {
 		r.warnings = append(r.warnings, fmt.Sprintf("Failed to compute features for utterance %s: %v", j.key, err))
 		r.failed = true

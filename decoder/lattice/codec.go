@@ -11,9 +11,8 @@ import (
 // binary from text by the first byte: OpenFst's magic number starts with
 // 0xD6, a text lattice with its newline or a digit.
 var (
-	// CompactLatticeCodec is Kaldi's CompactLatticeHolder. Reading a file
-	// that holds a state-level Lattice is refused (Kaldi converts it; here
-	// that conversion is not implemented).
+	// CompactLatticeCodec is Kaldi's CompactLatticeHolder; a state-level
+	// Lattice is converted on reading (Lattice.ToCompact), as Kaldi does.
 	CompactLatticeCodec kaldiio.Codec[CompactLattice] = compactCodec{}
 	// LatticeCodec is Kaldi's LatticeHolder; a CompactLattice is expanded
 	// on reading, as Kaldi does.
@@ -45,12 +44,12 @@ func readAny(r *kaldiio.Reader) (*CompactLattice, *Lattice, error) {
 }
 
 func (compactCodec) Read(r *kaldiio.Reader, _ bool, v *CompactLattice) error {
-	c, _, err := readAny(r)
+	c, l, err := readAny(r)
 	if err != nil {
 		return err
 	}
 	if c == nil {
-		return fmt.Errorf("%w: %w: a state-level Lattice where a CompactLattice is expected (converting it is not supported)", kaldiio.ErrFormat, ErrFormat)
+		c = l.ToCompact()
 	}
 	*v = *c
 	return nil

@@ -159,3 +159,26 @@ func (c *CompactLattice) AddWordInsPenalty(penalty float32) {
 		}
 	}
 }
+
+// ToCompact converts a state-level Lattice into a CompactLattice with the
+// same paths: every arc becomes a compact arc labelled with its word (0 for
+// none) whose string is its transition-id (empty for 0), and final weights
+// carry empty strings. Kaldi's ConvertLattice additionally merges chains of
+// word-less arcs into one arc; the paths, their word sequences, alignments
+// and weights are the same, so best paths and scoring agree.
+func (l *Lattice) ToCompact() *CompactLattice {
+	c := &CompactLattice{Start: l.Start, States: make([]CompactState, len(l.States))}
+	for s, st := range l.States {
+		cs := &c.States[s]
+		cs.Final = CompactWeight{W: st.Final}
+		cs.Arcs = make([]CompactArc, len(st.Arcs))
+		for i, a := range st.Arcs {
+			w := CompactWeight{W: a.W}
+			if a.ILabel != 0 {
+				w.Tids = []int32{a.ILabel}
+			}
+			cs.Arcs[i] = CompactArc{Label: a.OLabel, W: w, Next: a.Next}
+		}
+	}
+	return c
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -301,5 +303,27 @@ func TestHugeStateIDRefused(t *testing.T) {
 	_, _, err := ReadText(bytes.NewReader([]byte("\n0\t268000000\t1\n\n")))
 	if err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// A state-level lattice read as a CompactLattice has the same best paths.
+func TestLatticeToCompact(t *testing.T) {
+	for _, e := range readAll(t, "testdata/test5_lat_mapped.ark") {
+		for _, lmwt := range []float32{7, 12, 17} {
+			want := clone(e.Compact)
+			want.Scale(LatticeScale(1, 1/lmwt))
+			got := e.Compact.ToLattice().ToCompact()
+			got.Scale(LatticeScale(1, 1/lmwt))
+			pw, _ := want.ShortestPath()
+			pg, err := got.ShortestPath()
+			if err != nil {
+				t.Fatal(err)
+			}
+			aw, ww, w1, _ := pw.LinearSequence()
+			ag, wg, w2, _ := pg.LinearSequence()
+			if !slices.Equal(aw, ag) || !slices.Equal(ww, wg) || math.Abs(float64(w1.Cost()-w2.Cost())) > 1e-3 {
+				t.Errorf("%s lmwt %v: %v %v vs %v %v", e.Key, lmwt, wg, w2, ww, w1)
+			}
+		}
 	}
 }

@@ -33,23 +33,26 @@ func (o *LangOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.SilProb, "sil-prob", o.SilProb, "Probability of optional silence after each word (0: none)")
 	fs.IntVar(&o.NumSilStates, "num-sil-states", o.NumSilStates, "Number of emitting states of silence phones")
 	fs.IntVar(&o.NumNonsilStates, "num-nonsil-states", o.NumNonsilStates, "Number of emitting states of other phones")
-	fs.BoolVar(&o.ShareSilencePhones, "share-silence-phones", o.ShareSilencePhones, "Silence phones share one tree root (not-shared not-split)")
+	fs.BoolVar(&o.ShareSilencePhones, "share-silence-phones", o.ShareSilencePhones, "All silence phones form one set whose tree root is not-shared not-split (and share pdfs in the monophone tree)")
 }
 
 // Lang is a lang directory in memory.
 type Lang struct {
-	Dict           *Dict
-	Phones, Words  *decoder.SymbolTable
-	Topo           decoder.HmmTopology
-	L, LDisambig   *decoder.VectorFst
-	PhoneDisambig  []int32 // ids of #0, #1, … in Phones
-	WordDisambig   int32   // id of #0 in Words
-	Oov            string  // the word unknown words map to
-	SilencePhones  []int32
-	NonsilPhones   []int32
-	OptionalSil    int32
-	lexDisambig    [][]string // pronunciations with their disambiguation symbol
-	numLexDisambig int
+	Dict          *Dict
+	Phones, Words *decoder.SymbolTable
+	Topo          decoder.HmmTopology
+	L, LDisambig  *decoder.VectorFst
+	PhoneDisambig []int32 // ids of #0, #1, … in Phones
+	WordDisambig  int32   // id of #0 in Words
+	Oov           string  // the word unknown words map to
+	SilencePhones []int32
+	NonsilPhones  []int32
+	OptionalSil   int32
+	// ShareSilencePhones puts all silence phones in one set and tree root
+	// (LangOptions.ShareSilencePhones).
+	ShareSilencePhones bool
+	lexDisambig        [][]string // pronunciations with their disambiguation symbol
+	numLexDisambig     int
 }
 
 // PrepareLang makes a lang directory from a dictionary, as
@@ -71,7 +74,7 @@ func PrepareLang(d *Dict, oov string, opt LangOptions) (*Lang, error) {
 	if err := d.Check(); err != nil {
 		return nil, err
 	}
-	lang := &Lang{Dict: d, Oov: oov}
+	lang := &Lang{Dict: d, Oov: oov, ShareSilencePhones: opt.ShareSilencePhones}
 	if !slices.ContainsFunc(d.Lexicon, func(e LexEntry) bool { return e.Word == oov }) {
 		return nil, fmt.Errorf("%w: the OOV word %q is not in the lexicon", ErrDict, oov)
 	}

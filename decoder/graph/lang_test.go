@@ -57,3 +57,36 @@ func TestPrepareLangKaldiMini(t *testing.T) {
 		}
 	}
 }
+
+func TestShareSilencePhones(t *testing.T) {
+	d := DigitsDict(false)
+	d.SilencePhones = [][]string{{"SIL"}, {"NSN"}}
+	d.Lexicon = append(d.Lexicon, LexEntry{"<NOISE>", 1, []string{"NSN"}})
+	opt := DefaultLangOptions()
+	opt.ShareSilencePhones = true
+	lang, err := PrepareLang(d, "<SIL>", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := lang.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	roots, _ := os.ReadFile(filepath.Join(out, "phones/roots.txt"))
+	if !bytes.HasPrefix(roots, []byte("not-shared not-split SIL NSN\nshared split AH\n")) {
+		t.Errorf("roots.txt:\n%s", roots)
+	}
+	sets := lang.PhoneSets()
+	if len(sets[0]) != 2 {
+		t.Fatalf("first set %v, want both silence phones", sets[0])
+	}
+	tree, err := MonophoneTree(&lang.Topo, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tree.Compute([]int32{sets[0][0]}, 2)
+	b, _ := tree.Compute([]int32{sets[0][1]}, 2)
+	if a != b {
+		t.Errorf("silence phones have pdfs %d and %d, want shared", a, b)
+	}
+}

@@ -85,20 +85,16 @@ func (l *Lang) Write(dir string) error {
 			return err
 		}
 	}
-	// sets, roots, extra questions: one line per line of the phone files.
-	lines := slices.Concat(l.Dict.SilencePhones, l.Dict.NonsilencePhones)
-	var sets, roots [][]string
-	if l.sharedSilence() {
-		sets = append([][]string{slices.Concat(l.Dict.SilencePhones...)}, l.Dict.NonsilencePhones...)
-	} else {
-		sets = lines
-	}
-	for i, s := range sets {
+	// sets, roots, extra questions: one line per line of the phone files
+	// (all silence phones on one line with --share-silence-phones).
+	sets := l.phoneSetLines()
+	var roots [][]string
+	for i, set := range sets {
 		prefix := []string{"shared", "split"}
-		if l.sharedSilence() && i == 0 {
+		if l.ShareSilencePhones && i == 0 {
 			prefix = []string{"not-shared", "not-split"}
 		}
-		roots = append(roots, append(prefix, s...))
+		roots = append(roots, append(prefix, set...))
 	}
 	if err := l.writePhoneLines(filepath.Join(dir, "phones", "sets"), sets, 0); err != nil {
 		return err
@@ -112,9 +108,15 @@ func (l *Lang) Write(dir string) error {
 	return l.writeAlignLexicon(filepath.Join(dir, "phones", "align_lexicon"))
 }
 
-// sharedSilence is always false here; --share-silence-phones is kept in
-// LangOptions for the roots layout of a future caller.
-func (l *Lang) sharedSilence() bool { return false }
+// phoneSetLines are the lines of phones/sets.txt: one per line of
+// silence_phones.txt and nonsilence_phones.txt, or with
+// --share-silence-phones all silence phones on the first line.
+func (l *Lang) phoneSetLines() [][]string {
+	if l.ShareSilencePhones {
+		return append([][]string{slices.Concat(l.Dict.SilencePhones...)}, l.Dict.NonsilencePhones...)
+	}
+	return slices.Concat(l.Dict.SilencePhones, l.Dict.NonsilencePhones)
+}
 
 func (l *Lang) writePhoneList(base string, ids []int32) error {
 	var txt, ints, csl strings.Builder

@@ -106,11 +106,12 @@ func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDep
 	return tm, nil
 }
 
-// PhoneSets returns the sets of the lang directory (phones/sets.int):
-// one per line of silence_phones.txt and nonsilence_phones.txt.
+// PhoneSets returns the sets of the lang directory (phones/sets.int): one
+// per line of silence_phones.txt and nonsilence_phones.txt, all silence
+// phones in one set with --share-silence-phones.
 func (l *Lang) PhoneSets() [][]int32 {
 	var sets [][]int32
-	for _, line := range slices.Concat(l.Dict.SilencePhones, l.Dict.NonsilencePhones) {
+	for _, line := range l.phoneSetLines() {
 		var set []int32
 		for _, p := range line {
 			k, _ := l.Phones.Key(p)

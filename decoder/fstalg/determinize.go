@@ -128,7 +128,11 @@ func (d *determinizer) closure(sub []element) ([]element, error) {
 		queued[i] = true
 		queue = append(queue, i)
 	}
+	pops := 0
 	for len(queue) > 0 {
+		if pops++; pops > 100000+100*len(sub) {
+			return nil, fmt.Errorf("%w: epsilon closure does not converge (an input-epsilon cycle of non-positive weight?)", ErrTooLarge)
+		}
 		i := queue[0]
 		queue = queue[1:]
 		queued[i] = false

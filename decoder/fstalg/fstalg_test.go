@@ -215,3 +215,26 @@ func TestRemoveSymbols(t *testing.T) {
 		t.Fatalf("ilabels %v, want %v", got, want)
 	}
 }
+
+// A zero-weight input-epsilon cycle has infinite mass in the log
+// semiring: the closure stops once an added path changes a weight by less
+// than delta (as OpenFst's shortest distance does), so determinization
+// ends instead of looping.
+func TestDeterminizeStarEpsilonCycle(t *testing.T) {
+	f := decoder.NewVectorFst()
+	s0, s1 := f.AddState(), f.AddState()
+	f.Start = s0
+	f.SetFinal(s1, 0)
+	f.AddArc(s0, decoder.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s1})
+	f.AddArc(s1, decoder.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s0})
+	f.AddArc(s1, decoder.Arc{ILabel: 1, OLabel: 1, Weight: 0, NextState: s1})
+	for _, sr := range []Semiring{Log, Tropical} {
+		d, err := DeterminizeStar(f, DeterminizeOptions{Semiring: sr, MaxStates: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !isInputDeterministic(d) {
+			t.Fatal("not deterministic")
+		}
+	}
+}

@@ -187,3 +187,40 @@ func TestCompileUnknownWord(t *testing.T) {
 		}
 	}
 }
+
+// Transition probabilities put into the graph by compile-train-graphs
+// (--transition-scale=1 --self-loop-scale=0.1) and aligned without adding
+// them again give the alignments of the usual split (graph scales 0, align
+// scales 1 and 0.1).
+func TestGraphScalesEquivalentToAlignScales(t *testing.T) {
+	k := loadKaldiMini(t)
+	keys, tra := k.transcripts(t, "golden/test5.text")
+	loglikes := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_loglikes.ark"), kaldiio.MatrixCodec)
+	want := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_align_compiled_mapped.ali"), kaldiio.IntVectorCodec)
+	gopt := DefaultTrainingGraphOptions()
+	gopt.TransitionScale, gopt.SelfLoopScale = 1, 0.1
+	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, gopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aopt := scriptAlignOptions()
+	aopt.TransitionScale, aopt.SelfLoopScale = 0, 0
+	al, err := NewAligner(k.tm, aopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, key := range keys {
+		g, err := comp.CompileText(tra[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ll := loglikes[key]
+		ali, err := al.Align(g, ll.Data, ll.Rows, ll.Cols)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if !slices.Equal(ali.TransitionIDs, want[key]) {
+			t.Errorf("%s: alignment with probabilities in the graph differs", key)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func init() {
 					}
 					g, err := graphs.Value(key)
 					return &g, err
-				}, "No fst for utterance %s")
+				}, "No fst for utterance %s", "loglikes")
 			}
 		},
 	})
@@ -66,7 +66,7 @@ var errNoInput = errors.New("no input for utterance")
 // each log-likelihood matrix, get the utterance's graph, align, write the
 // alignment (and score), and count successes and failures as Kaldi does.
 func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignOptions, loglikesRspec, aliWspec, scoresWspec string,
-	graphOf func(key string) (*decoder.VectorFst, error), noInputMsg string) error {
+	graphOf func(key string) (*decoder.VectorFst, error), noInputMsg, noInputWhat string) error {
 	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, decoderStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
@@ -167,7 +167,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 	}
 	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", decoder.FormatG6(perFrame), frames)
 	ctx.Log("Retried %d out of %d utterances.", numRetried, numSuccess+numOther)
-	ctx.Log("Done %d, could not find input for %d, other errors on %d", numSuccess, numNoInput, numOther)
+	ctx.Log("Done %d, could not find %s for %d, other errors on %d", numSuccess, noInputWhat, numNoInput, numOther)
 	if numSuccess == 0 {
 		return kaldicmd.Exit(1, fmt.Errorf("no utterances aligned"))
 	}

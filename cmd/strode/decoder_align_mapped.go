@@ -21,11 +21,17 @@ func init() {
 		MinArgs: 6,
 		MaxArgs: 7,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			// As Kaldi's align-mapped: the transition probabilities go into
+			// the graph (TrainingGraphCompilerOptions, defaults 1.0 / 1.0),
+			// not added again at alignment time.
 			opt := decoder.DefaultAlignOptions()
-			opt.Register(fs)
+			fs.Float64Var(&opt.Beam, "beam", opt.Beam, "Decoding beam")
+			fs.Float64Var(&opt.RetryBeam, "retry-beam", opt.RetryBeam, "Decoding beam for second try at alignment")
+			fs.Float64Var(&opt.AcousticScale, "acoustic-scale", opt.AcousticScale, "Scaling factor for acoustic likelihoods")
+			gopt := decoder.TrainingGraphOptions{TransitionScale: 1, SelfLoopScale: 1, Reorder: true}
+			gopt.Register(fs)
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
-			_ = fs.Bool("binary", true, "Write output in binary mode")
-			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph).")
+			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph). (An option of Kaldi's gmm-align-compiled, offered here too.)")
 			return func(ctx *kaldicmd.Context) error {
 				tree, err := decoder.ReadTree(ctx.Arg(0))
 				if err != nil {
@@ -45,10 +51,11 @@ func init() {
 						return kaldicmd.Exit(decoderFailure, err)
 					}
 				}
-				comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, decoder.DefaultTrainingGraphOptions())
+				comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, gopt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
+				opt.TransitionScale, opt.SelfLoopScale = 0, 0 // already in the graph
 				al, err := decoder.NewAligner(tm, opt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
@@ -71,7 +78,7 @@ func init() {
 						return nil, err
 					}
 					return comp.CompileText(words)
-				}, "No transcript found for utterance %s")
+				}, "No transcript found for utterance %s", "transcripts")
 			}
 		},
 	})

@@ -3,6 +3,7 @@ package decoder
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -106,4 +107,24 @@ func (fstCodec) Write(w *kaldiio.Writer, binary bool, f *VectorFst) error {
 		return err
 	}
 	return w.WriteByte('\n')
+}
+
+// ReadFstRx reads one binary FST (VectorFst or ConstFst) from a Kaldi
+// rxfilename: a file, "-" or a "cmd |" pipe, as Kaldi's ReadFstKaldi.
+func ReadFstRx(rx string, opts ...kaldiio.Option) (*VectorFst, error) {
+	in, err := kaldiio.OpenInput(rx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	f, err := NewFstReader(in.Reader(), rx).Read()
+	if err == io.EOF {
+		err = fmt.Errorf("reading FST %s: empty input: %w", rx, ErrNotFst)
+	}
+	if cerr := in.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }

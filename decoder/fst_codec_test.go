@@ -3,6 +3,7 @@ package decoder
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -117,4 +118,20 @@ func FuzzFstCodec(f *testing.F) {
 		var pairs [][2]int32
 		Int32PairVectorCodec.Read(kaldiio.NewReader(bytes.NewReader(data), "fuzz"), false, &pairs)
 	})
+}
+
+func TestReadFstRx(t *testing.T) {
+	want := mustReadFst(t, "testdata/L.fst")
+	for _, rx := range []string{"testdata/L.fst", "cat testdata/L.fst |"} {
+		f, err := ReadFstRx(rx)
+		if err != nil {
+			t.Fatalf("%s: %v", rx, err)
+		}
+		if !f.Equal(want) {
+			t.Errorf("%s: differs", rx)
+		}
+	}
+	if _, err := ReadFstRx("testdata/words.txt"); !errors.Is(err, ErrNotFst) {
+		t.Errorf("text file as FST: %v", err)
+	}
 }

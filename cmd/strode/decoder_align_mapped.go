@@ -41,7 +41,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				lex, err := decoder.ReadFstFile(ctx.Arg(2))
+				lex, err := decoder.ReadFstRx(ctx.Arg(2), decoderStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

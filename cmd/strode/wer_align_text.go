@@ -51,7 +51,7 @@ func alignText(ctx *kaldicmd.Context, o scoring.AlignTextOptions) error {
 		return err
 	}
 	defer text2.Close()
-	out, err := kaldiio.OpenTableWriter(ctx.Arg(2), scoring.TokenVectorCodec, streams(ctx)...)
+	out, err := kaldiio.OpenTableWriter(ctx.Arg(2), kaldiio.TokenVectorCodec, streams(ctx)...)
 	if err != nil {
 		return err
 	}

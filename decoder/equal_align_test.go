@@ -39,3 +39,37 @@ func TestEqualAlignKaldiMini(t *testing.T) {
 		}
 	}
 }
+
+// Equal alignment through our own compiled graphs gives whole phones and
+// exactly one transition-id per frame.
+func TestEqualAlignOurGraphs(t *testing.T) {
+	k := loadKaldiMini(t)
+	keys, tra := k.transcripts(t, "golden/test5.text")
+	loglikes := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_loglikes.ark"), kaldiio.MatrixCodec)
+	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, DefaultTrainingGraphOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, key := range keys {
+		g, err := comp.CompileText(tra[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := loglikes[key].Rows
+		ali, err := EqualAlign(g, rows, StringHash(key))
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if len(ali) != rows {
+			t.Errorf("%s: %d transition-ids for %d frames", key, len(ali), rows)
+		}
+		if _, ok, err := k.tm.AliToPhones(ali, false); err != nil || !ok {
+			t.Errorf("%s: equal alignment does not split into phones (%v)", key, err)
+		}
+	}
+	// Too few frames: an error, not a panic.
+	g, _ := comp.CompileText(tra[0])
+	if _, err := EqualAlign(g, 3, 1); err == nil {
+		t.Error("3 frames for a 6-word utterance aligned")
+	}
+}

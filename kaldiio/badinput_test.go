@@ -158,7 +158,7 @@ func TestMalformedSpecifiers(t *testing.T) {
 			t.Errorf("ParseRspecifier(%q) = %v", s, err)
 		}
 	}
-	wbad := []string{"", "foo", "scp,ark:a,b", "ark,scp:a.ark", "ark:cmd |", "ark:x:12", "ark,ark:x", "ark,scp,scp:a,b", "ark,z:x", "ark:x\t"}
+	wbad := []string{"", "foo", "scp,ark:a,b", "ark,scp:a.ark", "ark:cmd |", "ark:x:12", "ark,ark:x", "ark,scp,scp:a,b", "ark,z:x", "ark:x\t", "ark,scp:,a.scp", "ark scp:,"}
 	for _, s := range wbad {
 		if _, err := ParseWspecifier(s); !errors.Is(err, ErrSpecifier) {
 			t.Errorf("ParseWspecifier(%q) = %v", s, err)

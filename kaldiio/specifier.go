@@ -178,6 +178,11 @@ func ParseWspecifier(spec string) (Wspecifier, error) {
 			return Wspecifier{}, specErr(spec, "\"ark,scp:\" needs two file names separated by a comma")
 		}
 		ws.ArkPath, ws.ScpPath = rest[:j], rest[j+1:]
+		if ws.ArkPath == "" {
+			// Kaldi would take "" as standard output, where no script can
+			// point; say so now rather than at open.
+			return Wspecifier{}, specErr(spec, "\"ark,scp:\" needs an archive file name before the comma")
+		}
 		if _, err := classifyWx(ws.ScpPath); err != nil {
 			return Wspecifier{}, specErr(spec, "%v", err)
 		}

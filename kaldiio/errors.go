@@ -22,6 +22,10 @@ var (
 	ErrPipe = errors.New("pipe command failed")
 )
 
+// ErrCompress (compressed.go) marks a matrix that cannot be compressed (NaN
+// or Inf with a range-scaled method), e.g. a text matrix with "nan" read
+// through CompressedMatrixCodec; Kaldi aborts there.
+
 // Error is an error with its place: the file (rxfilename, as given), the
 // utterance key, the byte offset and, for text, the line. Zero fields are
 // left out of the message: "fbank.ark: key \"utt1\": byte 1234 (line 3): ...".

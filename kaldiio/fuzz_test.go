@@ -53,7 +53,7 @@ func checkErr(t *testing.T, err error) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error without a place: %v", err)
 	}
-	if !errors.Is(err, ErrFormat) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrUnknownObject) && !errors.Is(err, ErrSpecifier) {
+	if !errors.Is(err, ErrFormat) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrUnknownObject) && !errors.Is(err, ErrSpecifier) && !errors.Is(err, ErrCompress) {
 		t.Fatalf("error wraps no sentinel: %v", err)
 	}
 }

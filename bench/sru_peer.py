@@ -21,9 +21,27 @@ p.add_argument("--utts", type=int, default=8)
 p.add_argument("--steps", type=int, default=5)
 p.add_argument("--threads", type=int, default=1)
 p.add_argument("--name", default="small")
+p.add_argument("--no-jit", action="store_true", help="recurrence as a plain Python loop instead of TorchScript")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(1)
+
+
+def sru_loop(u0, u1, u2, xp, vf, vr, bf, br):
+    T = u0.size(0)
+    c = torch.zeros_like(u0[0])
+    out = []
+    for t in range(T):
+        f = torch.sigmoid(u1[t] + vf * c + bf)
+        r = torch.sigmoid(u2[t] + vr * c + br)
+        c = f * c + (1 - f) * u0[t]
+        out.append(r * c + (1 - r) * xp[t])
+    return torch.stack(out)
+
+
+# TorchScript removes the Python interpreter from the per-frame loop (the
+# peer at its best without a custom kernel); --no-jit keeps the plain loop.
+sru_scripted = torch.jit.script(sru_loop)
 
 
 class SRULayer(torch.nn.Module):
@@ -43,14 +61,8 @@ class SRULayer(torch.nn.Module):
         xp = x if self.k == 3 else u[:, :, 3]
         vf, vr = self.weight_c[:h], self.weight_c[h:]
         bf, br = self.bias[:h], self.bias[h:]
-        c = x.new_zeros(B, h)
-        out = []
-        for t in range(T):
-            f = torch.sigmoid(u[t, :, 1] + vf * c + bf)
-            r = torch.sigmoid(u[t, :, 2] + vr * c + br)
-            c = f * c + (1 - f) * u[t, :, 0]
-            out.append(r * c + (1 - r) * xp[t])
-        return torch.stack(out)
+        loop = sru_loop if a.no_jit else sru_scripted
+        return loop(u[:, :, 0], u[:, :, 1], u[:, :, 2], xp, vf, vr, bf, br)
 
 
 layers = []

@@ -117,14 +117,14 @@ func (c *CompressedMatrix) read(r *Reader) error {
 	}
 	if int64(cap(c.Data)) >= n {
 		c.Data = c.Data[:n]
-		return r.ReadFull(c.Data)
+		return r.readPayload(c.Data)
 	}
 	c.Data = c.Data[:0]
 	for int64(len(c.Data)) < n {
 		k := min(n-int64(len(c.Data)), max(int64(chunkElems)*4, int64(len(c.Data))))
 		start := len(c.Data)
 		c.Data = append(c.Data, make([]byte, k)...)
-		if err := r.ReadFull(c.Data[start:]); err != nil {
+		if err := r.readPayload(c.Data[start:]); err != nil {
 			return err
 		}
 	}

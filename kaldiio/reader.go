@@ -134,6 +134,21 @@ func (r *Reader) ReadFull(p []byte) error {
 	return nil
 }
 
+// readPayload is ReadFull for binary payloads (matrix data, compressed
+// bytes): it does not count newlines, which are meaningless there and cost
+// a pass over the data. (Line numbers are for text; offsets stay exact.)
+func (r *Reader) readPayload(p []byte) error {
+	n, err := io.ReadFull(r.br, p)
+	r.off += int64(n)
+	if r.remain >= 0 {
+		r.remain -= int64(n)
+	}
+	if err != nil {
+		return r.eofErr(err, fmt.Sprintf("%d bytes", len(p)))
+	}
+	return nil
+}
+
 // Discard skips n bytes.
 func (r *Reader) Discard(n int64) error {
 	for n > 0 {
@@ -512,14 +527,14 @@ const chunkElems = 1 << 20
 func readRaw[E float32 | float64 | int32](r *Reader, dst []E, n int) ([]E, error) {
 	if cap(dst) >= n {
 		dst = dst[:n]
-		if err := r.ReadFull(rawBytes(dst)); err != nil {
+		if err := r.readPayload(rawBytes(dst)); err != nil {
 			return nil, err
 		}
 		return dst, nil
 	}
 	if r.remain >= 0 {
 		dst = make([]E, n)
-		if err := r.ReadFull(rawBytes(dst)); err != nil {
+		if err := r.readPayload(rawBytes(dst)); err != nil {
 			return nil, err
 		}
 		return dst, nil
@@ -529,7 +544,7 @@ func readRaw[E float32 | float64 | int32](r *Reader, dst []E, n int) ([]E, error
 		k := min(n-len(dst), max(chunkElems, len(dst)))
 		start := len(dst)
 		dst = append(dst, make([]E, k)...)
-		if err := r.ReadFull(rawBytes(dst[start:])); err != nil {
+		if err := r.readPayload(rawBytes(dst[start:])); err != nil {
 			return nil, err
 		}
 	}

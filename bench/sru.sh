@@ -22,6 +22,8 @@ BIN=${BIN:-$OUT/sru_strode}
 # OpenBLAS at its best: the SkylakeX kernels where the CPU has AVX-512 (they
 # die with SIGILL elsewhere), its auto-detected kernel otherwise.
 if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi
+# On a shared machine OpenMP threads that spin while waiting starve each other.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 : > "$OUT/runs.txt"
 for r in $(seq "$ROUNDS"); do
   for p in $PRESETS; do

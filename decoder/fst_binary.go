@@ -8,7 +8,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
+
+	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
 // OpenFst binary format (fst/fst.h, vector-fst.h, const-fst.h, version 1.7):
@@ -517,33 +518,11 @@ func WriteFstFile(path string, f *VectorFst) error {
 	return writeFileAtomic(path, func(w io.Writer) error { return WriteVectorFst(w, f) })
 }
 
-// writeFileAtomic writes through path+".tmp*" and renames, so readers never
-// see a half-written file; "-" or "" is stdout.
+// writeFileAtomic writes through a temporary file renamed into place, so
+// readers never see a half-written file; "-" or "" is stdout.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if path == "-" || path == "" {
 		return write(os.Stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, write)
 }

@@ -4,9 +4,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
+
+	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
 // PlotHistory writes the training curves as a PNG (written to a temporary
@@ -107,18 +108,5 @@ func abs(x int) int {
 // writePNG encodes img to path through a temporary file in the same
 // directory and a rename.
 func writePNG(path string, img image.Image) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.png")
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(tmp, img); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 }

@@ -9,8 +9,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
 // Data types of the stored values.
@@ -221,28 +222,8 @@ func Read(r io.Reader) (*File, error) {
 // WriteFile writes f to path atomically: a temporary file in the same
 // directory, synced, then renamed over path.
 func WriteFile(path string, f *File) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Write(w, f) }); err != nil {
 		return fmt.Errorf("modelfile: %w", err)
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("modelfile: %s: %w", path, err)
-	}
-	if err := Write(tmp, f); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("modelfile: %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("modelfile: %s: %w", path, err)
 	}
 	return nil
 }

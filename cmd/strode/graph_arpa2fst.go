@@ -2,9 +2,8 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/strode-asr/strode/internal/atomicfile"
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/graph"
@@ -72,17 +71,5 @@ func init() {
 // writeSymbolsAtomic writes a symbol table through a temporary file
 // renamed into place.
 func writeSymbolsAtomic(path string, syms *decoder.SymbolTable) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := syms.WriteText(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, syms.WriteText)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/strode-asr/strode/internal/atomicfile"
+
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -202,22 +204,5 @@ func (l *Lang) writeAlignLexicon(base string) error {
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it into place.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteBytes(path, data)
 }

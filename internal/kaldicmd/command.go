@@ -134,12 +134,19 @@ func (c *Command) Execute(args []string, s Streams) int {
 		}
 		if errors.Is(err, ErrUsage) {
 			c.WriteUsage(s.Stderr, fs)
+			errorf(err)
+			return 1
 		}
 		errorf(err)
-		return 1
+		return FailureStatus
 	}
 	return 0
 }
+
+// FailureStatus is the exit status of a command whose run fails: 255, as a
+// Kaldi binary's main returns -1 after catching the KALDI_ERR exception.
+// Usage errors exit 1, as Kaldi's PrintUsage-then-exit(1).
+const FailureStatus = 255
 
 func argCount(min, max int) string {
 	switch {

@@ -9,7 +9,8 @@
 // reads Kaldi-style option files (one `--opt=value` a line, `#` comments), which
 // the command line then overrides; `--help` prints Kaldi-style usage and exits 0;
 // `--verbose` and `--print-args` are the standard options of every command.
-// Failures print `ERROR (strode <cmd>) ...` and exit non-zero; a wrong number of
+// Failures print `ERROR (strode <cmd>) ...` and exit 255 (a Kaldi binary's
+// `return -1` after KALDI_ERR); an unknown option or a wrong number of
 // arguments prints the usage and exits 1, as Kaldi binaries do.
 //
 // Options are registered on a standard library flag.FlagSet, so library packages

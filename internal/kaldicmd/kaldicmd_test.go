@@ -140,7 +140,7 @@ func TestErrors(t *testing.T) {
 func TestRunFailure(t *testing.T) {
 	var s seen
 	code, _, stderr := execute(t, newTestCommand(&s, errors.New("cannot open foo.ark")), "a", "b")
-	if code != 1 || !strings.Contains(stderr, "ERROR (strode compute-test-feats) cannot open foo.ark\n") {
+	if code != FailureStatus || !strings.Contains(stderr, "ERROR (strode compute-test-feats) cannot open foo.ark\n") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = execute(t, newTestCommand(&s, Exit(3, errors.New("partial"))), "a", "b")

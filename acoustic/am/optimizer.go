@@ -2,18 +2,15 @@ package am
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
-// optimizer is an update rule whose state goes into checkpoints, so that a
-// resumed run continues bitwise as an uninterrupted one. The update rules
-// are those of package optim (PyTorch's Adam and SGD with momentum, joint
-// gradient clipping by optim.ClipGradNorm, sign projection by
-// optim.ProjectSigns after every step); they live here because optim keeps
-// its moments unexported and a checkpoint needs them.
+// optimizer is an update rule of package optim (Adam, or SGD with momentum;
+// joint gradient clipping and sign projection after every step) whose state
+// goes into checkpoints, so that a resumed run continues bitwise as an
+// uninterrupted one.
 type optimizer interface {
 	setLR(lr float64)
 	step(ps []*optim.Param)
@@ -21,57 +18,77 @@ type optimizer interface {
 	load(ps []*optim.Param, c *File) error
 }
 
-type adam struct {
-	o    optim.AdamOptions
-	t    int
-	m, v [][]float64
+type adam struct{ opt *optim.Adam }
+
+func newAdam(o optim.AdamOptions) *adam { return &adam{optim.NewAdam(o)} }
+
+func (a *adam) setLR(lr float64)       { a.opt.Opts.LearningRate = lr }
+func (a *adam) step(ps []*optim.Param) { a.opt.Step(ps) }
+
+func (a *adam) save(ps []*optim.Param) []modelfile.Tensor {
+	t, m, v := a.opt.State(ps)
+	out := stateTensors("optim.adam.m.", ps, m)
+	out = append(out, stateTensors("optim.adam.v.", ps, v)...)
+	return append(out, modelfile.Tensor{Name: "optim.adam.t", DType: modelfile.F64, Shape: []int{1}, Data: []float64{float64(t)}})
 }
 
-func newAdam(o optim.AdamOptions) *adam { return &adam{o: o} }
-
-func (a *adam) setLR(lr float64) { a.o.LearningRate = lr }
-
-func (a *adam) init(ps []*optim.Param) {
-	if a.m == nil {
-		for _, p := range ps {
-			a.m = append(a.m, make([]float64, len(p.Data)))
-			a.v = append(a.v, make([]float64, len(p.Data)))
-		}
+func (a *adam) load(ps []*optim.Param, c *File) error {
+	m, err := loadState("optim.adam.m.", ps, c)
+	if err != nil {
+		return err
 	}
-}
-
-// step: m ← β1·m + (1−β1)·g, v ← β2·v + (1−β2)·g², θ ← θ − α·m̂/(√v̂ + ε).
-func (a *adam) step(ps []*optim.Param) {
-	a.init(ps)
-	optim.ClipGradNorm(ps, a.o.ClipNorm)
-	a.t++
-	b1, b2 := a.o.Beta1, a.o.Beta2
-	c1 := 1 - math.Pow(b1, float64(a.t))
-	c2 := 1 - math.Pow(b2, float64(a.t))
-	for i, p := range ps {
-		m, v := a.m[i], a.v[i]
-		for j, g := range p.Grad {
-			m[j] = b1*m[j] + (1-b1)*g
-			v[j] = b2*v[j] + (1-b2)*g*g
-			p.Data[j] -= a.o.LearningRate * (m[j] / c1) / (math.Sqrt(v[j]/c2) + a.o.Epsilon)
-		}
+	v, err := loadState("optim.adam.v.", ps, c)
+	if err != nil {
+		return err
 	}
-	optim.ProjectSigns(ps)
+	t := 0
+	if tt, ok := c.Tensor("optim.adam.t"); ok && len(tt.Data) == 1 {
+		t = int(tt.Data[0])
+	}
+	if err := a.opt.SetState(ps, t, m, v); err != nil {
+		return fmt.Errorf("checkpoint: %w: %v", ErrCheckpoint, err)
+	}
+	return nil
 }
 
+type sgd struct{ opt *optim.SGD }
+
+func newSGD(o optim.SGDOptions) *sgd { return &sgd{optim.NewSGD(o)} }
+
+func (s *sgd) setLR(lr float64)       { s.opt.Opts.LearningRate = lr }
+func (s *sgd) step(ps []*optim.Param) { s.opt.Step(ps) }
+
+func (s *sgd) save(ps []*optim.Param) []modelfile.Tensor {
+	return stateTensors("optim.sgd.u.", ps, s.opt.State(ps))
+}
+
+func (s *sgd) load(ps []*optim.Param, c *File) error {
+	u, err := loadState("optim.sgd.u.", ps, c)
+	if err != nil {
+		return err
+	}
+	if err := s.opt.SetState(ps, u); err != nil {
+		return fmt.Errorf("checkpoint: %w: %v", ErrCheckpoint, err)
+	}
+	return nil
+}
+
+// stateTensors names one optimizer buffer per parameter; parameters never
+// stepped (nil buffers) are left out.
 func stateTensors(prefix string, ps []*optim.Param, s [][]float64) []modelfile.Tensor {
 	var out []modelfile.Tensor
 	for i, p := range ps {
-		if i < len(s) {
+		if i < len(s) && s[i] != nil {
 			out = append(out, modelfile.Tensor{Name: prefix + p.Name, DType: modelfile.F64, Shape: []int{p.Rows, p.Cols}, Data: s[i]})
 		}
 	}
 	return out
 }
 
+// loadState reads the buffers stateTensors wrote; nil when no step was taken.
 func loadState(prefix string, ps []*optim.Param, c *File) ([][]float64, error) {
 	if _, ok := c.Tensor(prefix + ps[0].Name); !ok {
-		return nil, nil // no step taken yet
+		return nil, nil
 	}
 	s := make([][]float64, len(ps))
 	for i, p := range ps {
@@ -82,61 +99,4 @@ func loadState(prefix string, ps []*optim.Param, c *File) ([][]float64, error) {
 		s[i] = append([]float64(nil), t.Data...)
 	}
 	return s, nil
-}
-
-func (a *adam) save(ps []*optim.Param) []modelfile.Tensor {
-	out := stateTensors("optim.adam.m.", ps, a.m)
-	out = append(out, stateTensors("optim.adam.v.", ps, a.v)...)
-	out = append(out, modelfile.Tensor{Name: "optim.adam.t", DType: modelfile.F64, Shape: []int{1}, Data: []float64{float64(a.t)}})
-	return out
-}
-
-func (a *adam) load(ps []*optim.Param, c *File) error {
-	var err error
-	if a.m, err = loadState("optim.adam.m.", ps, c); err != nil {
-		return err
-	}
-	if a.v, err = loadState("optim.adam.v.", ps, c); err != nil {
-		return err
-	}
-	if t, ok := c.Tensor("optim.adam.t"); ok && len(t.Data) == 1 {
-		a.t = int(t.Data[0])
-	}
-	return nil
-}
-
-type sgd struct {
-	o optim.SGDOptions
-	u [][]float64
-}
-
-func newSGD(o optim.SGDOptions) *sgd { return &sgd{o: o} }
-
-func (s *sgd) setLR(lr float64) { s.o.LearningRate = lr }
-
-// step: u ← μ·u + g, θ ← θ − α·u.
-func (s *sgd) step(ps []*optim.Param) {
-	if s.u == nil {
-		for _, p := range ps {
-			s.u = append(s.u, make([]float64, len(p.Data)))
-		}
-	}
-	optim.ClipGradNorm(ps, s.o.ClipNorm)
-	for i, p := range ps {
-		u := s.u[i]
-		for j, g := range p.Grad {
-			u[j] = s.o.Momentum*u[j] + g
-			p.Data[j] -= s.o.LearningRate * u[j]
-		}
-	}
-	optim.ProjectSigns(ps)
-}
-
-func (s *sgd) save(ps []*optim.Param) []modelfile.Tensor {
-	return stateTensors("optim.sgd.u.", ps, s.u)
-}
-
-func (s *sgd) load(ps []*optim.Param, c *File) (err error) {
-	s.u, err = loadState("optim.sgd.u.", ps, c)
-	return err
 }

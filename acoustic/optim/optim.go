@@ -2,6 +2,7 @@ package optim
 
 import (
 	"flag"
+	"fmt"
 	"math"
 )
 
@@ -121,4 +122,62 @@ func (s *SGD) Step(ps []*Param) {
 	if s.AfterStep != nil {
 		s.AfterStep(ps)
 	}
+}
+
+// State returns Adam's step count and moments in ps order, for checkpoints;
+// a parameter never stepped has nil moments.
+func (a *Adam) State(ps []*Param) (t int, m, v [][]float64) {
+	m = make([][]float64, len(ps))
+	v = make([][]float64, len(ps))
+	for i, p := range ps {
+		m[i], v[i] = a.m[p], a.v[p]
+	}
+	return a.t, m, v
+}
+
+// SetState restores what State returned (m and v in ps order; nil m means
+// no step was taken), so a resumed run continues bitwise.
+func (a *Adam) SetState(ps []*Param, t int, m, v [][]float64) error {
+	a.t = t
+	a.m, a.v = map[*Param][]float64{}, map[*Param][]float64{}
+	if m == nil {
+		return nil
+	}
+	if len(m) != len(ps) || len(v) != len(ps) {
+		return fmt.Errorf("optim: Adam state has %d/%d tensors for %d parameters", len(m), len(v), len(ps))
+	}
+	for i, p := range ps {
+		if len(m[i]) != len(p.Data) || len(v[i]) != len(p.Data) {
+			return fmt.Errorf("optim: Adam state for %s has %d/%d values, want %d", p.Name, len(m[i]), len(v[i]), len(p.Data))
+		}
+		a.m[p], a.v[p] = m[i], v[i]
+	}
+	return nil
+}
+
+// State returns the momentum buffers in ps order, for checkpoints.
+func (s *SGD) State(ps []*Param) [][]float64 {
+	u := make([][]float64, len(ps))
+	for i, p := range ps {
+		u[i] = s.u[p]
+	}
+	return u
+}
+
+// SetState restores what State returned (nil: no step taken).
+func (s *SGD) SetState(ps []*Param, u [][]float64) error {
+	s.u = map[*Param][]float64{}
+	if u == nil {
+		return nil
+	}
+	if len(u) != len(ps) {
+		return fmt.Errorf("optim: SGD state has %d tensors for %d parameters", len(u), len(ps))
+	}
+	for i, p := range ps {
+		if len(u[i]) != len(p.Data) {
+			return fmt.Errorf("optim: SGD state for %s has %d values, want %d", p.Name, len(u[i]), len(p.Data))
+		}
+		s.u[p] = u[i]
+	}
+	return nil
 }

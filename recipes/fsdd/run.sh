@@ -154,12 +154,12 @@ if run_stage 4; then
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$am/checkpoint.am --resume=true \
       --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
-    grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /'
+    grep -E "epoch [0-9]+:|resumed from" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' || true
     S forward --apply-log=true $am/final.am scp:$data/train/feats.scp ark:- 2> $am/log/forward.log |
       S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
         $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $out/ali.1.gz" 2> $out/log/align.log
     cp $mono/final.mdl $out/final.mdl
-    grep -E "Overall|Done" $out/log/align.log | sed 's/^LOG (strode align-compiled-mapped) /   /'
+    grep -E "Overall|Done" $out/log/align.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
   done
 fi
 
@@ -177,7 +177,8 @@ if run_stage 6; then
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$m/checkpoint.am --resume=true \
       --curves-png=$exp_dir/$m/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log
-    grep -E "epoch [0-9]+:" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /'
+    # A re-run resumes from the last checkpoint (and logs that instead of epochs).
+    grep -E "epoch [0-9]+:|resumed from" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /' || true
   done
 fi
 

@@ -35,7 +35,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, kaldiioStreams(ctx)...)
+				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, tableStreams(ctx)...)
 				ctx.Log("Done %d files", n)
 				return err
 			}

@@ -41,7 +41,7 @@ func decodeFaster(ctx *kaldicmd.Context, opts search.FasterOptions, acwt float32
 	if err != nil {
 		return err
 	}
-	loglikes, err := kaldiio.OpenSequentialReader(ctx.Arg(2), kaldiio.MatrixCodec, streams(ctx)...)
+	loglikes, err := kaldiio.OpenSequentialReader(ctx.Arg(2), kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms s
 	if err != nil {
 		return err
 	}
-	loglikes, err := kaldiio.OpenSequentialReader(ctx.Arg(2), kaldiio.MatrixCodec, streams(ctx)...)
+	loglikes, err := kaldiio.OpenSequentialReader(ctx.Arg(2), kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}

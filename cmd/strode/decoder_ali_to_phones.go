@@ -74,12 +74,12 @@ func init() {
 // wxfilename, as ali-to-phones --ctm-output (times accumulate in float, as
 // Kaldi's BaseFloat).
 func aliToPhonesCtm(ctx *kaldicmd.Context, tm *decoder.TransitionModel, frameShift float32) error {
-	sr, err := kaldiio.OpenSequentialReader(ctx.Arg(1), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+	sr, err := kaldiio.OpenSequentialReader(ctx.Arg(1), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
 	}
 	defer sr.Close()
-	out, err := kaldiio.OpenOutput(ctx.Arg(2), decoderStreams(ctx)...)
+	out, err := kaldiio.OpenOutput(ctx.Arg(2), tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
 	}

@@ -39,7 +39,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), decoder.FstCodec, decoderStreams(ctx)...)
+				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), decoder.FstCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -67,19 +67,19 @@ var errNoInput = errors.New("no input for utterance")
 // alignment (and score), and count successes and failures as Kaldi does.
 func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignOptions, loglikesRspec, aliWspec, scoresWspec string,
 	graphOf func(key string) (*decoder.VectorFst, error), noInputMsg, noInputWhat string) error {
-	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, decoderStreams(ctx)...)
+	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
 	}
 	defer sr.Close()
 	sr.SetReuse(true)
-	aw, err := kaldiio.OpenTableWriter(aliWspec, kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+	aw, err := kaldiio.OpenTableWriter(aliWspec, kaldiio.IntVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
 	}
 	var sw *kaldiio.TableWriter[float32]
 	if scoresWspec != "" {
-		if sw, err = kaldiio.OpenTableWriter(scoresWspec, kaldiio.FloatCodec, decoderStreams(ctx)...); err != nil {
+		if sw, err = kaldiio.OpenTableWriter(scoresWspec, kaldiio.FloatCodec, tableStreams(ctx)...); err != nil {
 			aw.Abort()
 			return kaldicmd.Exit(decoderFailure, err)
 		}

@@ -22,17 +22,17 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			_ = fs.Bool("binary", true, "Write output in binary mode")
 			return func(ctx *kaldicmd.Context) error {
-				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), decoder.FstCodec, decoderStreams(ctx)...)
+				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), decoder.FstCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer graphs.Close()
-				feats, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.MatrixCodec, decoderStreams(ctx)...)
+				feats, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.MatrixCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer feats.Close()
-				aw, err := kaldiio.OpenTableWriter(ctx.Arg(2), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+				aw, err := kaldiio.OpenTableWriter(ctx.Arg(2), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

@@ -41,7 +41,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				lex, err := decoder.ReadFstRx(ctx.Arg(2), decoderStreams(ctx)...)
+				lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -60,7 +60,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				tra, err := kaldiio.OpenRandomAccessReader(ctx.Arg(4), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+				tra, err := kaldiio.OpenRandomAccessReader(ctx.Arg(4), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

@@ -30,21 +30,21 @@ func init() {
 				if *countsDim < 0 {
 					return kaldicmd.Exit(decoderFailure, fmt.Errorf("--counts-dim=%d must not be negative", *countsDim))
 				}
-				sr, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+				sr, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer sr.Close()
 				var fw *kaldiio.RandomAccessReader[kaldiio.Vector]
 				if *frameWeights != "" {
-					if fw, err = kaldiio.OpenRandomAccessReader(*frameWeights, kaldiio.VectorCodec, decoderStreams(ctx)...); err != nil {
+					if fw, err = kaldiio.OpenRandomAccessReader(*frameWeights, kaldiio.VectorCodec, tableStreams(ctx)...); err != nil {
 						return kaldicmd.Exit(decoderFailure, err)
 					}
 					defer fw.Close()
 				}
 				var uw *kaldiio.RandomAccessReader[float32]
 				if *uttWeights != "" {
-					if uw, err = kaldiio.OpenRandomAccessReader(*uttWeights, kaldiio.FloatCodec, decoderStreams(ctx)...); err != nil {
+					if uw, err = kaldiio.OpenRandomAccessReader(*uttWeights, kaldiio.FloatCodec, tableStreams(ctx)...); err != nil {
 						return kaldicmd.Exit(decoderFailure, err)
 					}
 					defer uw.Close()
@@ -85,7 +85,7 @@ func init() {
 					ctx.Warn("Zero count for label %d, this is suspicious.", i)
 				}
 				out := kaldiio.DoubleVector(counts.Smoothed())
-				if err := kaldiio.WriteObject(ctx.Arg(1), kaldiio.DoubleVectorCodec, *binary, &out, decoderStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), kaldiio.DoubleVectorCodec, *binary, &out, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Summed %d int32 vectors to counts, skipped %d vectors.", done, skipped)

@@ -6,19 +6,13 @@ import (
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// decoderStreams makes "-" and pipes in the decoder commands use the
-// command's streams.
-func decoderStreams(ctx *kaldicmd.Context) []kaldiio.Option {
-	return []kaldiio.Option{kaldiio.WithStdin(ctx.Stdin), kaldiio.WithStdout(ctx.Stdout), kaldiio.WithStderr(ctx.Stderr)}
-}
-
 // decoderFailure is Kaldi's exit status after an exception (return -1).
-const decoderFailure = 255
+const decoderFailure = kaldicmd.FailureStatus
 
 // readModelTM reads the transition model of a model file for a command.
 func readModelTM(ctx *kaldicmd.Context, rx string) (*decoder.TransitionModel, error) {
 	tm := &decoder.TransitionModel{}
-	if err := kaldiio.ReadObject(rx, decoder.TransitionModelCodec, tm, decoderStreams(ctx)...); err != nil {
+	if err := kaldiio.ReadObject(rx, decoder.TransitionModelCodec, tm, tableStreams(ctx)...); err != nil {
 		return nil, err
 	}
 	return tm, nil
@@ -28,12 +22,12 @@ func readModelTM(ctx *kaldicmd.Context, rx string) (*decoder.TransitionModel, er
 // it returns to a wspecifier with codec c. Per-utterance errors are warned
 // about and counted; it returns (done, errors).
 func mapAlignments[T any](ctx *kaldicmd.Context, rspec, wspec string, c kaldiio.Codec[T], f func(key string, ali []int32) (T, error)) (int, int, error) {
-	sr, err := kaldiio.OpenSequentialReader(rspec, kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+	sr, err := kaldiio.OpenSequentialReader(rspec, kaldiio.IntVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer sr.Close()
-	tw, err := kaldiio.OpenTableWriter(wspec, c, decoderStreams(ctx)...)
+	tw, err := kaldiio.OpenTableWriter(wspec, c, tableStreams(ctx)...)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -35,7 +35,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				lex, err := decoder.ReadFstRx(ctx.Arg(2), decoderStreams(ctx)...)
+				lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -49,12 +49,12 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				sr, err := kaldiio.OpenSequentialReader(ctx.Arg(3), kaldiio.IntVectorCodec, decoderStreams(ctx)...)
+				sr, err := kaldiio.OpenSequentialReader(ctx.Arg(3), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer sr.Close()
-				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), decoder.FstCodec, decoderStreams(ctx)...)
+				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), decoder.FstCodec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

@@ -24,7 +24,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.TransitionModelCodec, *binary, tm, decoderStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.TransitionModelCodec, *binary, tm, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Copied transition model.")
@@ -43,10 +43,10 @@ func init() {
 			binary := fs.Bool("binary", true, "Write output in binary mode.")
 			return func(ctx *kaldicmd.Context) error {
 				var tree decoder.ContextDependency
-				if err := kaldiio.ReadObject(ctx.Arg(0), decoder.ContextDependencyCodec, &tree, decoderStreams(ctx)...); err != nil {
+				if err := kaldiio.ReadObject(ctx.Arg(0), decoder.ContextDependencyCodec, &tree, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.ContextDependencyCodec, *binary, &tree, decoderStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.ContextDependencyCodec, *binary, &tree, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Copied tree")

@@ -30,7 +30,7 @@ func init() {
 				var occs []float64
 				if ctx.Arg(2) != "" {
 					var v kaldiio.DoubleVector
-					if err := kaldiio.ReadObject(ctx.Arg(2), kaldiio.DoubleVectorCodec, &v, decoderStreams(ctx)...); err != nil {
+					if err := kaldiio.ReadObject(ctx.Arg(2), kaldiio.DoubleVectorCodec, &v, tableStreams(ctx)...); err != nil {
 						return kaldicmd.Exit(decoderFailure, err)
 					}
 					occs = v

@@ -6,7 +6,6 @@ import (
 
 	"github.com/strode-asr/strode/features"
 	"github.com/strode-asr/strode/internal/kaldicmd"
-	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -56,12 +55,8 @@ func init() {
 	})
 }
 
-func kaldiStreams(ctx *kaldicmd.Context) []kaldiio.Option {
-	return []kaldiio.Option{kaldiio.WithStdin(ctx.Stdin), kaldiio.WithStdout(ctx.Stdout), kaldiio.WithStderr(ctx.Stderr)}
-}
-
 func runComputeFeats(ctx *kaldicmd.Context, c features.Computer, co features.ComputeFeatsOptions) error {
-	done, total, err := features.ComputeFeats(c, co, ctx.Arg(0), ctx.Arg(1), ctx, kaldiStreams(ctx)...)
+	done, total, err := features.ComputeFeats(c, co, ctx.Arg(0), ctx.Arg(1), ctx, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func init() {
 				if weights != "" {
 					return fmt.Errorf("--weights is not supported")
 				}
-				done, failed, err := features.ComputeCmvnStatsTable(ctx.Arg(0), ctx.Arg(1), spk2utt, binary, ctx, kaldiStreams(ctx)...)
+				done, failed, err := features.ComputeCmvnStatsTable(ctx.Arg(0), ctx.Arg(1), spk2utt, binary, ctx, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}
@@ -54,7 +54,7 @@ func init() {
 			fs.BoolVar(&o.NormVars, "norm-vars", false, "If true, normalize variances.")
 			fs.BoolVar(&o.NormMeans, "norm-means", true, "You can set this to false to turn off mean normalization.  Note, the same can be achieved by using 'fake' CMVN stats; but this option allows you to not have to compute those stats.")
 			return func(ctx *kaldicmd.Context) error {
-				done, failed, err := features.ApplyCmvnTable(o, ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), ctx, kaldiStreams(ctx)...)
+				done, failed, err := features.ApplyCmvnTable(o, ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), ctx, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}
@@ -105,7 +105,7 @@ func init() {
 					}
 					out := df.Compute(m.Data, m.Rows, m.Cols)
 					return kaldiio.Matrix{Rows: m.Rows, Cols: m.Cols * (o.Order + 1), Data: out}, true, nil
-				}, kaldiStreams(ctx)...)
+				}, tableStreams(ctx)...)
 				return err
 			}
 		},
@@ -129,7 +129,7 @@ func init() {
 						return m, false, err
 					}
 					return kaldiio.Matrix{Rows: m.Rows, Cols: m.Cols * (1 + left + right), Data: out}, true, nil
-				}, kaldiStreams(ctx)...)
+				}, tableStreams(ctx)...)
 				return err
 			}
 		},

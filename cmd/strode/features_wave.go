@@ -21,7 +21,7 @@ func init() {
 			o := features.DefaultExtractSegmentsOptions()
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				done, lines, err := features.ExtractSegments(o, ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), ctx, kaldiStreams(ctx)...)
+				done, lines, err := features.ExtractSegments(o, ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), ctx, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}
@@ -43,7 +43,7 @@ func init() {
 		MaxArgs:     2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			return func(ctx *kaldicmd.Context) error {
-				done, err := features.CopyWaves(ctx.Arg(0), ctx.Arg(1), ctx, kaldiStreams(ctx)...)
+				done, err := features.CopyWaves(ctx.Arg(0), ctx.Arg(1), ctx, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}

@@ -36,7 +36,7 @@ func init() {
 						return err
 					}
 				}
-				in, err := kaldiio.OpenInput(ctx.Arg(0), streams(ctx)...)
+				in, err := kaldiio.OpenInput(ctx.Arg(0), tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}

@@ -10,12 +10,7 @@ import (
 // Exit codes of Kaldi's table tools: a copy that copied nothing exits 1
 // (Kaldi's `return (num_done != 0 ? 0 : 1)`); a failure exits 255 (Kaldi's
 // `return -1` after catching the exception).
-const kaldiFailure = 255
-
-// kaldiioStreams makes "-" and pipes use the command's streams.
-func kaldiioStreams(ctx *kaldicmd.Context) []kaldiio.Option {
-	return []kaldiio.Option{kaldiio.WithStdin(ctx.Stdin), kaldiio.WithStdout(ctx.Stdout), kaldiio.WithStderr(ctx.Stderr)}
-}
+const kaldiFailure = kaldicmd.FailureStatus
 
 // kaldiioExit maps a copy tool's result to Kaldi's exit status.
 func kaldiioExit(ctx *kaldicmd.Context, err error) error {

@@ -23,7 +23,7 @@ func init() {
 			o := kaldiio.DefaultCopyFeatsOptions()
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				n, err := kaldiio.CopyFeats(ctx.Arg(0), ctx.Arg(1), o, kaldiioStreams(ctx)...)
+				n, err := kaldiio.CopyFeats(ctx.Arg(0), ctx.Arg(1), o, tableStreams(ctx)...)
 				switch {
 				case kaldiio.IsRspecifier(ctx.Arg(0)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)):
 					ctx.Log("Copied %d feature matrices.", n)

@@ -21,7 +21,7 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write in binary mode (only relevant if output is a wxfilename)")
 			return func(ctx *kaldicmd.Context) error {
-				n, err := kaldiio.CopyIntVector(ctx.Arg(0), ctx.Arg(1), *binary, kaldiioStreams(ctx)...)
+				n, err := kaldiio.CopyIntVector(ctx.Arg(0), ctx.Arg(1), *binary, tableStreams(ctx)...)
 				if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
 					ctx.Log("Copied %d vectors of int32.", n)
 				} else if err == nil {

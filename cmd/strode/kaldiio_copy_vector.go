@@ -22,7 +22,7 @@ func init() {
 			o := kaldiio.DefaultCopyVectorOptions()
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				n, err := kaldiio.CopyVector(ctx.Arg(0), ctx.Arg(1), o, kaldiioStreams(ctx)...)
+				n, err := kaldiio.CopyVector(ctx.Arg(0), ctx.Arg(1), o, tableStreams(ctx)...)
 				if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
 					ctx.Log("Copied %d vectors.", n)
 				} else if err == nil {

@@ -22,7 +22,7 @@ func init() {
 		MaxArgs:   2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			return func(ctx *kaldicmd.Context) error {
-				return kaldiioExit(ctx, kaldiio.FeatToLen(ctx.Arg(0), ctx.Arg(1), ctx.Stdout, kaldiioStreams(ctx)...))
+				return kaldiioExit(ctx, kaldiio.FeatToLen(ctx.Arg(0), ctx.Arg(1), ctx.Stdout, tableStreams(ctx)...))
 			}
 		},
 	})

@@ -36,7 +36,7 @@ func init() {
 						return fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
 					}
 				}
-				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, streams(ctx)...)
+				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}

@@ -7,11 +7,6 @@ import (
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// streams routes kaldiio's "-" and pipes through the command's streams.
-func streams(ctx *kaldicmd.Context) []kaldiio.Option {
-	return []kaldiio.Option{kaldiio.WithStdin(ctx.Stdin), kaldiio.WithStdout(ctx.Stdout), kaldiio.WithStderr(ctx.Stderr)}
-}
-
 // optionalWriter is a table writer for an optional wspecifier: "" writes
 // nothing.
 type optionalWriter[T any] struct{ w *kaldiio.TableWriter[T] }
@@ -20,7 +15,7 @@ func openOptionalWriter[T any](ctx *kaldicmd.Context, wspec string, c kaldiio.Co
 	if wspec == "" {
 		return &optionalWriter[T]{}, nil
 	}
-	w, err := kaldiio.OpenTableWriter(wspec, c, streams(ctx)...)
+	w, err := kaldiio.OpenTableWriter(wspec, c, tableStreams(ctx)...)
 	if err != nil {
 		return nil, err
 	}

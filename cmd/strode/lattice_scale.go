@@ -50,7 +50,7 @@ func init() {
 // to each; it writes CompactLattices, or expanded Lattices when compact is
 // false.
 func copyLattices(ctx *kaldicmd.Context, compact bool, edit func(*lattice.CompactLattice)) error {
-	src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, streams(ctx)...)
+	src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}
@@ -58,9 +58,9 @@ func copyLattices(ctx *kaldicmd.Context, compact bool, edit func(*lattice.Compac
 	var cw *kaldiio.TableWriter[lattice.CompactLattice]
 	var lw *kaldiio.TableWriter[lattice.Lattice]
 	if compact {
-		cw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.CompactLatticeCodec, streams(ctx)...)
+		cw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 	} else {
-		lw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.LatticeCodec, streams(ctx)...)
+		lw, err = kaldiio.OpenTableWriter(ctx.Arg(1), lattice.LatticeCodec, tableStreams(ctx)...)
 	}
 	if err != nil {
 		return err

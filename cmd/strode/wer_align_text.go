@@ -41,17 +41,17 @@ func init() {
 
 // alignText runs align-text's loop: text1 streamed, text2 looked up by key.
 func alignText(ctx *kaldicmd.Context, o scoring.AlignTextOptions) error {
-	text1, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, streams(ctx)...)
+	text1, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}
 	defer text1.Close()
-	text2, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, streams(ctx)...)
+	text2, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}
 	defer text2.Close()
-	out, err := kaldiio.OpenTableWriter(ctx.Arg(2), kaldiio.TokenVectorCodec, streams(ctx)...)
+	out, err := kaldiio.OpenTableWriter(ctx.Arg(2), kaldiio.TokenVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -44,12 +44,12 @@ func init() {
 // computeWER runs compute-wer's loop: references streamed in order,
 // hypotheses looked up by key.
 func computeWER(ctx *kaldicmd.Context, m scoring.Mode) error {
-	refs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, streams(ctx)...)
+	refs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), kaldiio.TokenVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}
 	defer refs.Close()
-	hyps, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, streams(ctx)...)
+	hyps, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.TokenVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -50,11 +50,11 @@ var (
 	// PosteriorCodec: Kaldi's PosteriorHolder.
 	PosteriorCodec Codec[Posterior] = posteriorCodec{}
 	// Int32Codec: BasicHolder<int32> (e.g. feat-to-len output): "129 \n".
-	Int32Codec Codec[int32] = int32Codec{}
+	Int32Codec Codec[int32] = basicCodec[int32]{(*Reader).ReadInt32, (*Writer).WriteInt32}
 	// FloatCodec: BasicHolder<BaseFloat>.
-	FloatCodec Codec[float32] = floatCodec{}
+	FloatCodec Codec[float32] = basicCodec[float32]{(*Reader).ReadFloat32, (*Writer).WriteFloat32}
 	// DoubleCodec: BasicHolder<double>.
-	DoubleCodec Codec[float64] = doubleCodec{}
+	DoubleCodec Codec[float64] = basicCodec[float64]{(*Reader).ReadFloat64, (*Writer).WriteFloat64}
 	// CompressedMatrixCodec: CompressedMatrix (CM, CM2, CM3) kept compressed.
 	// Reads CM* as is, and FM/DM/text by compressing with method 1; writes
 	// the compressed bytes (binary) or the decompressed matrix (text), as

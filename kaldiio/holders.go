@@ -236,10 +236,15 @@ func endTextLine(r *Reader) error {
 	}
 }
 
-type int32Codec struct{}
+// basicCodec is Kaldi's BasicHolder for one scalar type: the value alone in
+// binary, the value and a newline in text.
+type basicCodec[T any] struct {
+	read  func(r *Reader, binary bool) (T, error)
+	write func(w *Writer, binary bool, v T) error
+}
 
-func (int32Codec) Read(r *Reader, binary bool, v *int32) error {
-	x, err := r.ReadInt32(binary)
+func (c basicCodec[T]) Read(r *Reader, binary bool, v *T) error {
+	x, err := c.read(r, binary)
 	if err != nil {
 		return err
 	}
@@ -250,52 +255,8 @@ func (int32Codec) Read(r *Reader, binary bool, v *int32) error {
 	return nil
 }
 
-func (int32Codec) Write(w *Writer, binary bool, v *int32) error {
-	w.WriteInt32(binary, *v)
-	if !binary {
-		return w.WriteByte('\n')
-	}
-	return nil
-}
-
-type floatCodec struct{}
-
-func (floatCodec) Read(r *Reader, binary bool, v *float32) error {
-	x, err := r.ReadFloat32(binary)
-	if err != nil {
-		return err
-	}
-	*v = x
-	if !binary {
-		return endTextLine(r)
-	}
-	return nil
-}
-
-func (floatCodec) Write(w *Writer, binary bool, v *float32) error {
-	w.WriteFloat32(binary, *v)
-	if !binary {
-		return w.WriteByte('\n')
-	}
-	return nil
-}
-
-type doubleCodec struct{}
-
-func (doubleCodec) Read(r *Reader, binary bool, v *float64) error {
-	x, err := r.ReadFloat64(binary)
-	if err != nil {
-		return err
-	}
-	*v = x
-	if !binary {
-		return endTextLine(r)
-	}
-	return nil
-}
-
-func (doubleCodec) Write(w *Writer, binary bool, v *float64) error {
-	w.WriteFloat64(binary, *v)
+func (c basicCodec[T]) Write(w *Writer, binary bool, v *T) error {
+	c.write(w, binary, *v)
 	if !binary {
 		return w.WriteByte('\n')
 	}

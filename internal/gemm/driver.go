@@ -13,25 +13,31 @@ import (
 // about what a core does with 2·64³ flops.
 const minParallelFlops = 2 * 64 * 64 * 64
 
-// tasksPerThread is how many compute tasks each thread gets at least, so that
-// a thread slowed down by other processes on the machine delays the product
-// by a fraction of its share, not by all of it.
-const tasksPerThread = 4
+// minSlabTiles is the least number of register tiles a slab of C must span
+// across its cut, so that a thread's share is not dominated by packing.
+const minSlabTiles = 2
 
 // sgemm computes C = alpha·op(A)·op(B) + beta·C for row-major operands whose
 // sizes have already been checked.
 //
 // The loops are BLIS's (Van Zee & van de Geijn, 2015), mirrored for
-// row-major C: for each block of nc columns and kc inner indices, the kc×nc
-// block of op(B) is packed once and shared; then tasks of (mc rows × a run of
-// nr-column panels) are handed out to the threads, each packing its rows of A
-// and sweeping the micro-kernel over the panels.
+// row-major C: for each block of nc columns and kc inner indices the kc×nc
+// block of op(B) is packed, then each block of mc rows of op(A) is packed and
+// the micro-kernel sweeps it against every nr-column panel of the B block.
 //
-// Determinism: a task owns its elements of C, the inner dimension is cut into
-// blocks of kc at fixed offsets, each block is summed in order by the
-// micro-kernel and then added to C, one block after the other. How the work
-// is cut into tasks and which thread runs one decides who computes a tile,
-// never how, so the result is bitwise the same for any thread count.
+// Threads: C is cut into one slab of rows or of columns per thread, and each
+// thread runs those loops on its slab alone with its own packed panels. There
+// is no barrier and nothing shared, so a thread never waits for another until
+// the end (on 2 cores, the per-block hand-offs of a shared packed B cost more
+// than they save). The price is that every thread packs all of the operand
+// along the uncut side; the cut goes across the dimension that makes that
+// copy the smaller (see split).
+//
+// Determinism: the inner dimension is never cut; it is cut into blocks of kc
+// at fixed offsets, each block is summed in order by the micro-kernel and then
+// added to C, one block after the other. Where the slab boundaries fall decides
+// who computes a tile, never how, so the result is bitwise the same for any
+// thread count.
 func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
 		return
@@ -78,65 +84,81 @@ type problem struct {
 
 // run computes the product on up to threads goroutines.
 func (p *problem) run(threads int) {
-	kern := p.kern
-	mr, nr := kern.mr, kern.nr
-	kcMax := min(kern.kc, p.k)
-	ncMax := min(kern.nc, ceilDiv(p.n, nr)*nr)
-
-	// Cut the rows into blocks of at most mc, of equal size (whole tiles),
-	// in a multiple of the thread count so that the threads finish
-	// together, and, when that gives too few tasks, the panels of a column
-	// block into runs as well.
-	rowBlocks := ceilDiv(p.m, kern.mc)
-	want := threads * tasksPerThread
-	if threads > 1 {
-		rowBlocks = min(ceilDiv(max(rowBlocks, want), threads)*threads, ceilDiv(p.m, mr))
-	}
-	mc := ceilDiv(ceilDiv(p.m, rowBlocks), mr) * mr
-	rowBlocks = ceilDiv(p.m, mc)
-	panelRun := ceilDiv(ncMax, nr)
-	if threads > 1 && rowBlocks < want {
-		runs := min(ceilDiv(want, rowBlocks), ceilDiv(ncMax, nr))
-		panelRun = ceilDiv(ceilDiv(ncMax, nr), runs)
-	}
-
-	shared := bufferPool.Get().(*buffers)
-	defer bufferPool.Put(shared)
-	shared.b = grow(shared.b, ncMax*kcMax)
-	bp := shared.b
-
-	workers := make([]*buffers, threads)
-	for w := range workers {
+	byRows, slabs, size := p.split(threads)
+	if slabs <= 1 {
 		buf := bufferPool.Get().(*buffers)
-		buf.a = grow(buf.a, mc*kcMax)
-		buf.tile = grow(buf.tile, mr*nr)
-		workers[w] = buf
+		p.serial(buf)
+		bufferPool.Put(buf)
+		return
 	}
-	defer func() {
-		for _, buf := range workers {
-			bufferPool.Put(buf)
+	parallel(slabs, slabs, func(_, s int) {
+		lo := s * size
+		sub := *p
+		if byRows {
+			sub.m = min(size, p.m-lo)
+			sub.a = p.a[lo*rowStep(!p.transA, p.lda):]
+			sub.c = p.c[lo*p.ldc:]
+		} else {
+			sub.n = min(size, p.n-lo)
+			sub.b = p.b[lo*rowStep(p.transB, p.ldb):]
+			sub.c = p.c[lo:]
 		}
-	}()
+		buf := bufferPool.Get().(*buffers)
+		sub.serial(buf)
+		bufferPool.Put(buf)
+	})
+}
 
+// rowStep is how far apart consecutive indices of the cut dimension lie in a
+// stored operand: a row stride when that dimension runs down the rows.
+func rowStep(downRows bool, ld int) int {
+	if downRows {
+		return ld
+	}
+	return 1
+}
+
+// split decides how to cut C among threads: into slabs of rows (byRows) or of
+// columns, how many, and how many rows or columns each holds (a whole number
+// of register tiles). Cutting rows makes every thread pack all of op(B)
+// (k·n values), cutting columns all of op(A) (m·k): the cut goes the way that
+// copies less, when that side is wide enough to give each thread
+// minSlabTiles tiles.
+func (p *problem) split(threads int) (byRows bool, slabs, size int) {
+	mr, nr := p.kern.mr, p.kern.nr
+	rowTiles, colTiles := ceilDiv(p.m, mr), ceilDiv(p.n, nr)
+	rowsOK := rowTiles >= threads*minSlabTiles
+	colsOK := colTiles >= threads*minSlabTiles
+	switch {
+	case threads <= 1 || (!rowsOK && !colsOK):
+		return true, 1, p.m
+	case rowsOK && (!colsOK || p.n <= p.m):
+		size = ceilDiv(rowTiles, threads) * mr
+		return true, ceilDiv(p.m, size), size
+	default:
+		size = ceilDiv(colTiles, threads) * nr
+		return false, ceilDiv(p.n, size), size
+	}
+}
+
+// serial computes the product on the calling goroutine with the buffers buf.
+func (p *problem) serial(buf *buffers) {
+	kern := p.kern
+	mr := kern.mr
+	kcMax := min(kern.kc, p.k)
+	ncMax := min(kern.nc, ceilDiv(p.n, kern.nr)*kern.nr)
+	mcMax := min(kern.mc, ceilDiv(p.m, mr)*mr)
+	buf.a = grow(buf.a, mcMax*kcMax)
+	buf.b = grow(buf.b, ncMax*kcMax)
+	buf.tile = grow(buf.tile, mr*kern.nr)
 	for jc := 0; jc < p.n; jc += kern.nc {
 		nc := min(kern.nc, p.n-jc)
-		panels := ceilDiv(nc, nr)
 		for pc := 0; pc < p.k; pc += kern.kc {
 			kc := min(kern.kc, p.k-pc)
-			// Pack the shared block of B, a few panels per task.
-			const panelsPerPackTask = 4
-			parallel(threads, ceilDiv(panels, panelsPerPackTask), func(_, t int) {
-				j0 := t * panelsPerPackTask * nr
-				j1 := min(nc, j0+panelsPerPackTask*nr)
-				packB(bp[j0*kc:], p.transB, p.b, p.ldb, pc, kc, jc+j0, j1-j0, nr)
-			})
-			runs := ceilDiv(panels, panelRun)
-			parallel(threads, rowBlocks*runs, func(w, t int) {
-				ic := (t / runs) * mc
-				jr0 := (t % runs) * panelRun * nr
-				jr1 := min(nc, jr0+panelRun*nr)
-				p.block(workers[w], bp, ic, min(mc, p.m-ic), pc, kc, jc, jr0, jr1)
-			})
+			packB(buf.b, p.transB, p.b, p.ldb, pc, kc, jc, nc, kern.nr)
+			for ic := 0; ic < p.m; ic += mcMax {
+				p.block(buf, buf.b, ic, min(mcMax, p.m-ic), pc, kc, jc, 0, nc)
+			}
 		}
 	}
 }

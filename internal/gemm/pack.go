@@ -44,7 +44,23 @@ func packANoTrans(panel, a []float32, lda, i0, rows, p0, kc, mr int, alpha float
 }
 
 // packATrans: op(A)(i, p) = a[p*lda+i]; each step of p is a contiguous run.
+// Full panels of the kernels' heights are copied as fixed-size arrays: a
+// memmove call per 6 or 12 floats costs more than the copy.
 func packATrans(panel, a []float32, lda, i0, rows, p0, kc, mr int, alpha float32) {
+	if alpha == 1 && rows == mr {
+		switch mr {
+		case 6:
+			for p := 0; p < kc; p++ {
+				*(*[6]float32)(panel[p*6:]) = *(*[6]float32)(a[(p0+p)*lda+i0:])
+			}
+			return
+		case 12:
+			for p := 0; p < kc; p++ {
+				*(*[12]float32)(panel[p*12:]) = *(*[12]float32)(a[(p0+p)*lda+i0:])
+			}
+			return
+		}
+	}
 	for p := 0; p < kc; p++ {
 		src := a[(p0+p)*lda+i0:]
 		src = src[:rows]
@@ -74,8 +90,23 @@ func packB(dst []float32, trans bool, b []float32, ldb, p0, kc, j0, nc, nr int) 
 	}
 }
 
-// packBNoTrans: op(B)(p, j) = b[p*ldb+j]; each step of p is a contiguous run.
+// packBNoTrans: op(B)(p, j) = b[p*ldb+j]; each step of p is a contiguous run,
+// copied as a fixed-size array for full panels of the kernels' widths.
 func packBNoTrans(panel, b []float32, ldb, p0, kc, j0, cols, nr int) {
+	if cols == nr {
+		switch nr {
+		case 16:
+			for p := 0; p < kc; p++ {
+				*(*[16]float32)(panel[p*16:]) = *(*[16]float32)(b[(p0+p)*ldb+j0:])
+			}
+			return
+		case 32:
+			for p := 0; p < kc; p++ {
+				*(*[32]float32)(panel[p*32:]) = *(*[32]float32)(b[(p0+p)*ldb+j0:])
+			}
+			return
+		}
+	}
 	for p := 0; p < kc; p++ {
 		d := panel[p*nr : p*nr+nr]
 		copy(d, b[(p0+p)*ldb+j0:][:cols])

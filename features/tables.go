@@ -133,7 +133,9 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 		return j, true, nil
 	}
 	work := func(w int, j featJob) featResult {
-		return computeOne(offs[w], o, j)
+		r := computeOne(offs[w], o, j)
+		releaseWave(&j.wave)
+		return r
 	}
 	emit := func(r featResult) error {
 		for _, m := range r.warnings {
@@ -142,7 +144,9 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 		if r.failed || r.skip {
 			return nil
 		}
-		if err := tw.Write(r.key, r.mat); err != nil {
+		err := tw.Write(r.key, r.mat)
+		featPool.put(r.mat.Data)
+		if err != nil {
 			return err
 		}
 		done++
@@ -189,7 +193,7 @@ func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 		r.failed = true
 		return r
 	}
-	data, rows, err := off.Compute(nil, j.key, samples, j.wave.SampFreq, j.warp)
+	data, rows, err := off.Compute(featPool.get(0), j.key, samples, j.wave.SampFreq, j.warp)
 	if err != nil {
 		r.warnings = append(r.warnings, fmt.Sprintf("Failed to compute features for utterance %s: %v", j.key, err))
 		r.failed = true

@@ -305,6 +305,9 @@ func ReadWave(r io.Reader) (*WaveData, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !wh.streamed && wh.encoding == encPCM && wh.bitsPerSample == 16 && !wh.bigEndian {
+		return readPCM16(r, wh, off)
+	}
 	var buf []byte
 	if wh.streamed {
 		buf, err = io.ReadAll(r)
@@ -325,6 +328,84 @@ func ReadWave(r io.Reader) (*WaveData, error) {
 		return nil, fmt.Errorf("%w (data starts at byte %d)", err, off)
 	}
 	return w, nil
+}
+
+// readPCM16 is ReadWave's common case (Kaldi's only one), 16-bit
+// little-endian PCM with a real size field: it reads the data chunk in blocks
+// and decodes each block straight into the samples, so no byte copy of the
+// whole chunk exists, and mono samples come from samplePool. Like readUpTo it
+// grows the samples as data arrives, so a bogus size field cannot allocate
+// gigabytes up front.
+func readPCM16(r io.Reader, wh *waveHeader, off int64) (*WaveData, error) {
+	nc := wh.numChannels
+	ba := 2 * nc
+	want := int64(wh.dataBytes) / int64(ba) // sample frames the header promises
+	hint := int(min(want, 1<<20))
+	data := make([][]float32, nc)
+	if nc == 1 {
+		data[0] = samplePool.get(hint)[:0]
+	} else {
+		for c := range data {
+			data[c] = make([]float32, 0, hint)
+		}
+	}
+	bp := blockPool.Get().(*[]byte)
+	defer blockPool.Put(bp)
+	blk := (*bp)[:len(*bp)/ba*ba]
+	remaining := int64(wh.dataBytes)
+	var read int64
+	for remaining > 0 {
+		b := blk[:min(int64(len(blk)), remaining)]
+		k, err := io.ReadFull(r, b)
+		read += int64(k)
+		remaining -= int64(k)
+		ns := k / ba
+		b = b[:ns*ba]
+		if nc == 1 {
+			s := data[0]
+			if cap(s)-len(s) < ns {
+				s = append(s[:cap(s)], make([]float32, ns)...)[:len(s)]
+			}
+			dst := s[len(s) : len(s)+ns]
+			b = b[:2*len(dst)]
+			for i := range dst {
+				dst[i] = float32(int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8))
+			}
+			data[0] = s[:len(s)+ns]
+		} else {
+			for c := range data {
+				s := data[c]
+				for i := 0; i < ns; i++ {
+					j := i*ba + 2*c
+					s = append(s, float32(int16(uint16(b[j])|uint16(b[j+1])<<8)))
+				}
+				data[c] = s
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: file read error at byte %d: %v", ErrWave, off+read, err)
+		}
+	}
+	if read == 0 {
+		return nil, fmt.Errorf("%w: empty file (no data)", ErrWave)
+	}
+	w := &WaveData{SampFreq: float64(float32(wh.sampleRate)), Data: data, Warnings: wh.warnings}
+	if read < int64(wh.dataBytes) {
+		w.Warnings = append(w.Warnings, fmt.Sprintf("Expected %d bytes of wave data, but read only %d bytes. Truncated file?", wh.dataBytes, read))
+	}
+	return w, nil
+}
+
+// releaseWave gives a wave's samples back to samplePool once nothing uses
+// them any more (ComputeFeats, after the features are computed).
+func releaseWave(w *WaveData) {
+	if len(w.Data) == 1 {
+		samplePool.put(w.Data[0])
+	}
+	w.Data = nil
 }
 
 // readUpTo reads n bytes or until EOF, growing the buffer as data arrives so

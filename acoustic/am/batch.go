@@ -55,7 +55,7 @@ type Batch struct {
 	frames  int
 
 	x, xnext, mask, maskw, target []float64
-	drop                          [][]float64
+	drop                          *sru.Dropout
 	lengths                       []int
 }
 
@@ -71,15 +71,8 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 	var xn, maskn *graph.Node
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
-	var drop []*graph.Node
-	if mode == Train && o.SRU.Dropout > 0 {
-		for i := 0; i < o.SRU.Layers-1; i++ {
-			d, buf := net.Input("dropout", n, o.SRU.Hidden)
-			drop = append(drop, d)
-			bt.drop = append(bt.drop, buf)
-		}
-	}
-	e, err := m.Enc.Apply(net, xn, maskn, t, b, drop)
+	e, drop, err := m.Enc.Apply(net, xn, maskn, t, b, mode == Train)
+	bt.drop = drop
 	if err != nil {
 		return nil, err
 	}
@@ -228,9 +221,7 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 			}
 		}
 	}
-	for _, buf := range bt.drop {
-		sru.FillDropout(rng, buf, o.SRU.Dropout)
-	}
+	bt.drop.Fill(rng)
 	return nil
 }
 

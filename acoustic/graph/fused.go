@@ -180,7 +180,11 @@ func (o *fusedGradOp) Do(vs ...gorgonia.Value) (gorgonia.Value, error) {
 		st.bwdGen = st.fwdGen
 	}
 	s := st.inShape[o.i]
-	return tensor.New(tensor.WithShape(s[0], s[1]), tensor.WithBacking(append([]float64(nil), st.din[o.i]...))), nil
+	// din[i] itself, not a copy: only this node reads it, and the next
+	// Backward rewrites it, so whatever the machine does with it in place
+	// cannot leak into another gradient (and a copy of every parameter's
+	// gradient per run is what this saves).
+	return tensor.New(tensor.WithShape(s[0], s[1]), tensor.WithBacking(st.din[o.i])), nil
 }
 func (o *fusedGradOp) ReturnsPtr() bool     { return false }
 func (o *fusedGradOp) CallsExtern() bool    { return false }

@@ -137,31 +137,41 @@ func NewEncoder(ps *strode.Params, name string, in int, o Options, rng *rand.Ran
 	return e, nil
 }
 
-// Apply builds the stack for x (N×in) with mask (N×1). drop holds one
-// N×Hidden input node per layer but the last, filled with inverted-dropout
-// masks before each run (FillDropout); nil for evaluation.
-func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, drop []*graph.Node) (*graph.Node, error) {
+// Apply builds the stack for x (N×in) with mask (N×1). With train and a
+// dropout probability it also returns the dropout masks between the layers,
+// to be drawn with Dropout.Fill before each run (else nil).
+//
+// With Float32Products (the default) the whole stack is one fused float32
+// operation (stack); otherwise every layer is built from float64 graph
+// nodes, the path the gradient checks compare with finite differences.
+func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, train bool) (*graph.Node, *Dropout, error) {
+	var drop *Dropout
+	if train && e.Opts.Dropout > 0 && len(e.Layers) > 1 {
+		drop = &Dropout{P: e.Opts.Dropout, keep: float32(1 / (1 - e.Opts.Dropout))}
+	}
+	if Float32Products {
+		if drop != nil {
+			for range e.Layers[1:] {
+				drop.masks = append(drop.masks, make([]float32, t*b*e.Opts.Hidden))
+			}
+		}
+		args := []*graph.Node{x, mask}
+		for _, l := range e.Layers {
+			args = append(args, n.P(l.W), n.P(l.WeightC), n.P(l.Bias))
+		}
+		h := n.Fused("sru", newStack(e, t, b, drop), args...)
+		return h, drop, n.Err()
+	}
 	var err error
 	for i, l := range e.Layers {
 		if x, err = l.Apply(n, x, mask, t, b); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if drop != nil && i < len(e.Layers)-1 {
-			x = n.Mul(x, drop[i])
+			d, buf := n.Input("dropout", t*b, e.Opts.Hidden)
+			drop.nodes = append(drop.nodes, buf)
+			x = n.Mul(x, d)
 		}
 	}
-	return x, n.Err()
-}
-
-// FillDropout writes an inverted-dropout mask: each entry is 1/(1−p) with
-// probability 1−p, else 0.
-func FillDropout(rng *rand.Rand, buf []float64, p float64) {
-	keep := 1 / (1 - p)
-	for i := range buf {
-		if rng.Float64() < p {
-			buf[i] = 0
-		} else {
-			buf[i] = keep
-		}
-	}
+	return x, drop, n.Err()
 }

@@ -89,7 +89,7 @@ func TestRecurrenceGradient(t *testing.T) {
 			n := strode.NewNet()
 			xn := n.P(x)
 			mn := n.Const("mask", mask, T*B, 1)
-			h, err := enc.Apply(n, xn, mn, T, B, nil)
+			h, _, err := enc.Apply(n, xn, mn, T, B, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ func main() {
 	b := flag.Int("utts", 8, "utterances per minibatch")
 	steps := flag.Int("steps", 5, "timed steps (after one warm-up)")
 	threads := flag.Int("threads", 1, "cores (GOMAXPROCS)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed steps to this file")
 	flag.Parse()
 	runtime.GOMAXPROCS(*threads)
 	o, err := am.Preset(*preset)
@@ -53,6 +55,12 @@ func main() {
 	adam := optim.NewAdam(optim.DefaultAdamOptions())
 	var times []float64
 	for i := 0; i <= *steps; i++ {
+		if i == 1 && *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			check(err)
+			check(pprof.StartCPUProfile(f))
+			defer pprof.StopCPUProfile()
+		}
 		start := time.Now()
 		check(g.Run())
 		adam.Step(m.Params.List)

@@ -1,0 +1,125 @@
+package sru
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// TestStackMatchesGraph: the fused float32 stack gives the float64 graph's
+// outputs and parameter gradients (the graph being the one the finite
+// differences check) to float32 precision, with padding, dropout, the
+// highway projection (K = 4) and x′ = x (K = 3), identity and tanh. The
+// tolerance is relative to the largest entry of each array: 2e-4 for
+// values, 1e-3 for gradients (sums over all frames, rounded per term).
+func TestStackMatchesGraph(t *testing.T) {
+	defer func(v bool) { Float32Products = v }(Float32Products)
+	for _, tc := range []struct {
+		name string
+		in   int
+		act  string
+	}{
+		{"k4-identity", 5, Identity},
+		{"k3-identity", 8, Identity},
+		{"k4-tanh", 5, Tanh},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const T, B, H = 7, 4, 8
+			rng := rand.New(rand.NewSource(11))
+			var ps strode.Params
+			o := Options{Hidden: H, Layers: 3, Activation: tc.act, HighwayBias: -0.5, Dropout: 0.25}
+			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range enc.Layers {
+				for j := range l.Bias.Data {
+					l.Bias.Data[j] += 0.3 * rng.NormFloat64()
+				}
+			}
+			x := make([]float64, T*B*tc.in)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			mask := make([]float64, T*B)
+			for b, l := range []int{T, T - 3, 1, T - 1} {
+				for i := 0; i < l; i++ {
+					mask[i*B+b] = 1
+				}
+			}
+			w := make([]float64, T*B*H)
+			for j := range w {
+				w[j] = rng.NormFloat64()
+			}
+			var outs, grads [2][][]float64
+			for i, f32 := range []bool{false, true} {
+				Float32Products = f32
+				n := strode.NewNet()
+				xn := n.Const("x", x, T*B, tc.in)
+				mn := n.Const("mask", mask, T*B, 1)
+				h, drop, err := enc.Apply(n, xn, mn, T, B, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				drop.Fill(rand.New(rand.NewSource(3)))
+				loss := n.Add(n.Sum(n.Mul(h, n.Const("w", w, T*B, H))), n.Sum(n.Square(h)))
+				params, nodes := n.Bound()
+				m, err := n.Compile(loss, nodes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Run(); err != nil {
+					t.Fatal(err)
+				}
+				outs[i] = [][]float64{append([]float64(nil), graph.Value(h)...), {graph.Value(loss)[0]}}
+				for j, p := range params {
+					if j >= len(enc.Layers)*3 {
+						t.Fatalf("unexpected parameter %s", p.Name)
+					}
+					grads[i] = append(grads[i], append([]float64(nil), m.Grad(j)...))
+				}
+				m.Close()
+			}
+			compare := func(what string, a, b []float64, tol float64) {
+				scale := 0.0
+				for _, v := range a {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for j := range a {
+					if d := math.Abs(a[j] - b[j]); d > tol*math.Max(scale, 1e-6) {
+						t.Errorf("%s[%d]: float64 %g, float32 stack %g", what, j, a[j], b[j])
+						return
+					}
+				}
+			}
+			compare("h", outs[0][0], outs[1][0], 2e-4)
+			compare("loss", outs[0][1], outs[1][1], 2e-4)
+			for j := range grads[0] {
+				compare(ps.List[j].Name, grads[0][j], grads[1][j], 1e-3)
+			}
+		})
+	}
+}
+
+// TestExp32 bounds exp32's error against math.Exp over σ's useful range.
+func TestExp32(t *testing.T) {
+	worst := 0.0
+	for x := -87.0; x <= 88; x += 0.0137 {
+		got := float64(exp32(float32(x)))
+		want := math.Exp(float64(float32(x)))
+		if rel := math.Abs(got-want) / want; rel > worst {
+			worst = rel
+		}
+	}
+	if worst > 3e-7 {
+		t.Errorf("exp32 worst relative error %.3g, want ≤ 3e-7", worst)
+	}
+	for _, x := range []float32{-1e30, -100, 100, 1e30} {
+		if s := sigmoid32(x); math.IsNaN(float64(s)) || s < 0 || s > 1 {
+			t.Errorf("σ(%g) = %g", x, s)
+		}
+	}
+}

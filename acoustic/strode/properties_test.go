@@ -254,6 +254,9 @@ func TestLossGradient(t *testing.T) {
 		{"context-unfused", func(o *SequentialOptions) { o.ODE.Unfused = true }},
 		{"context-continue-anchor", func(o *SequentialOptions) { o.ContinueState, o.Anchor = true, true }},
 		{"context-linear-ode", func(o *SequentialOptions) { o.LinearODE = true }},
+		{"context-horizon3", func(o *SequentialOptions) { o.Horizon = 3 }},
+		{"context-linear-horizon3-phi-init", func(o *SequentialOptions) { o.LinearODE, o.Horizon, o.PhiInit = true, 3, 0.1 }},
+		{"context-continue-rotation", func(o *SequentialOptions) { o.ContinueState, o.RotationInit = true, 1 }},
 	}
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()

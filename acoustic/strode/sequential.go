@@ -40,16 +40,43 @@ type SequentialOptions struct {
 	// experiment, off by default): a linear flow cannot warp time by a
 	// state-dependent speed, so with Anchor the gaps must follow the data.
 	LinearODE bool
-	ODE       ode.Options
-	KL        KLOptions
-	InputDim  int // values per observation (1 for the sine waves)
+	// Horizon H > 1 (an experiment; 1, the default, is DESIGN.md §3) also
+	// continues each restarted solve over the following gaps: from z_j the
+	// flow runs over Δ_{j+1}, Δ_{j+2}, … Δ_{j+H} and the state after each is
+	// decoded into x_{j+1} … x_{j+H}; the loss is the mean of the H MSEs.
+	// With H = 1 any monotone code of x_{j+1} in the gap predicts as well as
+	// the true gap; with H ≥ 2 the state reached over one gap must be the
+	// starting point of the next, so the gaps must compose as times do.
+	Horizon int
+	// RotationInit (ω ≠ 0, an experiment, off by default) initialises f_o
+	// close to a rotation of angular speed ω in the plane of the state's
+	// first two coordinates (W0 ≈ I, W1 ≈ I, W2 ≈ ω·J on top of 0.1·Glorot
+	// noise), so that with ContinueState the flow starts out periodic and a
+	// sine is decoded as a function of elapsed time.
+	RotationInit float64
+	// PhiInit scales Φ's first time layer W1 and its last input layer V3
+	// after their ±|Glorot| initialisation (1, the default, leaves them; an
+	// experiment). Glorot's W1 makes a(t) fall to its floor within the first
+	// gap, and b(z) shrinks with |x|, so the initial gaps decay ~20× along a
+	// sequence and the total time hardly grows. A small scale (e.g. 0.01)
+	// starts with a ≈ b ≈ 0, i.e. every gap ≈ ln 2: an evenly spaced (index
+	// like) start from which the gaps can learn to deviate.
+	PhiInit float64
+	// OracleGaps (s > 0, a diagnostic, off by default) runs the ODE over the
+	// true gaps scaled by s instead of the inferred ones (Batch.SetTimes
+	// supplies them): if the model cannot fit the data with the true gaps,
+	// no inference of the gaps can find them.
+	OracleGaps float64
+	ODE        ode.Options
+	KL         KLOptions
+	InputDim   int // values per observation (1 for the sine waves)
 }
 
 // DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
 // Φ/φ hidden 16, f_o hidden 8, 10 Euler steps, ε = 0.1, w_kl = 1e-7.
 func DefaultSequentialOptions() SequentialOptions {
 	return SequentialOptions{Encoder: EncoderContext, EncHidden: 8, EncLayers: 2, PhiHidden: 16, ODEHidden: 8,
-		WKL: 1e-7, ODE: ode.DefaultOptions(), KL: KLOptions{Epsilon: 0.1}, InputDim: 1}
+		WKL: 1e-7, PhiInit: 1, Horizon: 1, ODE: ode.DefaultOptions(), KL: KLOptions{Epsilon: 0.1}, InputDim: 1}
 }
 
 // Register adds the options to fs (the encoder choice and UnitGaps are left
@@ -62,6 +89,10 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.BoolVar(&o.ContinueState, "continue-state", o.ContinueState, "experimental: carry the ODE state across intervals from z_0 instead of restarting from z_j")
 	fs.BoolVar(&o.LinearODE, "linear-ode", o.LinearODE, "experimental: linear ODE function dh/dt = h*A + c instead of the MLP")
+	fs.IntVar(&o.Horizon, "horizon", o.Horizon, "experimental: continue each solve over this many following gaps and add their prediction errors (1: DESIGN's one-step model)")
+	fs.Float64Var(&o.RotationInit, "rotation-init", o.RotationInit, "experimental: initialise the ODE function near a rotation of this angular speed (0: Glorot)")
+	fs.Float64Var(&o.PhiInit, "phi-init-scale", o.PhiInit, "experimental: scale of the boundary network's W1 and V3 at initialisation (1: Glorot; small: every gap starts near ln 2)")
+	fs.Float64Var(&o.OracleGaps, "oracle-gaps", o.OracleGaps, "diagnostic: run the ODE over the true gaps times this scale instead of the inferred ones (0: off)")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -71,6 +102,9 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 func (o SequentialOptions) Validate() error {
 	if o.Encoder != EncoderPaper && o.Encoder != EncoderContext {
 		return fmt.Errorf("strode: unknown encoder %q (want paper or context)", o.Encoder)
+	}
+	if o.Horizon < 1 {
+		return fmt.Errorf("strode: horizon %d, must be ≥ 1", o.Horizon)
 	}
 	if o.EncHidden < 1 || o.EncLayers < 1 || o.PhiHidden < 1 || o.ODEHidden < 1 || o.InputDim < 1 {
 		return fmt.Errorf("strode: sizes must be ≥ 1: %+v", o)
@@ -89,8 +123,9 @@ type Sequential struct {
 	Opts     SequentialOptions
 	Params   Params
 	Enc      *MLP
-	ODE      [3]*Linear // f_o = Linear→tanh→Linear→tanh→Linear
-	LinODE   *Linear    // f_o for LinearODE
+	ODE      [3]*Linear   // f_o = Linear→tanh→Linear→tanh→Linear
+	LinODE   *Linear      // f_o for LinearODE
+	H0       *optim.Param // 1×D learned initial state offset for ContinueState
 	Dec      *Linear
 	Boundary *Boundary // nil for unit gaps
 	Prior    *Prior    // nil for unit gaps
@@ -116,12 +151,52 @@ func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
 	if o.LinearODE {
 		m.LinODE = NewLinear(&m.Params, "ode.linear", d, d, rng)
 	}
+	if o.RotationInit != 0 {
+		m.rotationInit(rng)
+	}
+	if o.ContinueState {
+		// h(t_0) = z_0 + h0: x_0 is the same for every sequence, so z_0 alone
+		// starts every trajectory at (almost) one point, and with ReLU
+		// features and zero biases that point is 0, a fixed point of a
+		// bias-free f_o; h0 = (0.5, 0, …) starts on the rotation's orbit.
+		m.H0 = m.Params.Zero("ode.h0", 1, d)
+		m.H0.Data[0] = 0.5
+	}
 	if !o.UnitGaps {
 		m.Boundary = NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
 		m.Prior = NewPrior(&m.Params, "prior", o.PhiHidden, rng)
+		for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.V3} {
+			for i := range p.Data {
+				p.Data[i] *= o.PhiInit
+			}
+		}
 	}
 	m.kl, _ = NewKL(o.KL)
 	return m, nil
+}
+
+// rotationInit sets f_o(h) = tanh(tanh(h·W0)·W1)·W2 close to h·ω·J with
+// J = [[0, 1], [−1, 0]] on the first two coordinates: W0 and W1 are
+// identities (on min(D, H) coordinates), W2 holds ±ω, plus 0.1× the Glorot
+// values so that the other coordinates are not dead.
+func (m *Sequential) rotationInit(rng *rand.Rand) {
+	w := m.Opts.RotationInit
+	d, h := m.Opts.EncHidden, m.Opts.ODEHidden
+	for _, l := range m.ODE {
+		for i := range l.W.Data {
+			l.W.Data[i] *= 0.1
+		}
+	}
+	for i := 0; i < min(d, h); i++ {
+		m.ODE[0].W.Data[i*h+i] += 1
+	}
+	for i := 0; i < h; i++ {
+		m.ODE[1].W.Data[i*h+i] += 1
+	}
+	if d >= 2 && h >= 2 {
+		m.ODE[2].W.Data[0*d+1] += w
+		m.ODE[2].W.Data[1*d+0] -= w
+	}
 }
 
 // mlp is the ODE function f_o bound to this graph.
@@ -142,6 +217,7 @@ type Batch struct {
 	Machine   *graph.Machine
 	Params    []*optim.Param // parameters of this graph, in gradient order
 	enc, tgt  []float64
+	trueGaps  []float64 // OracleGaps: scaled true gaps, step-major
 	prev      []float64 // x_0 … x_{N−2}, targets of the anchor term
 	model     *Sequential
 }
@@ -188,6 +264,11 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		p := m.Prior.Density(net, m.kl.Nodes())
 		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
 	}
+	if o.OracleGaps > 0 {
+		var g *graph.Node
+		g, bt.trueGaps = net.Input("truegaps", (n-1)*b, 1)
+		gaps = g
+	}
 	solver := ode.Solver{Opts: o.ODE}
 	var h *graph.Node
 	if o.LinearODE {
@@ -195,7 +276,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		h = solver.Solve(net.Graph, f, net.Rows(z, 0, (n-1)*b), gaps)
 	} else if o.ContinueState {
 		f := m.mlp(net)
-		state := net.Rows(z, 0, b)
+		state := net.AddRow(net.Rows(z, 0, b), net.P(m.H0))
 		var hs []*graph.Node
 		for j := 0; j < n-1; j++ {
 			state = solver.SolveMLP(net.Graph, f, state, net.Rows(gaps, j*b, (j+1)*b))
@@ -208,6 +289,23 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	bt.Pred = m.Dec.Apply(net, h)
 	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
 	bt.Loss = bt.MSE
+	if o.Horizon > 1 && !o.ContinueState {
+		// Rows of h are the states at t_{j+1} reached from z_j, j = 0 … n−2;
+		// step k continues the first n−k start points over Δ_{j+k}.
+		solve := func(h0, span *graph.Node) *graph.Node { return solver.SolveMLP(net.Graph, m.mlp(net), h0, span) }
+		if o.LinearODE {
+			f := func(x *graph.Node) *graph.Node { return m.LinODE.Apply(net, x) }
+			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
+		}
+		horizons := 1
+		for k := 2; k <= o.Horizon && k < n; k++ {
+			h = solve(net.Rows(h, 0, (n-k)*b), net.Rows(gaps, (k-1)*b, (n-1)*b))
+			mse := net.Mean(net.Square(net.Sub(m.Dec.Apply(net, h), net.Rows(y, (k-1)*b, (n-1)*b))))
+			bt.Loss = net.Add(bt.Loss, mse)
+			horizons++
+		}
+		bt.Loss = net.Scale(bt.Loss, 1/float64(horizons))
+	}
 	if o.Anchor {
 		xp, prev := net.Input("xprev", (n-1)*b, o.InputDim)
 		bt.prev = prev
@@ -263,6 +361,26 @@ func (bt *Batch) Set(seqs [][][]float64) error {
 			if bt.prev != nil && i < bt.N-1 {
 				copy(bt.prev[(i*bt.B+s)*d:], obs)
 			}
+		}
+	}
+	return nil
+}
+
+// SetTimes loads the true times of the batch's sequences (times[s][i]) for
+// OracleGaps; other models ignore them.
+func (bt *Batch) SetTimes(times [][]float64) error {
+	if bt.trueGaps == nil {
+		return nil
+	}
+	if len(times) != bt.B {
+		return fmt.Errorf("strode: batch of %d time sequences, graph built for %d", len(times), bt.B)
+	}
+	for s, ts := range times {
+		if len(ts) != bt.N {
+			return fmt.Errorf("strode: time sequence %d has %d values, graph built for %d", s, len(ts), bt.N)
+		}
+		for i := 1; i < bt.N; i++ {
+			bt.trueGaps[(i-1)*bt.B+s] = bt.model.Opts.OracleGaps * (ts[i] - ts[i-1])
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package sine
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"strings"
 	"time"
@@ -78,6 +79,14 @@ func observations(values [][]float64, idx []int) [][][]float64 {
 	return out
 }
 
+func pick(xs [][]float64, idx []int) [][]float64 {
+	out := make([][]float64, len(idx))
+	for k, s := range idx {
+		out[k] = xs[s]
+	}
+	return out
+}
+
 // TrainVariant trains one model on d with the given seed, drawing a progress
 // bar per epoch on progress (nil: silent), and scores it on the test set.
 func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Writer) (*Trained, error) {
@@ -110,6 +119,9 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 			if err := bt.Set(observations(d.Train.Values, idx)); err != nil {
 				return nil, err
 			}
+			if err := bt.SetTimes(pick(d.Train.Times, idx)); err != nil {
+				return nil, err
+			}
 			if err := bt.Run(); err != nil {
 				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
 			}
@@ -136,7 +148,7 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 				return nil, err
 			}
 			bar(progress, variant, seed, epoch, o.Epochs, nb, nb, loss/float64(nb), mse/float64(nb), kl/float64(nb),
-				fmt.Sprintf(" val mse %.4f cs %.3f gap r %.3f %.1fs", val.MSE, val.CS, val.GapR, res.EpochSeconds[epoch-1]))
+				fmt.Sprintf(" val mse %.4f cs %.3f gap r %.3f gaps %s %.1fs", val.MSE, val.CS, val.GapR, gapProfile(val.Inferred), res.EpochSeconds[epoch-1]))
 			fmt.Fprintln(progress)
 		}
 	}
@@ -161,6 +173,9 @@ func evaluate(ev *strode.Batch, set Set) (*Score, error) {
 		if err := ev.Set(observations(set.Values, idx)); err != nil {
 			return nil, err
 		}
+		if err := ev.SetTimes(pick(set.Times, idx)); err != nil {
+			return nil, err
+		}
 		if err := ev.Run(); err != nil {
 			return nil, err
 		}
@@ -170,6 +185,39 @@ func evaluate(ev *strode.Batch, set Set) (*Score, error) {
 	truth := set.Times[:len(inferred)]
 	return &Score{CS: strode.CosineSimilarity(inferred, truth), GapR: strode.GapCorrelation(inferred, truth),
 		MSE: mse / float64(nb), Inferred: inferred}, nil
+}
+
+// gapProfile is the mean inferred gap at each step 1 … n−1 over a set, as
+// "g1/g2/… cv c" with c the mean over steps of the gaps' coefficient of
+// variation within a step: it shows the time scale the model settled on and whether the
+// boundary network's decreasing a(t) shrank the later gaps.
+func gapProfile(times [][]float64) string {
+	if len(times) == 0 || len(times[0]) < 2 {
+		return "-"
+	}
+	n := len(times[0])
+	var b strings.Builder
+	// Spread of the gaps within each step, relative to the step's mean: 0
+	// when the gaps do not depend on the data at all.
+	cv := 0.0
+	for i := 1; i < n; i++ {
+		m, m2 := 0.0, 0.0
+		for _, ts := range times {
+			m += ts[i] - ts[i-1]
+			m2 += (ts[i] - ts[i-1]) * (ts[i] - ts[i-1])
+		}
+		m /= float64(len(times))
+		m2 /= float64(len(times))
+		if m > 0 {
+			cv += math.Sqrt(max(m2-m*m, 0)) / m / float64(n-1)
+		}
+		if i > 1 {
+			b.WriteByte('/')
+		}
+		fmt.Fprintf(&b, "%.2g", m)
+	}
+	fmt.Fprintf(&b, " cv %.2f", cv)
+	return b.String()
 }
 
 const barWidth = 20

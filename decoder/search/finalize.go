@@ -1,24 +1,30 @@
 package search
 
 import (
+	"slices"
+
 	"github.com/strode-asr/strode/decoder/lattice"
 )
 
 // computeFinalCosts is Kaldi's ComputeFinalCosts over the frontier: the
-// final cost of every token in a final state, how much the final costs
-// worsen the best token (relative, +Inf when no final state is active), and
-// the best cost including final costs (or without them when no token is
-// final).
-func (d *LatticeDecoder) computeFinalCosts() finalInfo {
-	fi := finalInfo{costs: map[int32]float32{}}
+// final cost of every token (+Inf where its state is not final), how much
+// the final costs worsen the best token (relative, +Inf when no final state
+// is active), and the best cost including final costs (or without them when
+// no token is final).
+func (d *LatticeDecoder) computeFinalCosts() {
+	fi := &d.final
+	toks := d.frames[len(d.frames)-1].toks
+	fi.costs = fi.costs[:0]
+	fi.any = false
 	best, bestFinal := inf32, inf32
-	for _, t := range d.front {
-		fc := d.g.final[d.toks[t].state]
-		c := d.toks[t].tot
+	for i := range toks {
+		fc := d.g.final[toks[i].state]
+		c := toks[i].tot
 		best = min(best, c)
 		bestFinal = min(bestFinal, c+fc)
+		fi.costs = append(fi.costs, fc)
 		if fc != inf32 {
-			fi.costs[t] = fc
+			fi.any = true
 		}
 	}
 	if best == inf32 && bestFinal == inf32 {
@@ -31,7 +37,15 @@ func (d *LatticeDecoder) computeFinalCosts() finalInfo {
 	} else {
 		fi.best = best
 	}
-	return fi
+}
+
+// finalCost is the final cost of token i of the last frame as the final
+// pruning and the raw lattice use it: 0 for every token when none is final.
+func (d *LatticeDecoder) finalCost(i int) float32 {
+	if !d.final.any {
+		return 0
+	}
+	return d.final.costs[i]
 }
 
 // ReachedFinal reports whether a final state was active at the end (Kaldi's
@@ -67,59 +81,32 @@ func approxEqual(a, b, tol float32) bool {
 	return diff <= tol*(absf(a)+absf(b))
 }
 
-// pruneForwardLinksFinal is Kaldi's PruneForwardLinksFinal.
+// pruneForwardLinksFinal is Kaldi's PruneForwardLinksFinal. The last
+// frame's tokens have only epsilon links.
 func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)) {
-	if d.frames[f].head == none && warn != nil {
+	fr := &d.frames[f]
+	if len(fr.toks) == 0 && warn != nil {
 		warn("No tokens alive at end of file")
 	}
-	d.final = d.computeFinalCosts()
-	d.front = d.front[:0]
+	d.computeFinalCosts()
 	d.newFrontier()
 	const delta = 1e-5
+	toks, links := fr.toks, fr.links
+	d.stats.PruneFrames++
 	changed := true
 	for changed {
 		changed = false
 		d.passStamp++
+		d.stats.PrunePasses++
+		d.stats.PruneTokenVisits += int64(len(toks))
 		stale := false
-		for t := d.frames[f].head; t != none; t = d.toks[t].next {
-			tk := &d.toks[t]
-			var finalCost float32
-			if len(d.final.costs) == 0 {
-				finalCost = 0
-			} else if c, ok := d.final.costs[t]; ok {
-				finalCost = c
-			} else {
-				finalCost = inf32
-			}
-			tokExtra := tk.tot + finalCost - d.final.best
-			prev := int32(none)
-			for l := tk.links; l != none; {
-				lk := &d.links[l]
-				if lk.ilabel == 0 && d.passOf[lk.to] != d.passStamp {
-					stale = true // see pruneForwardLinks
-				}
-				nt := &d.toks[lk.to]
-				linkExtra := nt.extra + ((tk.tot + lk.ac + lk.graph) - nt.tot)
-				if linkExtra > d.latBeam || linkExtra != linkExtra {
-					next := lk.next
-					if prev != none {
-						d.links[prev].next = next
-					} else {
-						tk.links = next
-					}
-					lk.next = d.freeLink
-					d.freeLink = l
-					l = next
-					continue
-				}
-				if linkExtra < 0 {
-					linkExtra = 0
-				}
-				if linkExtra < tokExtra {
-					tokExtra = linkExtra
-				}
-				prev = l
-				l = lk.next
+		for t := len(toks) - 1; t >= 0; t-- {
+			tk := &toks[t]
+			tokExtra := tk.tot + d.finalCost(t) - d.final.best
+			if tk.eps.hi > tk.eps.lo {
+				var st bool
+				tk.eps.hi, tokExtra, _, st = d.pruneLinks(links, tk.eps, tk, toks, tokExtra, true)
+				stale = stale || st // see pruneForwardLinks
 			}
 			if tokExtra > d.latBeam {
 				tokExtra = inf32
@@ -128,7 +115,7 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 				changed = true
 			}
 			tk.extra = tokExtra
-			d.passOf[t] = d.passStamp
+			tk.pass = d.passStamp
 		}
 		if !stale {
 			break
@@ -147,107 +134,91 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 func (d *LatticeDecoder) RawLattice() (*lattice.Lattice, error) {
 	nf := len(d.frames) - 1
 	lat := &lattice.Lattice{Start: lattice.NoState}
-	stateOf := make([]int32, len(d.toks)) // token → lattice state
-	order := make([][]int32, nf+1)
+	// stateOf[base[f]+i] is the lattice state of token i of frame f.
+	base := make([]int32, nf+2)
 	for f := 0; f <= nf; f++ {
-		if d.frames[f].head == none {
+		if len(d.frames[f].toks) == 0 {
 			return nil, ErrNoTokens
 		}
+		base[f+1] = base[f] + int32(len(d.frames[f].toks))
+	}
+	stateOf := make([]int32, base[nf+1])
+	order := make([][]int32, nf+1)
+	for f := 0; f <= nf; f++ {
 		order[f] = d.topSortFrame(f)
 		for _, t := range order[f] {
-			stateOf[t] = lat.AddState()
+			stateOf[base[f]+t] = lat.AddState()
 		}
 	}
 	lat.Start = 0
 	for f := 0; f <= nf; f++ {
+		fr := &d.frames[f]
 		for _, t := range order[f] {
-			s := stateOf[t]
-			st := &lat.States[s]
-			for l := d.toks[t].links; l != none; l = d.links[l].next {
-				lk := &d.links[l]
-				var off float32
-				if lk.ilabel != 0 {
-					off = d.costOffsets[f]
-				}
+			st := &lat.States[stateOf[base[f]+t]]
+			tk := &fr.toks[t]
+			// Kaldi's list order: links are prepended as they are made, the
+			// emitting ones (made at the next frame) after the epsilon ones.
+			st.Arcs = slices.Grow(st.Arcs, int(tk.emit.hi-tk.emit.lo+tk.eps.hi-tk.eps.lo))
+			for l := tk.emit.hi - 1; l >= tk.emit.lo; l-- {
+				lk := &fr.links[l]
 				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: lk.ilabel, OLabel: lk.olabel,
-					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac - off}, Next: stateOf[lk.to]})
+					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac - d.costOffsets[f]}, Next: stateOf[base[f+1]+lk.to]})
+			}
+			for l := tk.eps.hi - 1; l >= tk.eps.lo; l-- {
+				lk := &fr.links[l]
+				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: lk.ilabel, OLabel: lk.olabel,
+					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac}, Next: stateOf[base[f]+lk.to]})
 			}
 			if f == nf {
-				if len(d.final.costs) == 0 {
+				if !d.final.any {
 					st.Final = lattice.One
-				} else if c, ok := d.final.costs[t]; ok {
+				} else if c := d.final.costs[t]; c != inf32 {
 					st.Final = lattice.Weight{Graph: c}
 				}
 			}
 		}
 	}
-	// Links are prepended as they are made; Kaldi's lists are too, so the
-	// arcs come out in the same (reverse-creation) order.
 	return lat, nil
 }
 
 // topSortFrame orders the tokens of frame f so that every epsilon link
-// within the frame goes forward (Kahn's algorithm, oldest tokens first).
+// within the frame goes forward (Kahn's algorithm, oldest tokens first,
+// links in Kaldi's list order).
 func (d *LatticeDecoder) topSortFrame(f int) []int32 {
-	var toks []int32
-	for t := d.frames[f].head; t != none; t = d.toks[t].next {
-		toks = append(toks, t)
-	}
-	// The list is newest first; start from the oldest.
-	for i, j := 0, len(toks)-1; i < j; i, j = i+1, j-1 {
-		toks[i], toks[j] = toks[j], toks[i]
-	}
-	if len(d.pos) < len(d.toks) {
-		d.pos = make([]int32, len(d.toks))
-		for i := range d.pos {
-			d.pos[i] = none
+	fr := &d.frames[f]
+	n := len(fr.toks)
+	indeg := make([]int32, n)
+	for t := range fr.toks {
+		sp := fr.toks[t].eps
+		for _, lk := range fr.links[sp.lo:sp.hi] {
+			indeg[lk.to]++
 		}
 	}
-	for i, t := range toks {
-		d.pos[t] = int32(i)
-	}
-	defer func() {
-		for _, t := range toks {
-			d.pos[t] = none
-		}
-	}()
-	indeg := make([]int, len(toks))
-	for _, t := range toks {
-		for l := d.toks[t].links; l != none; l = d.links[l].next {
-			if d.links[l].ilabel == 0 {
-				if p := d.pos[d.links[l].to]; p != none {
-					indeg[p]++
-				}
-			}
-		}
-	}
-	out := make([]int32, 0, len(toks))
-	for i, t := range toks {
-		if indeg[i] == 0 {
-			out = append(out, t)
+	out := make([]int32, 0, n)
+	for t := range n {
+		if indeg[t] == 0 {
+			out = append(out, int32(t))
 		}
 	}
 	for i := 0; i < len(out); i++ {
-		for l := d.toks[out[i]].links; l != none; l = d.links[l].next {
-			if d.links[l].ilabel == 0 {
-				if p := d.pos[d.links[l].to]; p != none {
-					if indeg[p]--; indeg[p] == 0 {
-						out = append(out, d.links[l].to)
-					}
-				}
+		sp := fr.toks[out[i]].eps
+		for l := sp.hi - 1; l >= sp.lo; l-- {
+			to := fr.links[l].to
+			if indeg[to]--; indeg[to] == 0 {
+				out = append(out, to)
 			}
 		}
 	}
-	if len(out) != len(toks) {
+	if len(out) != n {
 		// An epsilon cycle in the graph: Kaldi asserts. Keep every token so
 		// the caller's TopSort reports the cycle.
-		seen := make(map[int32]bool, len(out))
+		seen := make([]bool, n)
 		for _, t := range out {
 			seen[t] = true
 		}
-		for _, t := range toks {
+		for t := range n {
 			if !seen[t] {
-				out = append(out, t)
+				out = append(out, int32(t))
 			}
 		}
 	}

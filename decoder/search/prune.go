@@ -1,0 +1,225 @@
+package search
+
+// pruneLinks is the inner step of Kaldi's PruneForwardLinks for one run of
+// links of tok (its epsilon or its emitting links, whose targets are in
+// dst): it drops the links whose extra cost exceeds the lattice beam or is
+// NaN, keeping the others in order at the front of the run, and returns the
+// run's new end and the lowest extra cost of a kept link (clamped at 0), or
+// tokExtra if lower. With eps set it also reports whether a kept link leads
+// to a token not yet recomputed in the current pass.
+func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []token, tokExtra float32, eps bool) (hi int32, extra float32, pruned, stale bool) {
+	w := sp.lo
+	for l := sp.lo; l < sp.hi; l++ {
+		lk := links[l]
+		nt := &dst[lk.to]
+		if eps && nt.pass != d.passStamp {
+			stale = true
+		}
+		linkExtra := nt.extra + ((tok.tot + lk.ac + lk.graph) - nt.tot)
+		if linkExtra > d.latBeam || linkExtra != linkExtra {
+			pruned = true
+			continue
+		}
+		if linkExtra < 0 {
+			linkExtra = 0
+		}
+		if linkExtra < tokExtra {
+			tokExtra = linkExtra
+		}
+		if w != l {
+			links[w] = lk
+		}
+		w++
+	}
+	return w, tokExtra, pruned, stale
+}
+
+// pruneForwardLinks is Kaldi's PruneForwardLinks for the tokens of frame f
+// (a "frame plus one" index): links whose extra cost exceeds the lattice beam
+// are removed and the tokens' extra costs recomputed until they change by no
+// more than delta. Tokens are visited newest first, as Kaldi's list.
+func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(string, ...any)) (extraChanged, linksPruned bool) {
+	fr := &d.frames[f]
+	if len(fr.toks) == 0 && !d.warned {
+		if warn != nil {
+			warn("No tokens alive [doing pruning].. warning first time only for each utterance")
+		}
+		d.warned = true
+	}
+	toks, links := fr.toks, fr.links
+	var next []token
+	if f+1 < len(d.frames) {
+		next = d.frames[f+1].toks
+	}
+	d.stats.PruneFrames++
+	// Kaldi repeats the pass until no extra cost moves by more than delta,
+	// because epsilon links within the frame need not go from later to
+	// earlier tokens of the list. A pass in which every same-frame link led
+	// to a token already recomputed in that pass would reproduce exactly the
+	// same values if repeated, so the repetition is skipped then (the result
+	// is identical to Kaldi's loop, which would stop after that repeat).
+	changed := true
+	for changed {
+		changed = false
+		d.passStamp++
+		d.stats.PrunePasses++
+		d.stats.PruneTokenVisits += int64(len(toks))
+		stale := false
+		for t := len(toks) - 1; t >= 0; t-- {
+			tk := &toks[t]
+			tokExtra := inf32
+			var pruned, st bool
+			if tk.emit.hi > tk.emit.lo {
+				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tk, next, tokExtra, false)
+				linksPruned = linksPruned || pruned
+			}
+			if tk.eps.hi > tk.eps.lo {
+				tk.eps.hi, tokExtra, pruned, st = d.pruneLinks(links, tk.eps, tk, toks, tokExtra, true)
+				linksPruned = linksPruned || pruned
+				stale = stale || st
+			}
+			if absf(tokExtra-tk.extra) > delta {
+				changed = true
+			}
+			tk.extra = tokExtra
+			tk.pass = d.passStamp
+		}
+		if changed {
+			extraChanged = true
+		}
+		if !stale {
+			break
+		}
+	}
+	if linksPruned {
+		d.compactLinks(f)
+	}
+	return
+}
+
+// absf is fabs, except that NaN (from inf − inf) gives 0: Kaldi's test
+// fabs(NaN) > delta is false.
+func absf(x float32) float32 {
+	if x != x {
+		return 0
+	}
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// compactLinks squeezes the unused parts of frame f's link slab (pruned
+// links, dropped epsilon expansions, deleted tokens' links) out once they
+// outweigh the live links, keeping every token's runs in order.
+func (d *LatticeDecoder) compactLinks(f int) {
+	fr := &d.frames[f]
+	live := 0
+	for i := range fr.toks {
+		tk := &fr.toks[i]
+		live += int(tk.eps.hi-tk.eps.lo) + int(tk.emit.hi-tk.emit.lo)
+	}
+	if len(fr.links) < 2*live+64 {
+		return
+	}
+	buf := d.linkBuf[:0]
+	for i := range fr.toks {
+		tk := &fr.toks[i]
+		lo := int32(len(buf))
+		buf = append(buf, fr.links[tk.eps.lo:tk.eps.hi]...)
+		tk.eps = span{lo, int32(len(buf))}
+		lo = int32(len(buf))
+		buf = append(buf, fr.links[tk.emit.lo:tk.emit.hi]...)
+		tk.emit = span{lo, int32(len(buf))}
+	}
+	fr.links = append(fr.links[:0], buf...)
+	d.linkBuf = buf[:0]
+}
+
+// pruneTokensForFrame deletes the tokens of frame f whose extra cost is
+// infinite (no surviving forward link), as Kaldi's PruneTokensForFrame. The
+// slab is compacted in order, and the links into frame f (the previous
+// frame's emitting links, frame f's epsilon links) renumbered; by Kaldi's
+// invariant none leads to a deleted token, but one that did would be
+// dropped rather than left dangling.
+func (d *LatticeDecoder) pruneTokensForFrame(f int) {
+	fr := &d.frames[f]
+	if cap(d.remap) < len(fr.toks) {
+		d.remap = make([]int32, len(fr.toks), 2*len(fr.toks))
+	}
+	remap := d.remap[:len(fr.toks)]
+	// The last frame's final costs are indexed like its tokens.
+	fc := d.final.costs
+	if f != len(d.frames)-1 || len(fc) != len(fr.toks) {
+		fc = nil
+	}
+	n := int32(0)
+	for t := range fr.toks {
+		if fr.toks[t].extra == inf32 {
+			remap[t] = none
+			continue
+		}
+		remap[t] = n
+		fr.toks[n] = fr.toks[t]
+		if fc != nil {
+			fc[n] = fc[t]
+		}
+		n++
+	}
+	if fc != nil {
+		d.final.costs = fc[:n]
+	}
+	if int(n) == len(fr.toks) {
+		return
+	}
+	d.numToks -= len(fr.toks) - int(n)
+	fr.toks = fr.toks[:n]
+	for t := range fr.toks {
+		renumber(fr.links, &fr.toks[t].eps, remap)
+	}
+	if f > 0 {
+		pf := &d.frames[f-1]
+		for t := range pf.toks {
+			renumber(pf.links, &pf.toks[t].emit, remap)
+		}
+	}
+}
+
+// renumber maps the targets of the links in sp through remap, dropping links
+// to deleted tokens.
+func renumber(links []link, sp *span, remap []int32) {
+	w := sp.lo
+	for l := sp.lo; l < sp.hi; l++ {
+		to := remap[links[l].to]
+		if to == none {
+			continue
+		}
+		links[w] = links[l]
+		links[w].to = to
+		w++
+	}
+	sp.hi = w
+}
+
+// pruneActiveTokens is Kaldi's PruneActiveTokens: periodic pruning of links
+// and tokens of all frames but the newest, going backwards, only where
+// something may have changed.
+func (d *LatticeDecoder) pruneActiveTokens(delta float32, warn func(string, ...any)) {
+	cur := d.NumFramesDecoded()
+	for f := cur - 1; f >= 0; f-- {
+		if d.frames[f].mustPruneLinks {
+			extraChanged, linksPruned := d.pruneForwardLinks(f, delta, warn)
+			if extraChanged && f > 0 {
+				d.frames[f-1].mustPruneLinks = true
+			}
+			if linksPruned {
+				d.frames[f].mustPruneTk = true
+			}
+			d.frames[f].mustPruneLinks = false
+		}
+		if f+1 < cur && d.frames[f+1].mustPruneTk {
+			d.pruneTokensForFrame(f + 1)
+			d.frames[f+1].mustPruneTk = false
+		}
+	}
+}

@@ -87,6 +87,7 @@ type Fbank struct {
 	mel         melCache
 	fft         *powerSpectrum
 	spectrum    []float64
+	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
 	logEnergyFl float32
 }
@@ -104,6 +105,7 @@ func NewFbank(o FbankOptions) (*Fbank, error) {
 		spectrum: make([]float64, o.Frame.PaddedWindowSize()/2+1),
 		energies: make([]float64, o.Mel.NumBins),
 	}
+	f.spectra = makeSpectra(f.fft.batchLen(), len(f.spectrum))
 	if o.EnergyFloor > 0 {
 		f.logEnergyFl = float32(math.Log(float64(float32(o.EnergyFloor))))
 	}
@@ -139,17 +141,46 @@ func (f *Fbank) ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []flo
 	if err != nil {
 		return err
 	}
-	o := &f.opts
-	if o.UseEnergy && !o.RawEnergy {
+	if f.opts.UseEnergy && !f.opts.RawEnergy {
 		rawLogEnergy = logEnergy(frame)
 	}
 	f.fft.compute(frame, f.spectrum)
-	if !o.UsePower {
-		for i, v := range f.spectrum {
-			f.spectrum[i] = math.Sqrt(v)
+	f.fromSpectrum(mb, rawLogEnergy, f.spectrum, out)
+	return nil
+}
+
+func (f *Fbank) batchLen() int { return f.fft.batchLen() }
+
+// computeFrames is ComputeFrame on up to batchLen frames, with one batched
+// FFT.
+func (f *Fbank) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames, outs [][]float32) error {
+	mb, err := f.mel.get(vtlnWarp)
+	if err != nil {
+		return err
+	}
+	if f.opts.UseEnergy && !f.opts.RawEnergy {
+		for l, fr := range frames {
+			rawLogEnergies[l] = logEnergy(fr)
 		}
 	}
-	mb.Compute(f.spectrum, f.energies)
+	spectra := f.spectra[:len(frames)]
+	f.fft.computeBatch(frames, spectra)
+	for l, sp := range spectra {
+		f.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l])
+	}
+	return nil
+}
+
+// fromSpectrum is the rest of FbankComputer::Compute after the power
+// spectrum (overwritten).
+func (f *Fbank) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []float64, out []float32) {
+	o := &f.opts
+	if !o.UsePower {
+		for i, v := range spectrum {
+			spectrum[i] = math.Sqrt(v)
+		}
+	}
+	mb.Compute(spectrum, f.energies)
 	offset := 0
 	if o.UseEnergy && !o.HTKCompat {
 		offset = 1
@@ -175,5 +206,14 @@ func (f *Fbank) ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []flo
 			out[0] = rawLogEnergy
 		}
 	}
-	return nil
+}
+
+// makeSpectra allocates n power-spectrum buffers of length bins.
+func makeSpectra(n, bins int) [][]float64 {
+	flat := make([]float64, n*bins)
+	s := make([][]float64, n)
+	for i := range s {
+		s[i] = flat[i*bins : (i+1)*bins : (i+1)*bins]
+	}
+	return s
 }

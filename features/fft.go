@@ -28,8 +28,9 @@ type powerSpectrum struct {
 	post   []float64 // e^{−2πik/n}, k ≤ m/2, as cos, sin pairs
 	re, im []float64
 
-	kaldi *splitRadixFFT // Kaldi's float split-radix (used for power-of-two n)
-	mixed *mixedRadixFFT // Kaldi's float mixed-radix (other even n)
+	kaldi *splitRadixFFT   // Kaldi's float split-radix (used for power-of-two n)
+	batch *splitRadixBatch // the same, eight frames at a time (nil: unavailable)
+	mixed *mixedRadixFFT   // Kaldi's float mixed-radix (other even n)
 
 	gonum  *fourier.FFT // non-power-of-two lengths
 	seq    []float64
@@ -71,8 +72,30 @@ func newPowerSpectrum(n int) *powerSpectrum {
 	p.im = make([]float64, m)
 	if useKaldiFFT {
 		p.kaldi = newSplitRadixFFT(n)
+		p.batch = newSplitRadixBatch(p.kaldi)
 	}
 	return p
+}
+
+// batchLen is how many frames computeBatch transforms together with
+// vector kernels (1: frame by frame).
+func (p *powerSpectrum) batchLen() int {
+	if p.batch != nil {
+		return batchLanes
+	}
+	return 1
+}
+
+// computeBatch is compute on up to batchLen frames: outs[l] gets the power
+// spectrum of frames[l], bit-identical to compute's.
+func (p *powerSpectrum) computeBatch(frames [][]float32, outs [][]float64) {
+	if p.batch != nil && len(frames) > 1 {
+		p.batch.power(frames, outs)
+		return
+	}
+	for l, f := range frames {
+		p.compute(f, outs[l])
+	}
 }
 
 // compute writes |X[k]|² for k = 0 … n/2 into out (length ≥ n/2+1) from the

@@ -53,6 +53,7 @@ type Mfcc struct {
 	dct         []float64 // NumCeps × NumBins, row-major
 	lifter      []float64
 	spectrum    []float64
+	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
 	logEnergyFl float32
 }
@@ -77,6 +78,7 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 		energies: make([]float64, nb),
 		dct:      make([]float64, o.NumCeps*nb),
 	}
+	m.spectra = makeSpectra(m.fft.batchLen(), len(m.spectrum))
 	// Kaldi's ComputeDctMatrix, in float.
 	norm0 := float32(math.Sqrt(1 / float64(float32(nb))))
 	norm := float32(math.Sqrt(2 / float64(float32(nb))))
@@ -125,12 +127,41 @@ func (m *Mfcc) ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []floa
 	if err != nil {
 		return err
 	}
-	o := &m.opts
-	if o.UseEnergy && !o.RawEnergy {
+	if m.opts.UseEnergy && !m.opts.RawEnergy {
 		rawLogEnergy = logEnergy(frame)
 	}
 	m.fft.compute(frame, m.spectrum)
-	mb.Compute(m.spectrum, m.energies)
+	m.fromSpectrum(mb, rawLogEnergy, m.spectrum, out)
+	return nil
+}
+
+func (m *Mfcc) batchLen() int { return m.fft.batchLen() }
+
+// computeFrames is ComputeFrame on up to batchLen frames, with one batched
+// FFT.
+func (m *Mfcc) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames, outs [][]float32) error {
+	mb, err := m.mel.get(vtlnWarp)
+	if err != nil {
+		return err
+	}
+	if m.opts.UseEnergy && !m.opts.RawEnergy {
+		for l, fr := range frames {
+			rawLogEnergies[l] = logEnergy(fr)
+		}
+	}
+	spectra := m.spectra[:len(frames)]
+	m.fft.computeBatch(frames, spectra)
+	for l, sp := range spectra {
+		m.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l])
+	}
+	return nil
+}
+
+// fromSpectrum is the rest of MfccComputer::Compute after the power
+// spectrum.
+func (m *Mfcc) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []float64, out []float32) {
+	o := &m.opts
+	mb.Compute(spectrum, m.energies)
 	for i, e := range m.energies {
 		// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
 		m.energies[i] = float64(float32(math.Log(max(float64(float32(e)), float32Epsilon))))
@@ -162,5 +193,4 @@ func (m *Mfcc) ComputeFrame(rawLogEnergy float32, vtlnWarp float64, frame []floa
 		}
 		out[o.NumCeps-1] = energy
 	}
-	return nil
 }

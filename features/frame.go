@@ -295,6 +295,71 @@ func (e *frameExtractor) extract(wave []float32, f int, frame []float32, wantEne
 	return rawLogEnergy
 }
 
+// extractBatch is extract on frames r0, r0+1, … (one per entry of frames,
+// at most batchLanes), with the raw log-energies in energies when
+// wantEnergy. In the common case (no dither, pre-emphasis, no raw energy,
+// frames inside the wave) it reads the wave in place and sums the frames
+// for the DC offset in eight interleaved sequential chains, each in Kaldi's
+// order, so the latency of one long chain of float additions is hidden.
+func (e *frameExtractor) extractBatch(wave []float32, r0 int, frames [][]float32, wantEnergy bool, energies []float32) {
+	n := e.length
+	k := len(frames)
+	first, last := e.opts.FirstSampleOfFrame(r0), e.opts.FirstSampleOfFrame(r0+k-1)
+	if e.dither != 0 || wantEnergy || e.preemph == 0 || k > batchLanes || first < 0 || last+n > len(wave) {
+		for i, f := range frames {
+			energies[i] = e.extract(wave, r0+i, f, wantEnergy)
+		}
+		return
+	}
+	var means [batchLanes]float32
+	if e.opts.RemoveDCOffset {
+		e.frameMeans(wave, r0, k, &means)
+	}
+	win := e.window[:n]
+	for i, f := range frames {
+		start := e.opts.FirstSampleOfFrame(r0 + i)
+		preemphWindow(f[:n], wave[start:start+n], win, means[i], e.preemph)
+		clear(f[n:])
+		energies[i] = 0
+	}
+}
+
+// frameMeans sets means[i] to the mean of frame r0+i, i < k, summed in
+// float in sample order as Kaldi's Sum() (see extract); frames past k
+// repeat frame r0 so all eight chains can run.
+func (e *frameExtractor) frameMeans(wave []float32, r0, k int, means *[batchLanes]float32) {
+	n := e.length
+	var st [batchLanes]int
+	for i := range st {
+		if i < k {
+			st[i] = e.opts.FirstSampleOfFrame(r0 + i)
+		} else {
+			st[i] = st[0]
+		}
+	}
+	x0 := wave[st[0] : st[0]+n]
+	x1 := wave[st[1] : st[1]+n][:len(x0)]
+	x2 := wave[st[2] : st[2]+n][:len(x0)]
+	x3 := wave[st[3] : st[3]+n][:len(x0)]
+	x4 := wave[st[4] : st[4]+n][:len(x0)]
+	x5 := wave[st[5] : st[5]+n][:len(x0)]
+	x6 := wave[st[6] : st[6]+n][:len(x0)]
+	x7 := wave[st[7] : st[7]+n][:len(x0)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	for j := range x0 {
+		s0 += x0[j]
+		s1 += x1[j]
+		s2 += x2[j]
+		s3 += x3[j]
+		s4 += x4[j]
+		s5 += x5[j]
+		s6 += x6[j]
+		s7 += x7[j]
+	}
+	fn := float32(n)
+	*means = [batchLanes]float32{s0 / fn, s1 / fn, s2 / fn, s3 / fn, s4 / fn, s5 / fn, s6 / fn, s7 / fn}
+}
+
 // float32Epsilon is std::numeric_limits<float>::epsilon(), Kaldi's floor for
 // energies before the log.
 const float32Epsilon = 1.1920928955078125e-07

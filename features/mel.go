@@ -189,11 +189,22 @@ func (mb *MelBanks) NumBins() int { return len(mb.bins) }
 // n/2+1 bins into out (length NumBins).
 func (mb *MelBanks) Compute(spectrum []float64, out []float64) {
 	for i, b := range mb.bins {
-		s := spectrum[b.offset : b.offset+len(b.w)]
-		var e float64
-		for j, w := range b.w {
-			e += w * s[j]
+		w := b.w
+		s := spectrum[b.offset : b.offset+len(w)]
+		// Four partial sums in double (Kaldi's order is the BLAS kernel's
+		// anyway; a double sum rounded to float does not see the order).
+		var e0, e1, e2, e3 float64
+		j := 0
+		for ; j+4 <= len(w); j += 4 {
+			e0 += w[j] * s[j]
+			e1 += w[j+1] * s[j+1]
+			e2 += w[j+2] * s[j+2]
+			e3 += w[j+3] * s[j+3]
 		}
+		for ; j < len(w); j++ {
+			e0 += w[j] * s[j]
+		}
+		e := (e0 + e1) + (e2 + e3)
 		if mb.htkMode && e < 1 {
 			e = 1 // HTK-like flooring
 		}

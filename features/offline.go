@@ -101,8 +101,8 @@ func (o *Offline) Compute(dst []float32, key string, wave []float32, sampFreq, v
 		nb := len(o.frames)
 		for r0 := 0; r0 < rows; r0 += nb {
 			k := min(nb, rows-r0)
+			o.ext.extractBatch(wave, r0, o.frames[:k], wantEnergy, o.energies[:k])
 			for i := 0; i < k; i++ {
-				o.energies[i] = o.ext.extract(wave, r0+i, o.frames[i], wantEnergy)
 				o.outs[i] = dst[(r0+i)*dim : (r0+i+1)*dim]
 			}
 			if err := o.batcher.computeFrames(o.energies[:k], vtlnWarp, o.frames[:k], o.outs[:k]); err != nil {

@@ -1,0 +1,63 @@
+package features
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// extractBatch must give every frame bit for bit what extract gives.
+func TestExtractBatchMatchesExtract(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	wave := make([]float32, 4000)
+	for i := range wave {
+		wave[i] = float32(math.Round(rng.NormFloat64() * 3000))
+	}
+	cases := []struct {
+		name string
+		set  func(o *FrameExtractionOptions)
+	}{
+		{"defaults", func(o *FrameExtractionOptions) {}},
+		{"no dc", func(o *FrameExtractionOptions) { o.RemoveDCOffset = false }},
+		{"no preemphasis", func(o *FrameExtractionOptions) { o.PreemphCoeff = 0 }},
+		{"snip-edges=false", func(o *FrameExtractionOptions) { o.SnipEdges = false }},
+		{"hamming 8k", func(o *FrameExtractionOptions) { o.WindowType = "hamming"; o.SampFreq = 8000 }},
+		{"dither", func(o *FrameExtractionOptions) { o.Dither = 1 }},
+	}
+	for _, c := range cases {
+		o := DefaultFrameExtractionOptions()
+		o.Dither = 0
+		c.set(&o)
+		for _, wantEnergy := range []bool{false, true} {
+			a, err := newFrameExtractor(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := newFrameExtractor(o)
+			a.seed("u")
+			b.seed("u")
+			rows := o.NumFrames(len(wave))
+			frames := make([][]float32, batchLanes)
+			for i := range frames {
+				frames[i] = make([]float32, a.padded)
+			}
+			one := make([]float32, a.padded)
+			energies := make([]float32, batchLanes)
+			for r0 := 0; r0 < rows; r0 += batchLanes {
+				k := min(batchLanes, rows-r0)
+				a.extractBatch(wave, r0, frames[:k], wantEnergy, energies[:k])
+				for i := 0; i < k; i++ {
+					e := b.extract(wave, r0+i, one, wantEnergy)
+					if math.Float32bits(e) != math.Float32bits(energies[i]) {
+						t.Fatalf("%s energy=%v frame %d: energy %v, want %v", c.name, wantEnergy, r0+i, energies[i], e)
+					}
+					for j := range one {
+						if math.Float32bits(one[j]) != math.Float32bits(frames[i][j]) {
+							t.Fatalf("%s energy=%v frame %d sample %d: %v, want %v", c.name, wantEnergy, r0+i, j, frames[i][j], one[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,20 @@
+//go:build !amd64 || purego
+
+package features
+
+// preemphWindow writes the DC-removed, pre-emphasised, windowed frame x
+// into dst: dst[i] = ((x[i]−mean) − c·(x[i−1]−mean))·win[i], with x[−1] =
+// x[0] (Kaldi's first sample), every value rounded as Kaldi's float code.
+func preemphWindow(dst, x, win []float32, mean, c float32) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	dst, win = dst[:n], win[:n]
+	y := x[0] - mean
+	dst[0] = float32(y-float32(c*y)) * win[0]
+	for i := 1; i < n; i++ {
+		y := x[i] - mean
+		dst[i] = float32(y-float32(c*(x[i-1]-mean))) * win[i]
+	}
+}

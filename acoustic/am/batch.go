@@ -90,7 +90,7 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 		for i := range eps {
 			eps[i] = o.Eps0
 		}
-		bz := m.Boundary.B(net, e)
+		bz := m.boundaryZ(net, e)
 		tt, _ := m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
 		h0 := net.MatMul(e, net.P(m.Proj))
 		f := func(h *graph.Node) *graph.Node {
@@ -253,6 +253,9 @@ type Stats struct {
 	Correct int     // frames whose arg-max logit is the target
 	KL      float64 // summed KL term
 	LogP    float64 // summed mean-per-dimension Gaussian log-density
+
+	// t̃ over the real frames (strode): sum, sum of squares, extremes.
+	TTSum, TTSq, TTMin, TTMax float64
 }
 
 // Add accumulates s2 into s.
@@ -262,6 +265,21 @@ func (s *Stats) Add(s2 Stats) {
 	s.Correct += s2.Correct
 	s.KL += s2.KL
 	s.LogP += s2.LogP
+	if s2.TTSum != 0 || s2.TTSq != 0 {
+		if s.TTSum == 0 && s.TTSq == 0 {
+			s.TTMin, s.TTMax = s2.TTMin, s2.TTMax
+		}
+		s.TTMin, s.TTMax = math.Min(s.TTMin, s2.TTMin), math.Max(s.TTMax, s2.TTMax)
+	}
+	s.TTSum += s2.TTSum
+	s.TTSq += s2.TTSq
+}
+
+// TTilde is the mean and standard deviation of t̃ per frame (0, 0 for sru).
+func (s Stats) TTilde() (mean, std float64) {
+	n := math.Max(1, float64(s.Frames))
+	mean = s.TTSum / n
+	return mean, math.Sqrt(math.Max(0, s.TTSq/n-mean*mean))
 }
 
 // MeanCE and Accuracy are per frame.
@@ -277,6 +295,18 @@ func (bt *Batch) Stats() Stats {
 	s.CE = Scalar(bt.CE) * f
 	s.KL = Scalar(bt.KL) * f
 	s.LogP = Scalar(bt.LogP) * f
+	if bt.TTilde != nil {
+		tt := graph.Value(bt.TTilde)
+		s.TTMin, s.TTMax = math.Inf(1), math.Inf(-1)
+		for b, l := range bt.lengths {
+			for t := 0; t < l; t++ {
+				v := tt[t*bt.B+b]
+				s.TTSum += v
+				s.TTSq += v * v
+				s.TTMin, s.TTMax = math.Min(s.TTMin, v), math.Max(s.TTMax, v)
+			}
+		}
+	}
 	lg := graph.Value(bt.Logits)
 	p := bt.model.Opts.NumPdfs
 	for b, l := range bt.lengths {

@@ -13,17 +13,18 @@ const FormatVersion = "strode-am/1"
 
 // Epoch is one line of the training history.
 type Epoch struct {
-	Epoch        int     `json:"epoch"`
-	LearningRate float64 `json:"learning_rate"`
-	TrainCE      float64 `json:"train_ce"`
-	TrainAcc     float64 `json:"train_acc"`
-	ValidCE      float64 `json:"valid_ce"`
-	ValidAcc     float64 `json:"valid_acc"`
-	TrainKL      float64 `json:"train_kl,omitempty"`
-	TrainLogP    float64 `json:"train_logp,omitempty"`
-	FramesPerSec float64 `json:"frames_per_s"`
-	Seconds      float64 `json:"seconds"`
-	Accepted     bool    `json:"accepted"`
+	Epoch        int        `json:"epoch"`
+	LearningRate float64    `json:"learning_rate"`
+	TrainCE      float64    `json:"train_ce"`
+	TrainAcc     float64    `json:"train_acc"`
+	ValidCE      float64    `json:"valid_ce"`
+	ValidAcc     float64    `json:"valid_acc"`
+	TrainKL      float64    `json:"train_kl,omitempty"`
+	TrainLogP    float64    `json:"train_logp,omitempty"`
+	ValidTTilde  [4]float64 `json:"valid_t_tilde,omitempty"` // held-out t̃: mean, std, min, max (strode)
+	FramesPerSec float64    `json:"frames_per_s"`
+	Seconds      float64    `json:"seconds"`
+	Accepted     bool       `json:"accepted"`
 }
 
 // File is a model with what was recorded about it. On disk it is a

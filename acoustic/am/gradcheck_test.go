@@ -43,14 +43,16 @@ func TestGradients(t *testing.T) {
 		name    string
 		kind    string
 		wkl, wp float64
+		phiZ    string
 	}{
-		{"sru", KindSRU, 0, 0},
-		{"strode-head", KindSTRODE, 0, 0},
-		{"strode-whole-loss", KindSTRODE, 0.3, 0.5},
+		{"sru", KindSRU, 0, 0, PhiZNonPos},
+		{"strode-head", KindSTRODE, 0, 0, PhiZNonPos},
+		{"strode-whole-loss", KindSTRODE, 0.3, 0.5, PhiZNonPos},
+		{"strode-free-phi-z", KindSTRODE, 0.3, 0.5, PhiZFree},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
-			o.WKL, o.WP = tc.wkl, tc.wp
+			o.WKL, o.WP, o.PhiZ = tc.wkl, tc.wp, tc.phiZ
 			m, err := New(o, 3)
 			if err != nil {
 				t.Fatal(err)

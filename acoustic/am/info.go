@@ -23,6 +23,11 @@ func (f *File) WriteInfo(w io.Writer) error {
 		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
 			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
 		fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
+		phiZ := o.PhiZ
+		if phiZ == "" {
+			phiZ = PhiZNonPos
+		}
+		fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
 	}
 	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
 	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
@@ -43,10 +48,20 @@ func (f *File) WriteInfo(w io.Writer) error {
 		fmt.Fprintln(w, "  (none)")
 		return nil
 	}
-	fmt.Fprintln(bw, "  epoch\tlr\ttrain CE\ttrain acc\tcv CE\tcv acc\tframes/s\taccepted")
+	head := o.Kind == KindSTRODE
+	if head {
+		fmt.Fprintln(bw, "  epoch\tlr\ttrain CE\ttrain acc\tcv CE\tcv acc\tframes/s\taccepted\tcv t~ mean\tstd\tmin\tmax")
+	} else {
+		fmt.Fprintln(bw, "  epoch\tlr\ttrain CE\ttrain acc\tcv CE\tcv acc\tframes/s\taccepted")
+	}
 	for _, e := range f.History {
-		fmt.Fprintf(bw, "  %d\t%.3g\t%.4f\t%.2f%%\t%.4f\t%.2f%%\t%.0f\t%v\n", e.Epoch, e.LearningRate, e.TrainCE, 100*e.TrainAcc,
+		fmt.Fprintf(bw, "  %d\t%.3g\t%.4f\t%.2f%%\t%.4f\t%.2f%%\t%.0f\t%v", e.Epoch, e.LearningRate, e.TrainCE, 100*e.TrainAcc,
 			e.ValidCE, 100*e.ValidAcc, e.FramesPerSec, e.Accepted)
+		if head {
+			tt := e.ValidTTilde
+			fmt.Fprintf(bw, "\t%.3g\t%.3g\t%.3g\t%.3g", tt[0], tt[1], tt[2], tt[3])
+		}
+		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 
+	"github.com/strode-asr/strode/acoustic/graph"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -21,6 +22,7 @@ type Model struct {
 	Proj     *optim.Param      // h(0) = e·Proj, H×S
 	ODE      [3]*strode.Linear // f_o = Linear→tanh→Linear→tanh→Linear
 	Boundary *strode.Boundary
+	PhiZ     [3]*strode.Linear // b(z) with free signs (Options.PhiZ = "free"; nil for "nonpos")
 	Prior    *strode.Prior
 	PriorIn  *strode.Linear // x_{i+1} → tanh hidden
 	PriorMu  *strode.Linear // hidden → μ
@@ -48,7 +50,22 @@ func New(o Options, seed int64) (*Model, error) {
 		m.ODE[0] = strode.NewLinear(&m.Params, "ode.0", s, o.ODEHidden, rng)
 		m.ODE[1] = strode.NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
 		m.ODE[2] = strode.NewLinear(&m.Params, "ode.2", o.ODEHidden, s, rng)
-		m.Boundary = strode.NewBoundary(&m.Params, "phi", h, o.PhiHidden, rng)
+		if o.PhiZ == PhiZFree {
+			// a(t) keeps DESIGN.md's non-positive weights (Φ' ≤ 0 needs
+			// only those); b(z) is an ordinary tanh MLP, see boundaryZ.
+			np := optim.NonPos
+			m.Boundary = &strode.Boundary{
+				W1: m.Params.New("phi.W1", 1, o.PhiHidden, np, rng),
+				W2: m.Params.New("phi.W2", o.PhiHidden, o.PhiHidden, np, rng),
+				W3: m.Params.New("phi.W3", o.PhiHidden, 1, np, rng),
+			}
+			m.PhiZ[0] = strode.NewLinear(&m.Params, "phi.z.0", h, o.PhiHidden, rng)
+			m.PhiZ[1] = strode.NewLinear(&m.Params, "phi.z.1", o.PhiHidden, o.PhiHidden, rng)
+			m.PhiZ[2] = strode.NewLinear(&m.Params, "phi.z.2", o.PhiHidden, 1, rng)
+			m.PhiZ[2].B.Data[0] = phiZBias
+		} else {
+			m.Boundary = strode.NewBoundary(&m.Params, "phi", h, o.PhiHidden, rng)
+		}
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
 		m.PriorIn = strode.NewLinear(&m.Params, "gauss.0", o.InputDim, o.PriorHidden, rng)
 		m.PriorMu = strode.NewLinear(&m.Params, "gauss.mu", o.PriorHidden, s, rng)
@@ -56,6 +73,33 @@ func New(o Options, seed int64) (*Model, error) {
 		m.kl, _ = strode.NewKL(o.KL)
 	}
 	return m, nil
+}
+
+// phiZBias is the initial output bias of the free b(z): softplus(0.5413) = 1,
+// so t̃ starts near one frame (a(ε0) ≈ 0), the spacing of the next frame the
+// head postdicts.
+const phiZBias = 0.5413248546129181
+
+// boundaryZ is b(z) of Φ(t, z) = sg(t) + softplus(a(t) + b(z)) for the
+// encoder outputs e (N×H), a column N×1.
+//
+// With "nonpos" it is DESIGN.md's V3·tanh(V2·(V1·z)), every V ≤ 0. Then
+// V1·V2 is an entrywise non-negative matrix, so every hidden unit sees a
+// positive combination of the same e: at initialisation all of them are
+// close to one function of Σ_k e_k, they saturate together, and Adam's
+// noisy steps, clipped at zero by the sign projection, only ever make the
+// weights more negative. Measured on FSDD: t̃ ends constant over frames at
+// ≈ 2e-4 (b ≈ −8.6), also without the KL and Gaussian terms. Monotonicity
+// of Φ in t needs only a(t)'s signs (Φ' = σ(a + b)·a'(t)), so "free" makes
+// b(z) = tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2 with free signs and biases,
+// the last bias starting t̃ at one frame.
+func (m *Model) boundaryZ(net *strode.Net, e *graph.Node) *graph.Node {
+	if m.PhiZ[0] == nil {
+		return m.Boundary.B(net, e)
+	}
+	h := net.Tanh(m.PhiZ[0].Apply(net, e))
+	h = net.Tanh(m.PhiZ[1].Apply(net, h))
+	return m.PhiZ[2].Apply(net, h)
 }
 
 // NumParams is the number of trainable values.

@@ -10,6 +10,12 @@ import (
 	"github.com/strode-asr/strode/acoustic/strode"
 )
 
+// Parameterisations of the z branch b(z) of the boundary network Φ.
+const (
+	PhiZNonPos = "nonpos" // DESIGN.md: V3·tanh(V2·(V1·z)), every V ≤ 0
+	PhiZFree   = "free"   // a tanh MLP with free signs and biases (see boundaryZ)
+)
+
 // Model kinds.
 const (
 	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
@@ -26,7 +32,8 @@ type Options struct {
 	PriorHidden int              `json:"prior_hidden"` // hidden size of the MLP giving μ, σ² from x_{i+1}
 	WKL         float64          `json:"w_kl"`
 	WP          float64          `json:"w_p"`
-	Eps0        float64          `json:"eps0"` // ε0 of t̃_i = Φ(ε0, e_i)
+	Eps0        float64          `json:"eps0"`            // ε0 of t̃_i = Φ(ε0, e_i)
+	PhiZ        string           `json:"phi_z,omitempty"` // b(z) of Φ: "nonpos" ("" in old files; DESIGN.md) or "free"
 	ODE         ode.Options      `json:"ode"`
 	KL          strode.KLOptions `json:"kl"`
 	InputDim    int              `json:"input_dim"` // features per frame after the pipeline
@@ -39,7 +46,7 @@ type Options struct {
 // NumPdfs are left to the caller.
 func Preset(name string) (Options, error) {
 	o := Options{Kind: KindSTRODE, SRU: sru.DefaultOptions(), ODEState: 128, ODEHidden: 64, PhiHidden: 128,
-		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
+		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, PhiZ: PhiZNonPos, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
 	switch name {
 	case "paper":
 	case "small":
@@ -60,6 +67,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function f_o")
 	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
+	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.Float64Var(&o.WP, "w-p", o.WP, "weight of the Gaussian prior term on the ODE solution")
 	o.ODE.Register(fs)
@@ -81,6 +89,9 @@ func (o Options) Validate() error {
 		if o.ODEState < 1 || o.ODEHidden < 1 || o.PhiHidden < 1 || o.PriorHidden < 1 {
 			return fmt.Errorf("am: head sizes must be ≥ 1: ode-state %d ode-hidden %d phi-hidden %d prior-hidden %d",
 				o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden)
+		}
+		if o.PhiZ != "" && o.PhiZ != PhiZNonPos && o.PhiZ != PhiZFree {
+			return fmt.Errorf("am: unknown --phi-z=%q (want nonpos or free)", o.PhiZ)
 		}
 		if _, err := strode.NewKL(o.KL); err != nil {
 			return err

@@ -79,11 +79,10 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 	bt.Enc = e
 	// The output layer is the largest product after the SRU's (H×P with
 	// thousands of pdfs): float32 through internal/gemm as well.
-	eo, err := sru.MatMul(net, e, net.P(m.Out.W))
+	logits, err := sru.Affine(net, e, m.Out.W, m.Out.B)
 	if err != nil {
 		return nil, err
 	}
-	logits := net.AddRow(eo, net.P(m.Out.B))
 	var klRows, htilde *graph.Node
 	if o.Kind == KindSTRODE {
 		eps := make([]float64, n)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
 
@@ -120,6 +121,53 @@ func TestExp32(t *testing.T) {
 	for _, x := range []float32{-1e30, -100, 100, 1e30} {
 		if s := sigmoid32(x); math.IsNaN(float64(s)) || s < 0 || s > 1 {
 			t.Errorf("σ(%g) = %g", x, s)
+		}
+	}
+}
+
+// TestAffineMatchesGraph: the float32 output layer against the float64
+// graph's MatMul and AddRow, value and all three gradients.
+func TestAffineMatchesGraph(t *testing.T) {
+	defer func(v bool) { Float32Products = v }(Float32Products)
+	const N, In, P = 9, 6, 5
+	rng := rand.New(rand.NewSource(4))
+	var ps strode.Params
+	w := ps.New("w", In, P, optim.Free, rng)
+	b := ps.New("b", 1, P, optim.Free, rng)
+	x := optim.NewParam("x", N, In, optim.Free)
+	for j := range x.Data {
+		x.Data[j] = rng.NormFloat64()
+	}
+	c := make([]float64, N*P)
+	for j := range c {
+		c[j] = rng.NormFloat64()
+	}
+	var res [2][]float64
+	for i, f32 := range []bool{false, true} {
+		Float32Products = f32
+		n := strode.NewNet()
+		y, err := Affine(n, n.P(x), w, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loss := n.Sum(n.Square(n.Add(y, n.Const("c", c, N, P))))
+		_, nodes := n.Bound()
+		m, err := n.Compile(loss, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+		res[i] = append(res[i], graph.Value(y)...)
+		for j := range nodes {
+			res[i] = append(res[i], m.Grad(j)...)
+		}
+		m.Close()
+	}
+	for j := range res[0] {
+		if d := math.Abs(res[0][j] - res[1][j]); d > 1e-5*math.Max(1, math.Abs(res[0][j])) {
+			t.Fatalf("value %d: float64 %g, float32 %g", j, res[0][j], res[1][j])
 		}
 	}
 }

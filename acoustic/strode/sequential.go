@@ -40,6 +40,11 @@ type SequentialOptions struct {
 	// experiment, off by default): a linear flow cannot warp time by a
 	// state-dependent speed, so with Anchor the gaps must follow the data.
 	LinearODE bool
+	// SkewODE (with LinearODE, an experiment) makes the linear map
+	// skew-symmetric, dh/dτ = h·(A − Aᵀ) + c: every solution is a rotation
+	// about a fixed point at constant angular speeds, so equal times give
+	// equal phase advances everywhere on an orbit (no learned time warp).
+	SkewODE bool
 	// Horizon H > 1 (an experiment; 1, the default, is DESIGN.md §3) also
 	// continues each restarted solve over the following gaps: from z_j the
 	// flow runs over Δ_{j+1}, Δ_{j+2}, … Δ_{j+H} and the state after each is
@@ -93,6 +98,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.RotationInit, "rotation-init", o.RotationInit, "experimental: initialise the ODE function near a rotation of this angular speed (0: Glorot)")
 	fs.Float64Var(&o.PhiInit, "phi-init-scale", o.PhiInit, "experimental: scale of the boundary network's W1 and V3 at initialisation (1: Glorot; small: every gap starts near ln 2)")
 	fs.Float64Var(&o.OracleGaps, "oracle-gaps", o.OracleGaps, "diagnostic: run the ODE over the true gaps times this scale instead of the inferred ones (0: off)")
+	fs.BoolVar(&o.SkewODE, "skew-ode", o.SkewODE, "experimental: with --linear-ode, make the linear map skew-symmetric (pure rotations)")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -199,6 +205,17 @@ func (m *Sequential) rotationInit(rng *rand.Rand) {
 	}
 }
 
+// linearFunc is the LinearODE function h·A + c, or h·(A − Aᵀ) + c with
+// SkewODE.
+func (m *Sequential) linearFunc(n *Net) ode.Func {
+	a := n.P(m.LinODE.W)
+	if m.Opts.SkewODE {
+		a = n.Sub(a, n.T(a))
+	}
+	c := n.P(m.LinODE.B)
+	return func(h *graph.Node) *graph.Node { return n.AddRow(n.MatMul(h, a), c) }
+}
+
 // mlp is the ODE function f_o bound to this graph.
 func (m *Sequential) mlp(n *Net) ode.MLP {
 	return ode.MLP{W0: n.P(m.ODE[0].W), B0: n.P(m.ODE[0].B), W1: n.P(m.ODE[1].W), B1: n.P(m.ODE[1].B),
@@ -272,7 +289,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	solver := ode.Solver{Opts: o.ODE}
 	var h *graph.Node
 	if o.LinearODE {
-		f := func(x *graph.Node) *graph.Node { return m.LinODE.Apply(net, x) }
+		f := m.linearFunc(net)
 		h = solver.Solve(net.Graph, f, net.Rows(z, 0, (n-1)*b), gaps)
 	} else if o.ContinueState {
 		f := m.mlp(net)
@@ -294,7 +311,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		// step k continues the first n−k start points over Δ_{j+k}.
 		solve := func(h0, span *graph.Node) *graph.Node { return solver.SolveMLP(net.Graph, m.mlp(net), h0, span) }
 		if o.LinearODE {
-			f := func(x *graph.Node) *graph.Node { return m.LinODE.Apply(net, x) }
+			f := m.linearFunc(net)
 			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
 		}
 		horizons := 1

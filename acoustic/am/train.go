@@ -38,6 +38,7 @@ type TrainOptions struct {
 	Seed             int64
 	Checkpoint       string // file written after every epoch ("" none)
 	Resume           bool   // continue from Checkpoint
+	Mask             MaskOptions
 }
 
 // DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
@@ -71,6 +72,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "seed for initialisation, shuffling and dropout")
 	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
 	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")
+	o.Mask.Register(fs)
 }
 
 func (o TrainOptions) validate() error {
@@ -83,7 +85,7 @@ func (o TrainOptions) validate() error {
 	if o.Resume && o.Checkpoint == "" {
 		return fmt.Errorf("am: --resume needs --checkpoint")
 	}
-	return nil
+	return o.Mask.validate()
 }
 
 // trainerState is what a checkpoint records besides the parameters.
@@ -242,6 +244,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			if err != nil {
 				return err
 			}
+			b = t.Opts.Mask.Masked(b, t.File.Pipeline.RawDim, rng)
 			if err := g.Load(b, rng); err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -74,6 +76,27 @@ func (o xentOp) check(v [][]float64) error {
 	return nil
 }
 
+// rows calls fn(r0, r1) for a split of the N rows over the cores (one
+// call for small inputs). Rows are independent, so the split does not
+// change any value.
+func (o xentOp) rows(fn func(r0, r1 int)) {
+	w := runtime.GOMAXPROCS(0)
+	if o.N*o.P < 1<<16 || w < 2 {
+		fn(0, o.N)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < w; i++ {
+		r0, r1 := i*o.N/w, (i+1)*o.N/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(r0, r1)
+		}()
+	}
+	wg.Wait()
+}
+
 func (xentOp) Arity() int    { return 3 }
 func (xentOp) Type() hm.Type { return xentType(3) }
 func (xentOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -88,14 +111,22 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 		return nil, err
 	}
 	l, y, w := in[0], in[1], in[2]
-	row := make([]float64, o.P)
-	loss := 0.0
-	for r := 0; r < o.N; r++ {
-		if w[r] == 0 {
-			continue
+	// Rows in parallel, then summed in row order: the same sum as a loop.
+	terms := make([]float64, o.N)
+	o.rows(func(r0, r1 int) {
+		row := make([]float64, o.P)
+		for r := r0; r < r1; r++ {
+			if w[r] != 0 {
+				logSoftmaxRow(row, l[r*o.P:(r+1)*o.P])
+				terms[r] = w[r] * row[int(y[r])]
+			}
 		}
-		logSoftmaxRow(row, l[r*o.P:(r+1)*o.P])
-		loss -= w[r] * row[int(y[r])]
+	})
+	loss := 0.0
+	for r, t := range terms {
+		if w[r] != 0 {
+			loss -= t
+		}
 	}
 	return tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float64{loss})), nil
 }
@@ -135,18 +166,20 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	l, y, w, g := in[0], in[1], in[2], in[3][0]
 	d := make([]float64, o.N*o.P)
-	for r := 0; r < o.N; r++ {
-		if w[r] == 0 {
-			continue
+	xentOp(o).rows(func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			if w[r] == 0 {
+				continue
+			}
+			dr := d[r*o.P : (r+1)*o.P]
+			logSoftmaxRow(dr, l[r*o.P:(r+1)*o.P])
+			s := g * w[r]
+			for j := range dr {
+				dr[j] = s * math.Exp(dr[j])
+			}
+			dr[int(y[r])] -= s
 		}
-		dr := d[r*o.P : (r+1)*o.P]
-		logSoftmaxRow(dr, l[r*o.P:(r+1)*o.P])
-		s := g * w[r]
-		for j := range dr {
-			dr[j] = s * math.Exp(dr[j])
-		}
-		dr[int(y[r])] -= s
-	}
+	})
 	return tensor.New(tensor.WithShape(o.N, o.P), tensor.WithBacking(d)), nil
 }
 func (xentGradOp) ReturnsPtr() bool        { return false }

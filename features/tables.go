@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -14,6 +15,19 @@ import (
 type Logger interface {
 	Log(format string, a ...any)
 	Warn(format string, a ...any)
+}
+
+// VLogger is a Logger with Kaldi's verbose levels (kaldicmd's Context is
+// one); the drivers use it when the Logger has it.
+type VLogger interface {
+	Logger
+	Vlog(level int, format string, a ...any)
+}
+
+func vlog(l Logger, level int, format string, a ...any) {
+	if v, ok := l.(VLogger); ok {
+		v.Vlog(level, format, a...)
+	}
 }
 
 // ComputeFeatsOptions are the options compute-fbank-feats and
@@ -26,11 +40,13 @@ type ComputeFeatsOptions struct {
 	NumThreads   int     // --num-threads: utterances computed in parallel (strode; output keeps the input order)
 	VtlnMap      string  // --vtln-map: map from utterance or speaker-id to vtln warp factor (rspecifier)
 	Utt2spk      string  // --utt2spk: utterance to speaker-id map rspecifier (if doing VTLN and you have warps per speaker)
+	OutputFormat string  // --output-format: format of the output files [kaldi, htk]
+	WriteUtt2dur string  // --write-utt2dur: wspecifier to write the duration of each utterance in seconds, e.g. 'ark,t:utt2dur'
 }
 
 // DefaultComputeFeatsOptions are Kaldi's defaults, with one thread per core.
 func DefaultComputeFeatsOptions() ComputeFeatsOptions {
-	return ComputeFeatsOptions{Channel: -1, VtlnWarp: 1, NumThreads: 1}
+	return ComputeFeatsOptions{Channel: -1, VtlnWarp: 1, NumThreads: 1, OutputFormat: "kaldi"}
 }
 
 // Register adds the options to fs under Kaldi's names.
@@ -41,10 +57,13 @@ func (o *ComputeFeatsOptions) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.SubtractMean, "subtract-mean", o.SubtractMean, "Subtract mean of each feature file [CMS]; not recommended to do it this way. ")
 	fs.StringVar(&o.VtlnMap, "vtln-map", o.VtlnMap, "Map from utterance or speaker-id to vtln warp factor (rspecifier)")
 	fs.StringVar(&o.Utt2spk, "utt2spk", o.Utt2spk, "Utterance to speaker-id map rspecifier (if doing VTLN and you have warps per speaker)")
+	fs.StringVar(&o.OutputFormat, "output-format", o.OutputFormat, "Format of the output files [kaldi, htk]")
+	fs.StringVar(&o.WriteUtt2dur, "write-utt2dur", o.WriteUtt2dur, "Wspecifier to write duration of each utterance in seconds, e.g. 'ark,t:utt2dur'.")
 	fs.IntVar(&o.NumThreads, "num-threads", o.NumThreads, fmt.Sprintf("Number of utterances computed in parallel; output stays in input order (this machine has %d cores)", runtime.NumCPU()))
 }
 
 type featJob struct {
+	num  int // 1-based position in the input (Kaldi's num_utts)
 	key  string
 	wave WaveData
 	warp float64
@@ -52,6 +71,8 @@ type featJob struct {
 }
 
 type featResult struct {
+	num      int
+	dur      float64 // seconds of audio
 	key      string
 	mat      kaldiio.Matrix
 	warnings []string
@@ -59,19 +80,89 @@ type featResult struct {
 	skip     bool // no output, not a failure (too short)
 }
 
+// ErrOutputFormat marks an --output-format other than kaldi or htk (or htk
+// for a computer that has no HTK parameter kind).
+var ErrOutputFormat = errors.New("invalid output format")
+
+// featWriter writes feature matrices in Kaldi's or HTK's format.
+type featWriter struct {
+	kaldi *kaldiio.TableWriter[kaldiio.Matrix]
+	htk   *kaldiio.TableWriter[HtkMatrix]
+	kind  uint16
+	useE  bool
+}
+
+func openFeatWriter(comp Computer, format, wspecifier string, kopts []kaldiio.Option) (*featWriter, error) {
+	fw := &featWriter{}
+	var err error
+	switch format {
+	case "kaldi":
+		fw.kaldi, err = kaldiio.OpenTableWriter(wspecifier, kaldiio.MatrixCodec, kopts...)
+	case "htk":
+		switch c := comp.(type) {
+		case *Fbank:
+			fw.kind, fw.useE = HtkFbank, c.opts.UseEnergy
+		case *Mfcc:
+			fw.kind, fw.useE = HtkMfcc, c.opts.UseEnergy
+		default:
+			return nil, fmt.Errorf("%w: no HTK parameter kind for %T", ErrOutputFormat, comp)
+		}
+		fw.htk, err = kaldiio.OpenTableWriter(wspecifier, HtkMatrixCodec, kopts...)
+	default:
+		return nil, fmt.Errorf("%w: Invalid output_format string %s", ErrOutputFormat, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fw, nil
+}
+
+func (fw *featWriter) Write(key string, m kaldiio.Matrix) error {
+	if fw.htk != nil {
+		return fw.htk.Write(key, NewHtkFeatures(m, fw.kind, fw.useE))
+	}
+	return fw.kaldi.Write(key, m)
+}
+
+func (fw *featWriter) Close() error {
+	if fw.htk != nil {
+		return fw.htk.Close()
+	}
+	return fw.kaldi.Close()
+}
+
 // ComputeFeats is the body of compute-fbank-feats / compute-mfcc-feats:
-// waves from rspecifier, features of comp to wspecifier. Per-utterance
-// problems (a bad channel, a sample-rate mismatch) are Kaldi's warnings and
-// the utterance is skipped; done counts the utterances written.
+// waves from rspecifier, features of comp to wspecifier (in Kaldi's format,
+// or HTK's with o.OutputFormat "htk"), durations to o.WriteUtt2dur.
+// Per-utterance problems (a bad channel, a sample-rate mismatch) are Kaldi's
+// warnings and the utterance is skipped; done counts the utterances written.
+// Progress is logged as Kaldi does (every 10 utterances, and each key at
+// verbose level 2), with a throughput summary at verbose level 1.
 func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Option) (done, total int, err error) {
+	began := time.Now()
+	var frames int    // written
+	var audio float64 // seconds written
 	sr, err := kaldiio.OpenSequentialReader(rspecifier, WaveCodec, kopts...)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer sr.Close()
-	tw, err := kaldiio.OpenTableWriter(wspecifier, kaldiio.MatrixCodec, kopts...)
+	tw, err := openFeatWriter(comp, o.OutputFormat, wspecifier, kopts)
 	if err != nil {
 		return 0, 0, err
+	}
+	var durWriter *kaldiio.TableWriter[float64]
+	if o.WriteUtt2dur != "" {
+		if durWriter, err = kaldiio.OpenTableWriter(o.WriteUtt2dur, kaldiio.DoubleCodec, kopts...); err != nil {
+			tw.Close()
+			return 0, 0, err
+		}
+	}
+	closeWriters := func() {
+		tw.Close()
+		if durWriter != nil {
+			durWriter.Close()
+		}
 	}
 	n := max(o.NumThreads, 1)
 	offs := make([]*Offline, n)
@@ -81,7 +172,7 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 			c = comp.Clone()
 		}
 		if offs[i], err = NewOffline(c); err != nil {
-			tw.Close()
+			closeWriters()
 			return 0, 0, err
 		}
 	}
@@ -89,13 +180,13 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 	var utt2spk *kaldiio.RandomAccessReader[kaldiio.TokenVector]
 	if o.VtlnMap != "" {
 		if vtlnMap, err = kaldiio.OpenRandomAccessReader(o.VtlnMap, kaldiio.FloatCodec, kopts...); err != nil {
-			tw.Close()
+			closeWriters()
 			return 0, 0, err
 		}
 		defer vtlnMap.Close()
 		if o.Utt2spk != "" {
 			if utt2spk, err = kaldiio.OpenRandomAccessReader(o.Utt2spk, kaldiio.TokenVectorCodec, kopts...); err != nil {
-				tw.Close()
+				closeWriters()
 				return 0, 0, err
 			}
 			defer utt2spk.Close()
@@ -106,7 +197,7 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 			return featJob{}, false, sr.Err()
 		}
 		total++
-		j := featJob{key: sr.Key(), wave: sr.Value(), warp: o.VtlnWarp}
+		j := featJob{num: total, key: sr.Key(), wave: sr.Value(), warp: o.VtlnWarp}
 		if vtlnMap != nil {
 			key := j.key
 			if utt2spk != nil {
@@ -145,16 +236,36 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 			return nil
 		}
 		err := tw.Write(r.key, r.mat)
+		frames += r.mat.Rows
 		featPool.put(r.mat.Data)
 		if err != nil {
 			return err
 		}
+		if durWriter != nil {
+			if err := durWriter.Write(r.key, r.dur); err != nil {
+				return err
+			}
+		}
+		audio += r.dur
+		if r.num%10 == 0 {
+			log.Log("Processed %d utterances", r.num)
+		}
+		vlog(log, 2, "Processed features for key %s", r.key)
 		done++
 		return nil
 	}
 	err = runOrdered(n, next, work, emit)
 	if cerr := tw.Close(); err == nil {
 		err = cerr
+	}
+	if durWriter != nil {
+		if cerr := durWriter.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil && audio > 0 {
+		el := time.Since(began).Seconds()
+		vlog(log, 1, "Computed %d frames (%.1f s of audio) in %.3f s with %d thread(s): %.0f frames/s, real-time factor %.5f", frames, audio, el, n, float64(frames)/el, el/audio)
 	}
 	if cerr := sr.Close(); err == nil {
 		err = cerr
@@ -163,7 +274,7 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 }
 
 func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
-	r := featResult{key: j.key}
+	r := featResult{num: j.num, key: j.key, dur: j.wave.Duration()}
 	if j.skip != "" {
 		r.warnings = append(r.warnings, j.skip)
 		r.failed = true
@@ -172,8 +283,8 @@ func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 	for _, w := range j.wave.Warnings {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s (utterance %s)", w, j.key))
 	}
-	if o.MinDuration > 0 && j.wave.Duration() < o.MinDuration {
-		r.warnings = append(r.warnings, fmt.Sprintf("File: %s is too short (%v sec): producing no output.", j.key, j.wave.Duration()))
+	if float32(j.wave.Duration()) < float32(o.MinDuration) {
+		r.warnings = append(r.warnings, fmt.Sprintf("File: %s is too short (%.6g sec): producing no output.", j.key, j.wave.Duration()))
 		r.skip = true
 		return r
 	}

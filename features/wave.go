@@ -37,8 +37,11 @@ func (w *WaveData) NumSamples() int {
 	return len(w.Data[0])
 }
 
-// Duration is the length in seconds.
-func (w *WaveData) Duration() float64 { return float64(w.NumSamples()) / w.SampFreq }
+// Duration is the length in seconds, computed in float as Kaldi's
+// WaveData::Duration (so utt2dur and --min-duration see Kaldi's values).
+func (w *WaveData) Duration() float64 {
+	return float64(float32(w.NumSamples()) / float32(w.SampFreq))
+}
 
 // sample encodings
 const (

@@ -89,3 +89,46 @@ func ApplyCmvn(stats []float64, statsRows int, normVars bool, feats []float32, r
 	}
 	return warnings, nil
 }
+
+// ApplyCmvnReverse is Kaldi's ApplyCmvnReverse (apply-cmvn --reverse): the
+// transform that takes zero-mean, unit-variance input to data with the
+// statistics' mean (and, with normVars, variance): x + float(mean), or
+// float(x·float(√var)) + float(mean) with var floored at 1e-20 (Kaldi's
+// warning returned).
+func ApplyCmvnReverse(stats []float64, statsRows int, normVars bool, feats []float32, rows, dim int) (warnings []string, err error) {
+	if statsRows < 1 || statsRows > 2 || len(stats) != statsRows*(dim+1) {
+		return nil, fmt.Errorf("%w: dim mismatch: cmvn %dx%d, feats %dx%d", ErrCmvn, statsRows, len(stats)/max(statsRows, 1), rows, dim)
+	}
+	if statsRows == 1 && normVars {
+		return nil, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
+	}
+	count := stats[dim]
+	if count < 1 {
+		return nil, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
+	}
+	offset := make([]float32, dim)
+	scale := make([]float32, dim)
+	for d := 0; d < dim; d++ {
+		mean := stats[d] / count
+		offset[d], scale[d] = float32(mean), 1
+		if normVars {
+			v := stats[dim+1+d]/count - mean*mean
+			const floor = 1e-20
+			if v < floor {
+				warnings = append(warnings, fmt.Sprintf("Flooring cepstral variance from %v to %v", v, floor))
+				v = floor
+			}
+			scale[d] = float32(math.Sqrt(v))
+		}
+	}
+	for r := 0; r < rows; r++ {
+		row := feats[r*dim : (r+1)*dim]
+		for d := range row {
+			if normVars {
+				row[d] = float32(row[d] * scale[d])
+			}
+			row[d] += offset[d]
+		}
+	}
+	return warnings, nil
+}

@@ -143,6 +143,7 @@ type ApplyCmvnOptions struct {
 	NormMeans bool   // --norm-means: if true, do mean normalization
 	NormVars  bool   // --norm-vars: if true, normalize variances
 	Utt2spk   string // --utt2spk: rspecifier for utterance to speaker map
+	Reverse   bool   // --reverse: apply CMVN in a reverse sense (ApplyCmvnReverse)
 }
 
 // ApplyCmvnTable is apply-cmvn: cmvn is a table of statistics (per
@@ -223,7 +224,11 @@ func ApplyCmvnTable(o ApplyCmvnOptions, cmvn, featRspecifier, featWspecifier str
 			if st.Cols != m.Cols+1 {
 				return done, failed, fmt.Errorf("utterance %s: dim mismatch: cmvn %dx%d, feats %dx%d", utt, st.Rows, st.Cols, m.Rows, m.Cols)
 			}
-			warns, err := ApplyCmvn(st.Data, st.Rows, o.NormVars, m.Data, m.Rows, m.Cols)
+			apply := ApplyCmvn
+			if o.Reverse {
+				apply = ApplyCmvnReverse
+			}
+			warns, err := apply(st.Data, st.Rows, o.NormVars, m.Data, m.Rows, m.Cols)
 			for _, w := range warns {
 				log.Warn("%s (utterance %s)", w, utt)
 			}

@@ -52,6 +52,7 @@ func init() {
 			o := features.ApplyCmvnOptions{NormMeans: true}
 			fs.StringVar(&o.Utt2spk, "utt2spk", "", "rspecifier for utterance to speaker map")
 			fs.BoolVar(&o.NormVars, "norm-vars", false, "If true, normalize variances.")
+			fs.BoolVar(&o.Reverse, "reverse", false, "If true, apply CMVN in a reverse sense, so as to transform zero-mean, unit-variance input into data with the given mean and variance.")
 			fs.BoolVar(&o.NormMeans, "norm-means", true, "You can set this to false to turn off mean normalization.  Note, the same can be achieved by using 'fake' CMVN stats; but this option allows you to not have to compute those stats.")
 			return func(ctx *kaldicmd.Context) error {
 				done, failed, err := features.ApplyCmvnTable(o, ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), ctx, tableStreams(ctx)...)

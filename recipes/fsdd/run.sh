@@ -6,8 +6,10 @@
 #
 # Stages (--stage N / --stop-stage N):
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
-#     training speakers are the held-out (cross-validation) set of the neural training
-#   1 fbank features (23 mel bins at 8 kHz)
+#     training speakers are the held-out (cross-validation) set of the neural training. With
+#     --warps "0.9 1.0 1.1" every training take appears once per VTLN warp factor (keys
+#     SPK-wF_DIGIT_TAKE, speaker SPK-wF): augmentation that imitates other vocal-tract lengths
+#   1 fbank features (23 mel bins at 8 kHz, warped per utterance by --vtln-map), CMVN stats per speaker
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
 #   3 flat start: training graphs and equally spaced alignments
 #   4 realignment rounds: an SRU on the current alignments, forward, align-compiled-mapped
@@ -29,6 +31,7 @@ cmd=
 strode=${STRODE:-}
 preset=small
 seed=777
+warps=
 
 usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --cmd) cmd=$2; shift 2 ;;
     --strode) strode=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --warps) warps=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -67,38 +71,49 @@ if $quick; then
   train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
   test_idx="0 1 2 3 4 5 6 7 8 9"
   model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=4; epochs=8; align_rounds=2
+  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}
 else
   train_idx=$(seq 5 49 | tr '\n' ' ')
   test_idx=$(seq 0 49 | tr '\n' ' ')
   model_opts="--sru-hidden=192 --sru-layers=3 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=5; epochs=12; align_rounds=2
+  align_epochs=5; epochs=12; align_rounds=2; : ${warps:=0.9 1.0 1.1}
 fi
 cv_idx="5 6 7 8 9"
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
-data_opts="--utt-cmvn=true --norm-vars=true --left-context=4 --right-context=4"
-train_opts="--preset=$preset $model_opts --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
+# CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
+# apply-cmvn --utt2spk): per-utterance CMVN of half-second digits removes part of the
+# word; per-speaker stats remove the speaker and the channel.
+splice_opts="--norm-vars=true --left-context=4 --right-context=4"
+cmvn_opts() { echo "--cmvn=ark:$data/$1/cmvn.ark --utt2spk=ark:$data/$1/utt2spk"; }
+data_opts="$(cmvn_opts train) $splice_opts"
+# --phi-z=free: the STRODE head's boundary branch b(e) with free signs; DESIGN.md's
+# all-non-positive b(z) collapses t~ to a constant ~2e-4 (acoustic/am boundaryZ).
+train_opts="--preset=$preset $model_opts --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
 S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 
 if run_stage 0; then
-  echo "== stage 0: data dirs (test speakers: $test_speakers)"
-  for set in train test; do mkdir -p $data/$set; : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; done
+  echo "== stage 0: data dirs (test speakers: $test_speakers; training warps: $warps)"
+  for set in train test; do mkdir -p $data/$set; : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/warp; done
   for f in "$fsdd_dir"/recordings/*.wav; do
     b=$(basename "$f" .wav)                 # digit_speaker_index
     d=${b%%_*}; rest=${b#*_}; spk=${rest%_*}; idx=${rest##*_}
-    set=train; idxs=$train_idx
-    for t in $test_speakers; do [ "$t" = "$spk" ] && { set=test; idxs=$test_idx; }; done
+    set=train; idxs=$train_idx; ws=$warps
+    for t in $test_speakers; do [ "$t" = "$spk" ] && { set=test; idxs=$test_idx; ws=1.0; }; done
     case " $idxs " in *" $idx "*) ;; *) continue ;; esac
-    utt=${spk}_${d}_$idx
-    echo "$utt $f" >> $data/$set/wav.scp
-    echo "$utt ${words[$d]}" >> $data/$set/text
-    echo "$utt $spk" >> $data/$set/utt2spk
+    for w in $ws; do
+      s=$spk; [ "$w" = 1.0 ] || s=$spk-w$w  # warped copies are speakers of their own (CMVN)
+      utt=${s}_${d}_$idx
+      echo "$utt $f" >> $data/$set/wav.scp
+      echo "$utt ${words[$d]}" >> $data/$set/text
+      echo "$utt $s" >> $data/$set/utt2spk
+      echo "$utt $w" >> $data/$set/warp
+    done
   done
   for set in train test; do
-    for x in wav.scp text utt2spk; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
-    if [ $set = train ]; then  # held-out list: takes 5-9 of every training speaker
+    for x in wav.scp text utt2spk warp; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
+    if [ $set = train ]; then  # held-out list: takes 5-9 of every training speaker, all their warped copies
       awk -v cv="$cv_idx" 'BEGIN{n=split(cv,a," "); for(i=1;i<=n;i++) c[a[i]]=1} {k=$1; sub(/.*_/,"",k); if (k in c) print $1}' \
         $data/train/wav.scp > $data/train/cv.list
     fi
@@ -108,16 +123,19 @@ if run_stage 0; then
 fi
 
 if run_stage 1; then
-  echo "== stage 1: fbank features"
+  echo "== stage 1: fbank features, CMVN stats per speaker"
   for set in train test; do
     mkdir -p $exp_dir/make_fbank/$set/log
-    S compute-fbank-feats $feat_opts scp:$data/$set/wav.scp ark,scp:$data/$set/feats.ark,$data/$set/feats.scp \
-      2> $exp_dir/make_fbank/$set/log/make_fbank.log
+    S compute-fbank-feats $feat_opts --vtln-map=ark,t:$data/$set/warp scp:$data/$set/wav.scp \
+      ark,scp:$data/$set/feats.ark,$data/$set/feats.scp 2> $exp_dir/make_fbank/$set/log/make_fbank.log
+    S compute-cmvn-stats --spk2utt=ark,t:$data/$set/spk2utt scp:$data/$set/feats.scp ark:$data/$set/cmvn.ark \
+      2> $exp_dir/make_fbank/$set/log/cmvn.log
     echo "   $set: $(S feat-to-len scp:$data/$set/feats.scp ark,t:- 2>/dev/null | awk '{n+=$2} END{print n}') frames, dim $(S feat-to-dim scp:$data/$set/feats.scp - 2>/dev/null)"
   done
-  # Neural training uses feats_tr.scp, its held-out set feats_cv.scp (alignments cover both).
+  # Neural training uses feats_tr.scp, its held-out set feats_cv.scp (the unwarped
+  # held-out takes; alignments cover all).
   awk 'NR==FNR{c[$1]=1; next} !($1 in c)' $data/train/cv.list $data/train/feats.scp > $data/train/feats_tr.scp
-  awk 'NR==FNR{c[$1]=1; next} ($1 in c)' $data/train/cv.list $data/train/feats.scp > $data/train/feats_cv.scp
+  awk 'NR==FNR{c[$1]=1; next} ($1 in c) && $1 !~ /-w/' $data/train/cv.list $data/train/feats.scp > $data/train/feats_cv.scp
 fi
 
 lang=$exp_dir/lang
@@ -155,7 +173,7 @@ if run_stage 4; then
       --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
     grep -E "epoch [0-9]+:|resumed from" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' || true
-    S forward --apply-log=true $am/final.am scp:$data/train/feats.scp ark:- 2> $am/log/forward.log |
+    S forward --apply-log=true $(cmvn_opts train) $am/final.am scp:$data/train/feats.scp ark:- 2> $am/log/forward.log |
       S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
         $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $out/ali.1.gz" 2> $out/log/align.log
     cp $mono/final.mdl $out/final.mdl
@@ -187,7 +205,7 @@ if run_stage 7; then
   json="{"
   for m in sru strode; do
     dir=$exp_dir/$m/decode_test; mkdir -p $dir/log
-    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $exp_dir/$m/final.am scp:$data/test/feats.scp ark:- 2> $dir/log/forward.log |
+    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp ark:- 2> $dir/log/forward.log |
       S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
         $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.1.gz" ark,t:$dir/words.int 2> $dir/log/decode.log
     awk -v map=$lang/words.txt 'BEGIN{while((getline l < map)>0){split(l,a," "); w[a[2]]=a[1]}} {printf "%s", $1; for(i=2;i<=NF;i++) printf " %s", w[$i]; print ""}' \
@@ -206,7 +224,7 @@ if run_stage 8; then
   echo "== stage 8: forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
   for m in sru strode; do
     dir=$exp_dir/$m/decode_test
-    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $exp_dir/$m/final.am scp:$data/test/feats.scp \
+    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp \
       ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
     S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $mono/graph/HCLG.fst \
       ark:$dir/loglikes.ark ark:$dir/lat_file.ark 2> $dir/log/decode_file.log

@@ -45,6 +45,12 @@ type SequentialOptions struct {
 	// about a fixed point at constant angular speeds, so equal times give
 	// equal phase advances everywhere on an orbit (no learned time warp).
 	SkewODE bool
+	// SkewPlanes (> 0, with SkewODE) keeps only the first SkewPlanes 2×2
+	// blocks of the skew-symmetric map (coordinates 2p, 2p+1 rotate at one
+	// learned speed each; the rest of the state stays constant): with one
+	// plane the flow has a single frequency, so no sum of modes can imitate
+	// a time warp either.
+	SkewPlanes int
 	// Horizon H > 1 (an experiment; 1, the default, is DESIGN.md §3) also
 	// continues each restarted solve over the following gaps: from z_j the
 	// flow runs over Δ_{j+1}, Δ_{j+2}, … Δ_{j+H} and the state after each is
@@ -99,6 +105,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.PhiInit, "phi-init-scale", o.PhiInit, "experimental: scale of the boundary network's W1 and V3 at initialisation (1: Glorot; small: every gap starts near ln 2)")
 	fs.Float64Var(&o.OracleGaps, "oracle-gaps", o.OracleGaps, "diagnostic: run the ODE over the true gaps times this scale instead of the inferred ones (0: off)")
 	fs.BoolVar(&o.SkewODE, "skew-ode", o.SkewODE, "experimental: with --linear-ode, make the linear map skew-symmetric (pure rotations)")
+	fs.IntVar(&o.SkewPlanes, "skew-planes", o.SkewPlanes, "experimental: with --skew-ode, rotate only this many coordinate planes (0: all)")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -211,6 +218,14 @@ func (m *Sequential) linearFunc(n *Net) ode.Func {
 	a := n.P(m.LinODE.W)
 	if m.Opts.SkewODE {
 		a = n.Sub(a, n.T(a))
+		if k := m.Opts.SkewPlanes; k > 0 {
+			d := m.Opts.EncHidden
+			mask := make([]float64, d*d)
+			for p := 0; p < k && 2*p+1 < d; p++ {
+				mask[2*p*d+2*p+1], mask[(2*p+1)*d+2*p] = 1, 1
+			}
+			a = n.Mul(a, n.Const("ode.skew.mask", mask, d, d))
+		}
 	}
 	c := n.P(m.LinODE.B)
 	return func(h *graph.Node) *graph.Node { return n.AddRow(n.MatMul(h, a), c) }

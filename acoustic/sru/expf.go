@@ -42,3 +42,19 @@ func exp32(x float32) float32 {
 
 // sigmoid32 is σ(x) = 1/(1+e^{−x}) in float32.
 func sigmoid32(x float32) float32 { return 1 / (1 + exp32(-x)) }
+
+// sigmoidInPlace sets x[i] = σ(x[i]): eight at a time with AVX2 where the
+// CPU has it, the rest with sigmoid32. Both follow exp32's steps; the
+// vector path rounds its multiply-adds once, so the two may differ in the
+// last bit, but a given machine always takes the same path for the same
+// layout.
+func sigmoidInPlace(x []float32) {
+	i := 0
+	if haveAVX2 && len(x) >= 8 {
+		i = len(x) &^ 7
+		sigmoid8(&x[0], i)
+	}
+	for ; i < len(x); i++ {
+		x[i] = sigmoid32(x[i])
+	}
+}

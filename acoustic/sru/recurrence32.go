@@ -82,15 +82,21 @@ func (s Shape) forward32(u, x, wc, bias []float32, mask []float64, h, c, f, r []
 					}
 					continue
 				}
+				// Gate pre-activations, σ over the whole row (vectorised),
+				// then the cell and the highway.
 				_, _, _, _, _, _, _, _, _, _ = cp[n-1], u0[n-1], u1[n-1], u2[n-1], xr[n-1], vf[n-1], vr[n-1], bf[n-1], br[n-1], fr[n-1]
 				_, _ = rr[n-1], cr[n-1]
+				for j := range fr {
+					fr[j] = u1[j] + vf[j]*cp[j] + bf[j]
+					rr[j] = u2[j] + vr[j]*cp[j] + br[j]
+				}
+				sigmoidInPlace(fr)
+				sigmoidInPlace(rr)
 				for j := range hr {
-					cpj := cp[j]
-					fj := sigmoid32(u1[j] + vf[j]*cpj + bf[j])
-					rj := sigmoid32(u2[j] + vr[j]*cpj + br[j])
-					cj := fj*cpj + (1-fj)*u0[j]
+					fj, rj := fr[j], rr[j]
+					cj := fj*cp[j] + (1-fj)*u0[j]
 					hr[j] = rj*cj + (1-rj)*xr[j]
-					cr[j], fr[j], rr[j] = cj, fj, rj
+					cr[j] = cj
 				}
 			}
 		}

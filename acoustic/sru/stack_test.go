@@ -118,6 +118,23 @@ func TestExp32(t *testing.T) {
 	if worst > 3e-7 {
 		t.Errorf("exp32 worst relative error %.3g, want ≤ 3e-7", worst)
 	}
+	// The vector σ against the scalar one, including the tail.
+	xs := make([]float32, 1003)
+	for i := range xs {
+		xs[i] = float32(i-501) * 0.173
+	}
+	xs[0], xs[1], xs[2] = -1e30, 1e30, 0
+	ys := append([]float32(nil), xs...)
+	sigmoidInPlace(ys)
+	for i, x := range xs {
+		want := 1 / (1 + math.Exp(-float64(x)))
+		if d := math.Abs(float64(ys[i]) - want); d > 2e-7*math.Max(want, 1e-30) && d > 1e-37 {
+			t.Errorf("σ(%g): vector %g, want %g", x, ys[i], want)
+		}
+		if math.Abs(float64(ys[i]-sigmoid32(x))) > 2e-7 {
+			t.Errorf("σ(%g): vector %g, scalar %g", x, ys[i], sigmoid32(x))
+		}
+	}
 	for _, x := range []float32{-1e30, -100, 100, 1e30} {
 		if s := sigmoid32(x); math.IsNaN(float64(s)) || s < 0 || s > 1 {
 			t.Errorf("σ(%g) = %g", x, s)

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package sru
+
+const haveAVX2 = false
+
+func sigmoid8(x *float32, n int) { panic("sru: sigmoid8 without amd64") }

@@ -189,7 +189,7 @@ func (f *Fbank) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []floa
 	if o.UseLogFbank {
 		for i, e := range f.energies {
 			// Kaldi floors at FLT_EPSILON so silence gives log(ε), never −Inf.
-			dst[i] = float32(math.Log(max(float64(float32(e)), float32Epsilon)))
+			dst[i] = log32(max(float64(float32(e)), float32Epsilon))
 		}
 	} else {
 		for i, e := range f.energies {

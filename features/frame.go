@@ -370,5 +370,5 @@ func logEnergy(x []float32) float32 {
 	for _, v := range x {
 		e += float64(v) * float64(v)
 	}
-	return float32(math.Log(max(float64(float32(e)), float32Epsilon)))
+	return log32(max(float64(float32(e)), float32Epsilon))
 }

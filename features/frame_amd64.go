@@ -2,6 +2,8 @@
 
 package features
 
+import "golang.org/x/sys/cpu"
+
 //go:noescape
 func preemphWindowAVX(dst, cur, prev, win *float32, n int, k *[2]float32)
 
@@ -28,5 +30,26 @@ func preemphWindow(dst, x, win []float32, mean, c float32) {
 	for i := done; i < n; i++ {
 		y := x[i] - mean
 		dst[i] = float32(y-float32(c*(x[i-1]-mean))) * win[i]
+	}
+}
+
+//go:noescape
+func pcm16ToFloatAVX2(dst *float32, src *byte, n int)
+
+var useAVX2 = cpu.X86.HasAVX2
+
+// pcm16ToFloat decodes little-endian 16-bit samples b (2·len(dst) bytes)
+// into dst at Kaldi's scale (the integer values).
+func pcm16ToFloat(dst []float32, b []byte) {
+	b = b[:2*len(dst)]
+	done := 0
+	if useAVX2 {
+		done = len(dst) &^ 7
+		if done > 0 {
+			pcm16ToFloatAVX2(&dst[0], &b[0], done)
+		}
+	}
+	for i := done; i < len(dst); i++ {
+		dst[i] = float32(int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8))
 	}
 }

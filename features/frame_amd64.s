@@ -36,3 +36,24 @@ ploop:
 pdone:
 	VZEROUPPER
 	RET
+
+// func pcm16ToFloatAVX2(dst *float32, src *byte, n int)
+// dst[i] = float32(int16 little-endian at src[2i]) for i < n (a multiple of
+// 8); the int16 → int32 → float conversions are exact.
+TEXT ·pcm16ToFloatAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   cdone
+cloop:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       cloop
+cdone:
+	VZEROUPPER
+	RET

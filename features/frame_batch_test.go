@@ -61,3 +61,29 @@ func TestExtractBatchMatchesExtract(t *testing.T) {
 		}
 	}
 }
+
+// pcm16ToFloat decodes every int16 value exactly, at every length.
+func TestPcm16ToFloat(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 65, 70000} {
+		b := make([]byte, 2*n)
+		want := make([]float32, n)
+		for i := 0; i < n; i++ {
+			v := int16(i*2654435761 + 12345)
+			switch i % 5 {
+			case 1:
+				v = -32768
+			case 2:
+				v = 32767
+			}
+			b[2*i], b[2*i+1] = byte(uint16(v)), byte(uint16(v)>>8)
+			want[i] = float32(v)
+		}
+		got := make([]float32, n)
+		pcm16ToFloat(got, b)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d sample %d: %v, want %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -18,3 +18,12 @@ func preemphWindow(dst, x, win []float32, mean, c float32) {
 		dst[i] = float32(y-float32(c*(x[i-1]-mean))) * win[i]
 	}
 }
+
+// pcm16ToFloat decodes little-endian 16-bit samples b (2·len(dst) bytes)
+// into dst at Kaldi's scale (the integer values).
+func pcm16ToFloat(dst []float32, b []byte) {
+	b = b[:2*len(dst)]
+	for i := range dst {
+		dst[i] = float32(int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8))
+	}
+}

@@ -164,7 +164,7 @@ func (m *Mfcc) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []float
 	mb.Compute(spectrum, m.energies)
 	for i, e := range m.energies {
 		// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
-		m.energies[i] = float64(float32(math.Log(max(float64(float32(e)), float32Epsilon))))
+		m.energies[i] = float64(log32(max(float64(float32(e)), float32Epsilon)))
 	}
 	nb := len(m.energies)
 	out = out[:o.NumCeps]

@@ -369,11 +369,7 @@ func readPCM16(r io.Reader, wh *waveHeader, off int64) (*WaveData, error) {
 			if cap(s)-len(s) < ns {
 				s = append(s[:cap(s)], make([]float32, ns)...)[:len(s)]
 			}
-			dst := s[len(s) : len(s)+ns]
-			b = b[:2*len(dst)]
-			for i := range dst {
-				dst[i] = float32(int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8))
-			}
+			pcm16ToFloat(s[len(s):len(s)+ns], b)
 			data[0] = s[:len(s)+ns]
 		} else {
 			for c := range data {

@@ -14,11 +14,17 @@
 // block, and a 0/1 mask column says which rows are real. On a padded frame
 // c is carried unchanged and h is 0.
 //
-// The product x·W is an ordinary graph multiply; the element-wise recurrence
-// over the whole (time × batch × hidden) block, forward and backward, is one
-// fused gorgonia operation (Recurrence, with a hand-written backward pass
-// that recomputes c instead of storing it), so a layer is a handful of graph
-// nodes whatever the utterance length.
+// Training and forward passes run the whole stack as one fused graph
+// operation in float32 (stack.go): per layer one SGEMM through
+// internal/gemm for U = x·W, the recurrence with its gates kept for the
+// reverse pass (recurrence32.go, σ vectorised with AVX2), dropout masks as
+// float32 buffers (Dropout); the output layer is another fused float32
+// operation (Affine). The surrounding graph stays float64. Setting
+// Float32Products to false builds the same model from float64 graph nodes
+// instead — per layer a graph multiply and the fused float64 Recurrence,
+// whose hand-written backward pass recomputes c — which is what the
+// finite-difference gradient checks run on; TestStackMatchesGraph ties the
+// two together.
 //
 // Initialisation follows the library's reset_parameters: W ~ U(±√(3/in)),
 // the forget- and reset-gate columns scaled by √0.5, v ~ U(±√3)·√0.5, b_f = 0

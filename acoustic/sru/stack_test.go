@@ -3,6 +3,7 @@ package sru
 import (
 	"math"
 	"math/rand"
+	"runtime"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
@@ -185,6 +186,55 @@ func TestAffineMatchesGraph(t *testing.T) {
 	for j := range res[0] {
 		if d := math.Abs(res[0][j] - res[1][j]); d > 1e-5*math.Max(1, math.Abs(res[0][j])) {
 			t.Fatalf("value %d: float64 %g, float32 %g", j, res[0][j], res[1][j])
+		}
+	}
+}
+
+// TestStackBitwiseAcrossCores: the fused stack's output and gradients do
+// not depend on how many cores split the units (what --resume relies on).
+func TestStackBitwiseAcrossCores(t *testing.T) {
+	const T, B, In, H = 40, 3, 24, 200 // N·H above the one-worker threshold
+	rng := rand.New(rand.NewSource(8))
+	var ps strode.Params
+	enc, err := NewEncoder(&ps, "sru", In, Options{Hidden: H, Layers: 2, Activation: Identity, Dropout: 0.2}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := [][]float64{make([]float64, T*B*In), make([]float64, T*B)}
+	for i := range in[0] {
+		in[0][i] = rng.NormFloat64()
+	}
+	for i := range in[1] {
+		in[1][i] = 1
+	}
+	in[1][len(in[1])-1] = 0
+	for _, l := range enc.Layers {
+		in = append(in, l.W.Data, l.WeightC.Data, l.Bias.Data)
+	}
+	dout := make([]float64, T*B*H)
+	for i := range dout {
+		dout[i] = rng.NormFloat64()
+	}
+	run := func(procs int) [][]float64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		drop := &Dropout{P: 0.2, keep: 1.25, masks: [][]float32{make([]float32, T*B*H)}}
+		drop.Fill(rand.New(rand.NewSource(1)))
+		s := newStack(enc, T, B, drop)
+		out := make([]float64, T*B*H)
+		s.Forward(out, in)
+		din := make([][]float64, len(in))
+		for i := range in {
+			din[i] = make([]float64, len(in[i]))
+		}
+		s.Backward(din, dout, in)
+		return append([][]float64{out}, din...)
+	}
+	a, b := run(1), run(4)
+	for i := range a {
+		for j := range a[i] {
+			if math.Float64bits(a[i][j]) != math.Float64bits(b[i][j]) {
+				t.Fatalf("array %d entry %d: 1 core %v, 4 cores %v", i, j, a[i][j], b[i][j])
+			}
 		}
 	}
 }

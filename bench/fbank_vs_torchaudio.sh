@@ -50,14 +50,13 @@ pin() { # pin to core $1 when taskset exists
   if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi
 }
 
-# One timed strode run: prints seconds.
+# One timed strode run: prints wall seconds and CPU (user+sys) seconds.
 strode_run() { # cores threads
-  local t0 t1
-  t0=$(date +%s.%N)
-  GOMAXPROCS=$2 pin "$1" "$OUT/strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
-    --dither=0 --num-threads="$2" "scp:$SCP" ark:/dev/null 2>/dev/null
-  t1=$(date +%s.%N)
-  calc "$t1 - $t0"
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time GOMAXPROCS=$2 pin "$1" "$OUT/strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
+    --dither=0 --num-threads="$2" "scp:$SCP" ark:/dev/null 2>/dev/null; } 2>&1 )
+  read -r w u s <<< "$t"
+  echo "$w $(calc "$u + $s")"
 }
 
 cat > "$OUT/torchaudio_fbank.py" <<'PYEOF'
@@ -67,6 +66,7 @@ import torch, torchaudio.compliance.kaldi as K
 torch.set_num_threads(1)
 scp = [l.split(None, 1) for l in open(sys.argv[1]) if l.strip()]
 t0 = time.perf_counter()
+c0 = time.process_time()
 frames = samples = 0
 for key, path in scp:
     with wave.open(path.strip(), 'rb') as w:
@@ -75,32 +75,37 @@ for key, path in scp:
                 energy_floor=0.0, sample_frequency=16000.0)
     frames += f.shape[0]; samples += x.shape[0]
 t1 = time.perf_counter()
-print(f"{t1 - t0:.6f} {frames} {samples}")
+c1 = time.process_time()
+print(f"{t1 - t0:.6f} {frames} {samples} {c1 - c0:.6f}")
 PYEOF
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # Frames and audio duration, from one untimed torchaudio run (also a warm-up).
 PEER=$(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP") || { echo "torchaudio run failed" >&2; exit 1; }
-read -r _ FRAMES SAMPLES <<< "$PEER"
+read -r _ FRAMES SAMPLES _ <<< "$PEER"
 AUDIO_S=$(calc "$SAMPLES / 16000")
 strode_run 0 1 >/dev/null # warm-up (page cache)
 
-ours1=(); ours2=(); theirs=()
+# Runs alternate (ours, peer, ours on two cores) so that load from other
+# processes falls on all three alike; wall and CPU seconds are kept.
+ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=()
 for i in $(seq 1 "$RUNS"); do
-  ours1+=("$(strode_run 0 1)")
-  read -r t _ _ < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
-  theirs+=("$t")
-  ours2+=("$(strode_run 0,1 2)")
+  read -r w c < <(strode_run 0 1); ours1+=("$w"); ours1c+=("$c")
+  read -r t _ _ tc < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
+  theirs+=("$t"); theirsc+=("$tc")
+  read -r w c < <(strode_run 0,1 2); ours2+=("$w"); ours2c+=("$c")
 done
-o1=$(printf '%s\n' "${ours1[@]}" | median)
-o2=$(printf '%s\n' "${ours2[@]}" | median)
-th=$(printf '%s\n' "${theirs[@]}" | median)
+med() { printf '%s\n' "$@" | median; }
+o1=$(med "${ours1[@]}"); o2=$(med "${ours2[@]}"); th=$(med "${theirs[@]}")
+o1c=$(med "${ours1c[@]}"); o2c=$(med "${ours2c[@]}"); thc=$(med "${theirsc[@]}")
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: $(wc -l < "$SCP") utterances, $FRAMES frames, $(printf %.1f "$AUDIO_S") s of audio; medians of $RUNS runs"
-printf 'strode compute-fbank-feats, 1 core : %8.3f s  %9.0f frames/s  RTF %.5f\n' "$o1" "$(calc "$FRAMES / $o1")" "$(calc "$o1 / $AUDIO_S")"
-printf 'torchaudio compliance.kaldi.fbank   : %8.3f s  %9.0f frames/s  RTF %.5f\n' "$th" "$(calc "$FRAMES / $th")" "$(calc "$th / $AUDIO_S")"
-printf 'strode compute-fbank-feats, 2 cores: %8.3f s  %9.0f frames/s\n' "$o2" "$(calc "$FRAMES / $o2")"
-printf 'ratio strode/torchaudio (1 core, throughput): %.2f\n' "$(calc "$th / $o1")"
-printf 'scaling strode 2 cores / 1 core: %.2f\n' "$(calc "$o1 / $o2")"
+echo "                                        wall        frames/s   RTF       CPU (user+sys)"
+printf 'strode compute-fbank-feats, 1 core : %8.3f s  %9.0f  %.5f  %8.3f s\n' "$o1" "$(calc "$FRAMES / $o1")" "$(calc "$o1 / $AUDIO_S")" "$o1c"
+printf 'torchaudio compliance.kaldi.fbank   : %8.3f s  %9.0f  %.5f  %8.3f s (loop only)\n' "$th" "$(calc "$FRAMES / $th")" "$(calc "$th / $AUDIO_S")" "$thc"
+printf 'strode compute-fbank-feats, 2 cores: %8.3f s  %9.0f  %.5f  %8.3f s\n' "$o2" "$(calc "$FRAMES / $o2")" "$(calc "$o2 / $AUDIO_S")" "$o2c"
+printf 'ratio strode/torchaudio (1 core, throughput): %.2f wall, %.2f CPU time\n' "$(calc "$th / $o1")" "$(calc "$thc / $o1c")"
+printf 'scaling strode 2 cores / 1 core: %.2f (wall); 2-core run kept %.2f cores busy\n' "$(calc "$o1 / $o2")" "$(calc "$o2c / $o2")"
+echo "(on a loaded machine the wall figures include waiting for the CPU; the CPU-time ratio does not)"

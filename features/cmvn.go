@@ -35,6 +35,31 @@ func AccCmvnStats(stats []float64, feats []float32, rows, dim int) error {
 	return nil
 }
 
+// AccCmvnStatsWeighted is Kaldi's AccCmvnStats with per-frame weights
+// (compute-cmvn-stats --weights): frames of weight 0 are skipped; otherwise
+// the count grows by w and the sums by float(x·w) and float(float(x·x)·w),
+// the products in float as Kaldi forms them.
+func AccCmvnStatsWeighted(stats []float64, feats []float32, rows, dim int, weights []float32) error {
+	if len(stats) != 2*(dim+1) {
+		return fmt.Errorf("%w: stats have %d values, features have dimension %d", ErrCmvn, len(stats), dim)
+	}
+	if len(weights) != rows {
+		return fmt.Errorf("%w: %d weights for %d frames", ErrCmvn, len(weights), rows)
+	}
+	mean, vars := stats[:dim], stats[dim+1:2*dim+1]
+	for r, w := range weights {
+		if w == 0 {
+			continue
+		}
+		stats[dim] += float64(w)
+		for d, x := range feats[r*dim : (r+1)*dim] {
+			mean[d] += float64(x * w)
+			vars[d] += float64(float32(x*x) * w)
+		}
+	}
+	return nil
+}
+
 // ApplyCmvn normalises feats (rows × dim) in place with stats of 1 or 2 rows
 // and dim+1 columns (statsRows gives which): Kaldi's ApplyCmvn. Means only:
 // x + float(−1/count)·Σx. With variances: x·scale + offset in float, where

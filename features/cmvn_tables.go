@@ -22,9 +22,25 @@ func IsWspecifier(s string) bool {
 
 // ComputeCmvnStatsTable is compute-cmvn-stats: per utterance, per speaker
 // (spk2utt non-empty) or, when out is not a wspecifier, one global set of
-// statistics written to the wxfilename out. done counts the utterances
-// accumulated and failed those skipped (missing or of the wrong dimension).
+// statistics written to the wxfilename out (as a float matrix, as Kaldi
+// writes it). weights, when not empty, is an rspecifier of per-frame weight
+// vectors (--weights); an utterance without weights, or with the wrong
+// number, is Kaldi's warning and counts as an error. done counts the
+// utterances accumulated and failed those skipped.
 func ComputeCmvnStatsTable(featRspecifier, out, spk2utt string, binary bool, log Logger, kopts ...kaldiio.Option) (done, failed int, err error) {
+	return ComputeCmvnStatsTableWeighted(featRspecifier, out, spk2utt, "", binary, log, kopts...)
+}
+
+// ComputeCmvnStatsTableWeighted is ComputeCmvnStatsTable with --weights.
+func ComputeCmvnStatsTableWeighted(featRspecifier, out, spk2utt, weights string, binary bool, log Logger, kopts ...kaldiio.Option) (done, failed int, err error) {
+	var wr *kaldiio.RandomAccessReader[kaldiio.Vector]
+	if weights != "" {
+		if wr, err = kaldiio.OpenRandomAccessReader(weights, kaldiio.VectorCodec, kopts...); err != nil {
+			return 0, 0, err
+		}
+		defer wr.Close()
+	}
+	var accErr error // a read error of the weights table
 	acc := func(key string, stats *kaldiio.DoubleMatrix, m kaldiio.Matrix) bool {
 		if stats.Rows == 0 {
 			*stats = kaldiio.DoubleMatrix{Rows: 2, Cols: m.Cols + 1, Data: NewCmvnStats(m.Cols)}
@@ -33,9 +49,31 @@ func ComputeCmvnStatsTable(featRspecifier, out, spk2utt string, binary bool, log
 			log.Warn("Dimension mismatch between data and CMVN stats for utterance %s: features have dimension %d, stats %d", key, m.Cols, stats.Cols-1)
 			return false
 		}
-		AccCmvnStats(stats.Data, m.Data, m.Rows, m.Cols)
+		if wr == nil {
+			AccCmvnStats(stats.Data, m.Data, m.Rows, m.Cols)
+			return true
+		}
+		w, err := wr.Value(key)
+		if errors.Is(err, kaldiio.ErrNotFound) {
+			log.Warn("No weights available for utterance %s", key)
+			return false
+		}
+		if err != nil {
+			accErr = err
+			return false
+		}
+		if len(w) != m.Rows {
+			log.Warn("Weights for utterance %s have wrong dimension %d vs. %d", key, len(w), m.Rows)
+			return false
+		}
+		AccCmvnStatsWeighted(stats.Data, m.Data, m.Rows, m.Cols, w)
 		return true
 	}
+	defer func() {
+		if err == nil && accErr != nil {
+			err = accErr
+		}
+	}()
 	if !IsWspecifier(out) {
 		if spk2utt != "" {
 			return 0, 0, fmt.Errorf("--spk2utt option not compatible with rxfilename as output (did you forget ark:?)")
@@ -59,7 +97,12 @@ func ComputeCmvnStatsTable(featRspecifier, out, spk2utt string, binary bool, log
 		if stats.Rows == 0 {
 			return done, failed, fmt.Errorf("no features read from %s", featRspecifier)
 		}
-		if err := kaldiio.WriteObject(out, kaldiio.DoubleMatrixCodec, binary, &stats, kopts...); err != nil {
+		// Kaldi writes the global stats as Matrix<float>.
+		fstats := kaldiio.Matrix{Rows: stats.Rows, Cols: stats.Cols, Data: make([]float32, len(stats.Data))}
+		for i, v := range stats.Data {
+			fstats.Data[i] = float32(v)
+		}
+		if err := kaldiio.WriteObject(out, kaldiio.MatrixCodec, binary, &fstats, kopts...); err != nil {
 			return done, failed, err
 		}
 		log.Log("Wrote global CMVN stats to %s", out)

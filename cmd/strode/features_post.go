@@ -23,12 +23,9 @@ func init() {
 			binary := true
 			fs.StringVar(&spk2utt, "spk2utt", "", "rspecifier for speaker to utterance-list map")
 			fs.BoolVar(&binary, "binary", binary, "write in binary mode (applies only to global CMN/CVN)")
-			fs.StringVar(&weights, "weights", "", "rspecifier for a vector of floats for each utterance, that's a per-frame weight (not supported by strode)")
+			fs.StringVar(&weights, "weights", "", "rspecifier for a vector of floats for each utterance, that's a per-frame weight.")
 			return func(ctx *kaldicmd.Context) error {
-				if weights != "" {
-					return fmt.Errorf("--weights is not supported")
-				}
-				done, failed, err := features.ComputeCmvnStatsTable(ctx.Arg(0), ctx.Arg(1), spk2utt, binary, ctx, tableStreams(ctx)...)
+				done, failed, err := features.ComputeCmvnStatsTableWeighted(ctx.Arg(0), ctx.Arg(1), spk2utt, weights, binary, ctx, tableStreams(ctx)...)
 				if err != nil {
 					return err
 				}

@@ -96,7 +96,6 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 	changed := true
 	for changed {
 		changed = false
-		d.passStamp++
 		d.stats.PrunePasses++
 		d.stats.PruneTokenVisits += int64(len(toks))
 		stale := false
@@ -104,9 +103,9 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 			tk := &toks[t]
 			tokExtra := tk.tot + d.finalCost(t) - d.final.best
 			if tk.eps.hi > tk.eps.lo {
-				var st bool
-				tk.eps.hi, tokExtra, _, st = d.pruneLinks(links, tk.eps, tk, toks, tokExtra, true)
-				stale = stale || st // see pruneForwardLinks
+				var minTo int32
+				tk.eps.hi, tokExtra, _, minTo = d.pruneLinks(links, tk.eps, tk, toks, tokExtra)
+				stale = stale || minTo <= int32(t) // see pruneForwardLinks
 			}
 			if tokExtra > d.latBeam {
 				tokExtra = inf32
@@ -115,7 +114,6 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 				changed = true
 			}
 			tk.extra = tokExtra
-			tk.pass = d.passStamp
 		}
 		if !stale {
 			break

@@ -17,8 +17,7 @@ const none = -1
 // the slab, keeping that order.
 type token struct {
 	tot, extra float32
-	state      int32  // graph state
-	pass       uint32 // the pruning pass that last recomputed extra (see pruneForwardLinks)
+	state      int32 // graph state
 	// The forward links, as ranges of the frame's link slab: epsilon links
 	// (to tokens of the same frame) and emitting links (to the next frame).
 	// Kaldi's list holds both, newest first: the emitting links backwards,
@@ -72,16 +71,15 @@ type LatticeDecoder struct {
 	stateTok []frontierEntry
 	stamp    uint32
 
-	queue     []int32 // non-emitting queue (token indices of the newest frame)
-	remap     []int32 // scratch of pruneTokensForFrame
-	linkBuf   []link  // scratch of compactLinks
-	passStamp uint32
-	costs     []float32
-	tidLL     []float32
-	warned    bool
-	final     finalInfo
-	decoded   bool // FinalizeDecoding ran
-	stats     Stats
+	queue   []int32 // non-emitting queue (token indices of the newest frame)
+	remap   []int32 // scratch of pruneTokensForFrame
+	linkBuf []link  // scratch of compactLinks
+	costs   []float32
+	tidLL   []float32
+	warned  bool
+	final   finalInfo
+	decoded bool // FinalizeDecoding ran
+	stats   Stats
 }
 
 // Stats counts the search's work on the last decoded utterance, to compare

@@ -1,20 +1,23 @@
 package search
 
+import "math"
+
 // pruneLinks is the inner step of Kaldi's PruneForwardLinks for one run of
 // links of tok (its epsilon or its emitting links, whose targets are in
 // dst): it drops the links whose extra cost exceeds the lattice beam or is
 // NaN, keeping the others in order at the front of the run, and returns the
 // run's new end and the lowest extra cost of a kept link (clamped at 0), or
-// tokExtra if lower. With eps set it also reports whether a kept link leads
-// to a token not yet recomputed in the current pass.
-func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []token, tokExtra float32, eps bool) (hi int32, extra float32, pruned, stale bool) {
+// tokExtra if lower. The caller also learns the lowest target index of the
+// run (before pruning): the passes visit tokens from the highest index down,
+// so an epsilon link to index ≤ the token's own leads to a token not yet
+// recomputed in the current pass.
+func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []token, tokExtra float32) (hi int32, extra float32, pruned bool, minTo int32) {
 	w := sp.lo
+	minTo = int32(math.MaxInt32)
 	for l := sp.lo; l < sp.hi; l++ {
 		lk := links[l]
+		minTo = min(minTo, lk.to)
 		nt := &dst[lk.to]
-		if eps && nt.pass != d.passStamp {
-			stale = true
-		}
 		linkExtra := nt.extra + ((tok.tot + lk.ac + lk.graph) - nt.tot)
 		if linkExtra > d.latBeam || linkExtra != linkExtra {
 			pruned = true
@@ -31,7 +34,7 @@ func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []tok
 		}
 		w++
 	}
-	return w, tokExtra, pruned, stale
+	return w, tokExtra, pruned, minTo
 }
 
 // pruneForwardLinks is Kaldi's PruneForwardLinks for the tokens of frame f
@@ -58,31 +61,37 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(strin
 	// to a token already recomputed in that pass would reproduce exactly the
 	// same values if repeated, so the repetition is skipped then (the result
 	// is identical to Kaldi's loop, which would stop after that repeat).
+	// In a repeated pass a token without epsilon links is skipped: its links
+	// lead to the next frame, whose extra costs this call does not change, so
+	// Kaldi's repeat computes the same value and prunes nothing more.
 	changed := true
-	for changed {
+	for pass := 0; changed; pass++ {
 		changed = false
-		d.passStamp++
 		d.stats.PrunePasses++
-		d.stats.PruneTokenVisits += int64(len(toks))
 		stale := false
 		for t := len(toks) - 1; t >= 0; t-- {
 			tk := &toks[t]
+			hasEps := tk.eps.hi > tk.eps.lo
+			if pass > 0 && !hasEps {
+				continue
+			}
+			d.stats.PruneTokenVisits++
 			tokExtra := inf32
-			var pruned, st bool
+			var pruned bool
 			if tk.emit.hi > tk.emit.lo {
-				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tk, next, tokExtra, false)
+				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tk, next, tokExtra)
 				linksPruned = linksPruned || pruned
 			}
-			if tk.eps.hi > tk.eps.lo {
-				tk.eps.hi, tokExtra, pruned, st = d.pruneLinks(links, tk.eps, tk, toks, tokExtra, true)
+			if hasEps {
+				var minTo int32
+				tk.eps.hi, tokExtra, pruned, minTo = d.pruneLinks(links, tk.eps, tk, toks, tokExtra)
 				linksPruned = linksPruned || pruned
-				stale = stale || st
+				stale = stale || minTo <= int32(t)
 			}
 			if absf(tokExtra-tk.extra) > delta {
 				changed = true
 			}
 			tk.extra = tokExtra
-			tk.pass = d.passStamp
 		}
 		if changed {
 			extraChanged = true

@@ -27,6 +27,13 @@ type Options struct {
 	Noise     float64 // amplitude of the U[0,1) noise
 	Variants  string  // comma-separated models to train
 	Quick     bool    // small data and 2 epochs, for tests and smoke runs
+	// PhiWarmup is a number of first epochs in which the boundary network
+	// Φ is not updated (an experiment; 0, the default, updates it from the
+	// start). With --phi-init-scale small every gap stays ≈ ln 2 meanwhile,
+	// so encoder, ODE and decoder first learn an evenly spaced model of the
+	// data; gaps that learn before that tend to settle on a code of the next
+	// value instead of its time.
+	PhiWarmup int
 	Model     strode.SequentialOptions
 	Adam      optim.AdamOptions
 }
@@ -57,6 +64,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Beta, "hawkes-beta", o.Beta, "Hawkes kernel decay beta")
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "amplitude of the uniform noise added to every value but the first")
 	fs.StringVar(&o.Variants, "models", o.Variants, "models to train: comma-separated from strode, strode-context, node")
+	fs.IntVar(&o.PhiWarmup, "phi-warmup", o.PhiWarmup, "experimental: first epochs in which the boundary network is not updated")
 	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run: 250/50/50 sequences and 2 epochs (for tests)")
 	o.Model.Register(fs)
 	o.Adam.Register(fs)

@@ -110,6 +110,18 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 		order[i] = i
 	}
 	nb := len(order) / o.BatchSize
+	var notPhi []*optim.Param // every parameter but Φ's, for --phi-warmup
+	if m.Boundary != nil {
+		phi := map[*optim.Param]bool{}
+		for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.W2, m.Boundary.W3, m.Boundary.V1, m.Boundary.V2, m.Boundary.V3} {
+			phi[p] = true
+		}
+		for _, p := range bt.Params {
+			if !phi[p] {
+				notPhi = append(notPhi, p)
+			}
+		}
+	}
 	for epoch := 1; epoch <= o.Epochs; epoch++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		start := time.Now()
@@ -128,7 +140,11 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 			if err := optim.Check(bt.Params); err != nil {
 				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
 			}
-			opt.Step(bt.Params)
+			if epoch <= o.PhiWarmup && notPhi != nil {
+				opt.Step(notPhi)
+			} else {
+				opt.Step(bt.Params)
+			}
 			for _, p := range bt.Params {
 				if !p.InSignSet() { // the projection hook failed: never train on
 					return nil, fmt.Errorf("sine: %s epoch %d batch %d: %s left its sign set", variant, epoch, b, p.Name)

@@ -89,6 +89,7 @@ type Fbank struct {
 	spectrum    []float64
 	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
+	batchE      [][]float64 // mel energies of the frames of a batch
 	logEnergyFl float32
 }
 
@@ -106,6 +107,7 @@ func NewFbank(o FbankOptions) (*Fbank, error) {
 		energies: make([]float64, o.Mel.NumBins),
 	}
 	f.spectra = makeSpectra(f.fft.batchLen(), len(f.spectrum))
+	f.batchE = makeSpectra(f.fft.batchLen(), o.Mel.NumBins)
 	if o.EnergyFloor > 0 {
 		f.logEnergyFl = float32(math.Log(float64(float32(o.EnergyFloor))))
 	}
@@ -163,6 +165,17 @@ func (f *Fbank) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames
 			rawLogEnergies[l] = logEnergy(fr)
 		}
 	}
+	if f.opts.UsePower {
+		// Mel filters straight from the element-major spectra.
+		if pow, ok := f.fft.computeBatchPacked(frames); ok {
+			energies := f.batchE[:len(frames)]
+			mb.computeBatch(pow, energies)
+			for l, e := range energies {
+				f.fromEnergies(rawLogEnergies[l], e, outs[l])
+			}
+			return nil
+		}
+	}
 	spectra := f.spectra[:len(frames)]
 	f.fft.computeBatch(frames, spectra)
 	for l, sp := range spectra {
@@ -181,18 +194,24 @@ func (f *Fbank) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []floa
 		}
 	}
 	mb.Compute(spectrum, f.energies)
+	f.fromEnergies(rawLogEnergy, f.energies, out)
+}
+
+// fromEnergies is the rest of FbankComputer::Compute after the mel filters.
+func (f *Fbank) fromEnergies(rawLogEnergy float32, energies []float64, out []float32) {
+	o := &f.opts
 	offset := 0
 	if o.UseEnergy && !o.HTKCompat {
 		offset = 1
 	}
-	dst := out[offset : offset+len(f.energies)]
+	dst := out[offset : offset+len(energies)]
 	if o.UseLogFbank {
-		for i, e := range f.energies {
+		for i, e := range energies {
 			// Kaldi floors at FLT_EPSILON so silence gives log(ε), never −Inf.
 			dst[i] = log32(max(float64(float32(e)), float32Epsilon))
 		}
 	} else {
-		for i, e := range f.energies {
+		for i, e := range energies {
 			dst[i] = float32(e)
 		}
 	}

@@ -98,6 +98,16 @@ func (p *powerSpectrum) computeBatch(frames [][]float32, outs [][]float64) {
 	}
 }
 
+// computeBatchPacked is computeBatch for the batched FFT with the spectra
+// left element-major (bin k of frame l at [k·8+l]); ok is false where there
+// is no batched FFT.
+func (p *powerSpectrum) computeBatchPacked(frames [][]float32) (pow []float32, ok bool) {
+	if p.batch == nil {
+		return nil, false
+	}
+	return p.batch.powerPacked(frames), true
+}
+
 // compute writes |X[k]|² for k = 0 … n/2 into out (length ≥ n/2+1) from the
 // frame x (length n).
 func (p *powerSpectrum) compute(x []float32, out []float64) {

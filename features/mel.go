@@ -185,6 +185,23 @@ func NewMelBanks(o MelBanksOptions, frame FrameExtractionOptions, vtlnWarp float
 // NumBins is the number of filters.
 func (mb *MelBanks) NumBins() int { return len(mb.bins) }
 
+// computeBatch is Compute for up to eight power spectra held element-major
+// (bin k of frame l at pow[k·8+l], from the batched FFT): energies[l] gets
+// frame l's filter outputs. The sums are in double, as Compute's.
+func (mb *MelBanks) computeBatch(pow []float32, energies [][]float64) {
+	var e [batchLanes]float64
+	for i, b := range mb.bins {
+		melBatch(pow[b.offset*batchLanes:], b.w, &e)
+		for l, out := range energies {
+			v := e[l]
+			if mb.htkMode && v < 1 {
+				v = 1 // HTK-like flooring
+			}
+			out[i] = v
+		}
+	}
+}
+
 // Compute writes the filter outputs for a power (or magnitude) spectrum of
 // n/2+1 bins into out (length NumBins).
 func (mb *MelBanks) Compute(spectrum []float64, out []float64) {

@@ -55,6 +55,7 @@ type Mfcc struct {
 	spectrum    []float64
 	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
+	batchE      [][]float64 // mel energies of the frames of a batch
 	logEnergyFl float32
 }
 
@@ -79,6 +80,7 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 		dct:      make([]float64, o.NumCeps*nb),
 	}
 	m.spectra = makeSpectra(m.fft.batchLen(), len(m.spectrum))
+	m.batchE = makeSpectra(m.fft.batchLen(), nb)
 	// Kaldi's ComputeDctMatrix, in float.
 	norm0 := float32(math.Sqrt(1 / float64(float32(nb))))
 	norm := float32(math.Sqrt(2 / float64(float32(nb))))
@@ -149,6 +151,15 @@ func (m *Mfcc) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames,
 			rawLogEnergies[l] = logEnergy(fr)
 		}
 	}
+	if pow, ok := m.fft.computeBatchPacked(frames); ok {
+		// Mel filters straight from the element-major spectra.
+		energies := m.batchE[:len(frames)]
+		mb.computeBatch(pow, energies)
+		for l, e := range energies {
+			m.fromEnergies(rawLogEnergies[l], e, outs[l])
+		}
+		return nil
+	}
 	spectra := m.spectra[:len(frames)]
 	m.fft.computeBatch(frames, spectra)
 	for l, sp := range spectra {
@@ -160,18 +171,24 @@ func (m *Mfcc) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames,
 // fromSpectrum is the rest of MfccComputer::Compute after the power
 // spectrum.
 func (m *Mfcc) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []float64, out []float32) {
-	o := &m.opts
 	mb.Compute(spectrum, m.energies)
-	for i, e := range m.energies {
+	m.fromEnergies(rawLogEnergy, m.energies, out)
+}
+
+// fromEnergies is the rest of MfccComputer::Compute after the mel filters
+// (energies is overwritten).
+func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []float32) {
+	o := &m.opts
+	for i, e := range energies {
 		// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
-		m.energies[i] = float64(log32(max(float64(float32(e)), float32Epsilon)))
+		energies[i] = float64(log32(max(float64(float32(e)), float32Epsilon)))
 	}
-	nb := len(m.energies)
+	nb := len(energies)
 	out = out[:o.NumCeps]
 	for k := range out {
 		row := m.dct[k*nb : (k+1)*nb]
 		var s float64
-		for n, e := range m.energies {
+		for n, e := range energies {
 			s += row[n] * e
 		}
 		if m.lifter != nil {

@@ -49,11 +49,38 @@ func newSplitRadixBatch(s *splitRadixFFT) *splitRadixBatch {
 func (b *splitRadixBatch) power(frames [][]float32, outs [][]float64) {
 	const L = batchLanes
 	cn := b.s.cn
+	pow := b.powerPacked(frames)
+	for l := range b.outs {
+		if l < len(frames) {
+			b.outs[l] = outs[l][:cn+1]
+		} else {
+			b.outs[l] = b.spare
+		}
+	}
+	if cn%8 == 0 {
+		srStoreBatch(pow, &b.outs, cn)
+	} else {
+		for l, out := range b.outs {
+			for k := 0; k < cn; k++ {
+				out[k] = float64(pow[k*L+l])
+			}
+		}
+	}
+	for l, out := range b.outs[:len(frames)] {
+		out[cn] = float64(pow[cn*L+l])
+	}
+}
+
+// powerPacked is power with the spectra left element-major: bin k of frame
+// l at [k·8+l], k = 0 … n/2. The slice is reused by the next call.
+func (b *splitRadixBatch) powerPacked(frames [][]float32) []float32 {
+	const L = batchLanes
+	cn := b.s.cn
 	for l := range b.frames {
 		if l < len(frames) {
-			b.frames[l], b.outs[l] = frames[l][:2*cn], outs[l][:cn+1]
+			b.frames[l] = frames[l][:2*cn]
 		} else {
-			b.frames[l], b.outs[l] = b.zeros, b.spare
+			b.frames[l] = b.zeros
 		}
 	}
 	re, im := b.re[:cn*L], b.im[:cn*L]
@@ -69,20 +96,12 @@ func (b *splitRadixBatch) power(frames [][]float32, outs [][]float64) {
 	b.recursive(re, im, b.s.logn)
 	pow := b.pow[:(cn+1)*L]
 	srUntanglePowerBatch(re, im, b.s.rev, b.s.kN, pow, cn)
-	if cn%8 == 0 {
-		srStoreBatch(pow, &b.outs, cn) // bin 0 is set below
-	} else {
-		for l, out := range b.outs {
-			for k := 1; k < cn; k++ {
-				out[k] = float64(pow[k*L+l])
-			}
-		}
-	}
-	for l, out := range b.outs[:len(frames)] {
+	for l := 0; l < L; l++ {
 		zeroth, n2th := re[l]+im[l], re[l]-im[l]
-		out[0] = float64(zeroth * zeroth)
-		out[cn] = float64(n2th * n2th)
+		pow[l] = zeroth * zeroth
+		pow[cn*L+l] = n2th * n2th
 	}
+	return pow
 }
 
 // recursive is splitRadixFFT.recursive on element-major data, each

@@ -92,3 +92,17 @@ func srStoreBatch(pow []float32, outs *[batchLanes][]float64, nk int) {
 	_ = pow[nk*batchLanes-1]
 	srStoreBatchAVX(&pow[0], &p, nk)
 }
+
+//go:noescape
+func melBatchAVX(pow *float32, w *float64, n int, out *[batchLanes]float64)
+
+// melBatch is out[l] = Σ_j w[j]·pow[j·8+l] in double (pow element-major,
+// len(w) elements).
+func melBatch(pow []float32, w []float64, out *[batchLanes]float64) {
+	if len(w) == 0 {
+		*out = [batchLanes]float64{}
+		return
+	}
+	_ = pow[len(w)*batchLanes-1]
+	melBatchAVX(&pow[0], &w[0], len(w), out)
+}

@@ -420,3 +420,56 @@ TEXT ·srFFT2BatchAVX(SB), NOSPLIT, $0-16
 	VMOVUPS Y7, 32(BX)
 	VZEROUPPER
 	RET
+
+// func melBatchAVX(pow *float32, w *float64, n int, out *[8]float64)
+// out[l] = Σ_{j<n} w[j]·float64(pow[j·8+l]) for the eight lanes l, in
+// double: even and odd j in separate partial sums (4 chains of 4 lanes),
+// added at the end.
+TEXT ·melBatchAVX(SB), NOSPLIT, $0-32
+	MOVQ pow+0(FP), SI
+	MOVQ w+8(FP), DX
+	MOVQ n+16(FP), CX
+	MOVQ out+24(FP), DI
+	VXORPD Y0, Y0, Y0 // lanes 0-3, even j
+	VXORPD Y1, Y1, Y1 // lanes 4-7, even j
+	VXORPD Y2, Y2, Y2 // lanes 0-3, odd j
+	VXORPD Y3, Y3, Y3 // lanes 4-7, odd j
+	MOVQ CX, BX
+	SHRQ $1, BX
+	JZ   mtail
+mloop:
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD 8(DX), Y5
+	VCVTPS2PD 0(SI), Y6
+	VCVTPS2PD 16(SI), Y7
+	VCVTPS2PD 32(SI), Y8
+	VCVTPS2PD 48(SI), Y9
+	VMULPD Y4, Y6, Y6
+	VMULPD Y4, Y7, Y7
+	VMULPD Y5, Y8, Y8
+	VMULPD Y5, Y9, Y9
+	VADDPD Y6, Y0, Y0
+	VADDPD Y7, Y1, Y1
+	VADDPD Y8, Y2, Y2
+	VADDPD Y9, Y3, Y3
+	ADDQ $16, DX
+	ADDQ $64, SI
+	DECQ BX
+	JNZ  mloop
+mtail:
+	TESTQ $1, CX
+	JZ    mdone
+	VBROADCASTSD (DX), Y4
+	VCVTPS2PD 0(SI), Y6
+	VCVTPS2PD 16(SI), Y7
+	VMULPD Y4, Y6, Y6
+	VMULPD Y4, Y7, Y7
+	VADDPD Y6, Y0, Y0
+	VADDPD Y7, Y1, Y1
+mdone:
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET

@@ -15,3 +15,4 @@ func srUntanglePowerBatch(re, im []float32, rev []int32, kN, pow []float32, n in
 }
 func srLoadBatch(frames *[batchLanes][]float32, re, im []float32, cn int) { panic("unreachable") }
 func srStoreBatch(pow []float32, outs *[batchLanes][]float64, nk int)     { panic("unreachable") }
+func melBatch(pow []float32, w []float64, out *[batchLanes]float64)       { panic("unreachable") }

@@ -141,3 +141,45 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestPhiWarmup checks that --phi-warmup leaves Φ at its initial values for
+// the warm-up epochs while the other parameters train, and that the
+// experiment options (horizon, linear ODE, Φ init scale) train end to end.
+func TestPhiWarmup(t *testing.T) {
+	o := DefaultOptions()
+	o.Quick = true
+	o.applyQuick()
+	o.Epochs, o.PhiWarmup = 1, 1
+	o.Model.Horizon, o.Model.LinearODE, o.Model.PhiInit = 3, true, 0.01
+	o.Adam.LearningRate = 1e-3
+	d := Generate(o, 4)
+	tr, err := TrainVariant(o, d, VariantContext, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := strode.NewSequential(modelOptions(o, VariantContext), rand.New(rand.NewSource(4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := map[bool]int{}
+	for i, p := range tr.Model.Params.List {
+		q := init.Params.List[i]
+		same := true
+		for k := range p.Data {
+			same = same && p.Data[k] == q.Data[k]
+		}
+		isPhi := strings.HasPrefix(p.Name, "phi.")
+		if isPhi && !same {
+			t.Errorf("%s changed during the warm-up", p.Name)
+		}
+		if !same {
+			moved[isPhi]++
+		}
+	}
+	if moved[false] == 0 {
+		t.Error("no parameter trained during the warm-up")
+	}
+	if math.IsNaN(tr.Score.MSE) || tr.Score.MSE <= 0 {
+		t.Errorf("test MSE %v", tr.Score.MSE)
+	}
+}

@@ -464,6 +464,10 @@ func decodeSamples(w *WaveData, wh *waveHeader, buf []byte) error {
 					return fmt.Errorf("%w: float sample %d of channel %d is %v", ErrWave, i, c, f)
 				}
 				v = f * 32768
+				if math.IsInf(float64(v), 0) {
+					// |f| > 1e34: garbage, not audio (found by FuzzReadWave).
+					return fmt.Errorf("%w: float sample %d of channel %d (%v) overflows when scaled to the 16-bit range", ErrWave, i, c, f)
+				}
 			case bps == 2:
 				v = float32(int16(bo.Uint16(b)))
 			case bps == 1:

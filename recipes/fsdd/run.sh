@@ -17,6 +17,8 @@
 #   6 train sru and strode on the final alignment
 #   7 forward with priors, latgen-faster-mapped, compute-wer; DIR/results.json
 #   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
+# --models "sru strode" (the default) picks the models of stages 6-8: e.g. train them in two
+# parallel runs with --stop-stage 6, then run --stage 7 once.
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -32,8 +34,9 @@ strode=${STRODE:-}
 preset=small
 seed=777
 warps=
+models="sru strode"
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -47,6 +50,7 @@ while [ $# -gt 0 ]; do
     --strode) strode=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --warps) warps=$2; shift 2 ;;
+    --models) models=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -188,7 +192,7 @@ if run_stage 5; then
 fi
 
 if run_stage 6; then
-  for m in sru strode; do
+  for m in $models; do
     echo "== stage 6: train $m"
     mkdir -p $exp_dir/$m/log
     S train $train_opts --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
@@ -203,7 +207,7 @@ fi
 if run_stage 7; then
   echo "== stage 7: decode the test speakers"
   json="{"
-  for m in sru strode; do
+  for m in $models; do
     dir=$exp_dir/$m/decode_test; mkdir -p $dir/log
     S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp ark:- 2> $dir/log/forward.log |
       S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
@@ -222,7 +226,7 @@ fi
 
 if run_stage 8; then
   echo "== stage 8: forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
-  for m in sru strode; do
+  for m in $models; do
     dir=$exp_dir/$m/decode_test
     S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp \
       ark:$dir/loglikes.ark 2> $dir/log/forward_file.log

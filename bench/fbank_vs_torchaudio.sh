@@ -50,13 +50,15 @@ pin() { # pin to core $1 when taskset exists
   if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi
 }
 
-# One timed strode run: prints wall seconds and CPU (user+sys) seconds.
+# One timed strode run: prints wall seconds, CPU (user+sys) seconds and the
+# share of the Go scheduler's P-time that was busy (from its VLOG[1] line).
 strode_run() { # cores threads
-  local TIMEFORMAT='%R %U %S' t
+  local TIMEFORMAT='%R %U %S' t busy
   t=$( { time GOMAXPROCS=$2 pin "$1" "$OUT/strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
-    --dither=0 --num-threads="$2" "scp:$SCP" ark:/dev/null 2>/dev/null; } 2>&1 )
+    --dither=0 --num-threads="$2" --verbose=1 "scp:$SCP" ark:/dev/null 2>"$OUT/strode.log"; } 2>&1 )
   read -r w u s <<< "$t"
-  echo "$w $(calc "$u + $s")"
+  busy=$(sed -n 's/.*were busy \([0-9.]*\)%.*/\1/p' "$OUT/strode.log")
+  echo "$w $(calc "$u + $s") ${busy:-nan}"
 }
 
 cat > "$OUT/torchaudio_fbank.py" <<'PYEOF'
@@ -89,16 +91,17 @@ strode_run 0 1 >/dev/null # warm-up (page cache)
 
 # Runs alternate (ours, peer, ours on two cores) so that load from other
 # processes falls on all three alike; wall and CPU seconds are kept.
-ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=()
+ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=(); busy2=()
 for i in $(seq 1 "$RUNS"); do
-  read -r w c < <(strode_run 0 1); ours1+=("$w"); ours1c+=("$c")
+  read -r w c _ < <(strode_run 0 1); ours1+=("$w"); ours1c+=("$c")
   read -r t _ _ tc < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
   theirs+=("$t"); theirsc+=("$tc")
-  read -r w c < <(strode_run 0,1 2); ours2+=("$w"); ours2c+=("$c")
+  read -r w c b < <(strode_run 0,1 2); ours2+=("$w"); ours2c+=("$c"); busy2+=("$b")
 done
 med() { printf '%s\n' "$@" | median; }
 o1=$(med "${ours1[@]}"); o2=$(med "${ours2[@]}"); th=$(med "${theirs[@]}")
 o1c=$(med "${ours1c[@]}"); o2c=$(med "${ours2c[@]}"); thc=$(med "${theirsc[@]}")
+b2=$(med "${busy2[@]}")
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: $(wc -l < "$SCP") utterances, $FRAMES frames, $(printf %.1f "$AUDIO_S") s of audio; medians of $RUNS runs"
@@ -107,5 +110,6 @@ printf 'strode compute-fbank-feats, 1 core : %8.3f s  %9.0f  %.5f  %8.3f s\n' "$
 printf 'torchaudio compliance.kaldi.fbank   : %8.3f s  %9.0f  %.5f  %8.3f s (loop only)\n' "$th" "$(calc "$FRAMES / $th")" "$(calc "$th / $AUDIO_S")" "$thc"
 printf 'strode compute-fbank-feats, 2 cores: %8.3f s  %9.0f  %.5f  %8.3f s\n' "$o2" "$(calc "$FRAMES / $o2")" "$(calc "$o2 / $AUDIO_S")" "$o2c"
 printf 'ratio strode/torchaudio (1 core, throughput): %.2f wall, %.2f CPU time\n' "$(calc "$th / $o1")" "$(calc "$thc / $o1c")"
-printf 'scaling strode 2 cores / 1 core: %.2f (wall); 2-core run kept %.2f cores busy\n' "$(calc "$o1 / $o2")" "$(calc "$o2c / $o2")"
+printf 'scaling strode 2 cores / 1 core: %.2f (wall); the 2-core run used %.2f cores of CPU time on average,\n' "$(calc "$o1 / $o2")" "$(calc "$o2c / $o2")"
+printf '  and its 2 Go scheduler Ps were busy %s%% of the time (100%% = the pool never left a core idle)\n' "$b2"
 echo "(on a loaded machine the wall figures include waiting for the CPU; the CPU-time ratio does not)"

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"github.com/strode-asr/strode/kaldiio"
@@ -140,6 +141,7 @@ func (fw *featWriter) Close() error {
 // verbose level 2), with a throughput summary at verbose level 1.
 func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Option) (done, total int, err error) {
 	began := time.Now()
+	idle0, ptotal0 := schedulerTimes()
 	var frames int    // written
 	var audio float64 // seconds written
 	sr, err := kaldiio.OpenSequentialReader(rspecifier, WaveCodec, kopts...)
@@ -265,7 +267,9 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 	}
 	if err == nil && audio > 0 {
 		el := time.Since(began).Seconds()
-		vlog(log, 1, "Computed %d frames (%.1f s of audio) in %.3f s with %d thread(s): %.0f frames/s, real-time factor %.5f", frames, audio, el, n, float64(frames)/el, el/audio)
+		idle1, ptotal1 := schedulerTimes()
+		busy := 100 * (1 - (idle1-idle0)/max(ptotal1-ptotal0, 1e-9))
+		vlog(log, 1, "Computed %d frames (%.1f s of audio) in %.3f s with %d thread(s): %.0f frames/s, real-time factor %.5f; the Go scheduler's %d P(s) were busy %.1f%% of the time", frames, audio, el, n, float64(frames)/el, el/audio, runtime.GOMAXPROCS(0), busy)
 	}
 	if cerr := sr.Close(); err == nil {
 		err = cerr
@@ -331,4 +335,13 @@ func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 	}
 	r.mat = kaldiio.Matrix{Rows: rows, Cols: dim, Data: data}
 	return r
+}
+
+// schedulerTimes returns the Go scheduler's idle and total P-seconds so far
+// (runtime/metrics): idle P-time is time no goroutine of ours was ready to
+// run, whatever other processes do to the wall time.
+func schedulerTimes() (idle, total float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64()
 }

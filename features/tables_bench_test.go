@@ -3,7 +3,6 @@ package features
 import (
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,13 +37,13 @@ func BenchmarkComputeFeats(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
-			idle0, total0 := pTimes()
+			idle0, total0 := schedulerTimes()
 			for b.Loop() {
 				if _, _, err := ComputeFeats(f, co, "scp:"+scp, "ark:/dev/null", &testLog{}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			idle1, total1 := pTimes()
+			idle1, total1 := schedulerTimes()
 			// 153 frames per listing of the four wavs on average.
 			b.ReportMetric(30600*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 			// The share of the Ps' time with nothing to run: the pool's
@@ -52,11 +51,4 @@ func BenchmarkComputeFeats(b *testing.B) {
 			b.ReportMetric(100*(idle1-idle0)/(total1-total0), "%P-idle")
 		})
 	}
-}
-
-// pTimes returns the Go scheduler's idle and total P-seconds so far.
-func pTimes() (idle, total float64) {
-	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
-	metrics.Read(s)
-	return s[0].Value.Float64(), s[1].Value.Float64()
 }

@@ -153,3 +153,55 @@ func TestComputeFbankFeatsSampleRateMismatch(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
 }
+
+// The options added to match Kaldi's option lists, through the command
+// line: --output-format=htk and --write-utt2dur (compute-fbank-feats),
+// --weights (compute-cmvn-stats: weights of one give Kaldi's unweighted
+// stats byte for byte) and --reverse (apply-cmvn: undoes Kaldi's
+// apply-cmvn output).
+func TestFeatureCommandsKaldiOptions(t *testing.T) {
+	g := goldenFeatureDir(t)
+	t.Chdir(g)
+	tmp := t.TempDir()
+	runIn(t, "compute-fbank-feats", "--dither=0", "--output-format=htk", "--write-utt2dur=ark,t:"+tmp+"/utt2dur", "scp:wav.scp", "ark:"+tmp+"/htk.ark")
+	htk, err := os.ReadFile(tmp + "/htk.ark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// s_utt1 has 129 frames of 23 bins: header 129, 100000, 92, FBANK|_0.
+	wantHead := []byte("s_utt1 \x00\x00\x00\x81\x00\x01\x86\xa0\x00\x5c\x20\x07")
+	if !bytes.HasPrefix(htk, wantHead) {
+		t.Fatalf("HTK archive starts %q, want %q", htk[:len(wantHead)], wantHead)
+	}
+	dur, _ := os.ReadFile(tmp + "/utt2dur")
+	if lines := strings.Split(strings.TrimSpace(string(dur)), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[0], "s_utt1 1.3") {
+		t.Fatalf("utt2dur:\n%s", dur)
+	}
+
+	lens, err := os.ReadFile("fbank23.len")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(lens)), "\n") {
+		f := strings.Fields(line)
+		n, _ := strconv.Atoi(f[1])
+		w.WriteString(f[0] + " [ " + strings.Repeat("1 ", n) + "]\n")
+	}
+	os.WriteFile(tmp+"/weights.txt", []byte(w.String()), 0o644)
+	got := runIn(t, "compute-cmvn-stats", "--weights=ark:"+tmp+"/weights.txt", "ark:fbank23.ark", "ark,t:-")
+	want, _ := os.ReadFile("cmvn23.txt.ark")
+	if !bytes.Equal(got, want) {
+		t.Fatalf("compute-cmvn-stats with unit weights differs from Kaldi's cmvn23.txt.ark")
+	}
+
+	back := parseTextArk(t, runIn(t, "apply-cmvn", "--reverse", "ark:cmvn23.ark", "ark,t:fbank23_cmvn.txt.ark", "ark,t:-"))
+	orig, _ := os.ReadFile("fbank23.txt.ark")
+	for k, ov := range parseTextArk(t, orig) {
+		for i, o := range ov {
+			if d := math.Abs(back[k][i] - o); d > 1e-4+1e-5*math.Abs(o) {
+				t.Fatalf("apply-cmvn --reverse %s[%d]: %v, original %v", k, i, back[k][i], o)
+			}
+		}
+	}
+}

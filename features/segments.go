@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -72,11 +73,13 @@ func ExtractSegments(o ExtractSegmentsOptions, wavRspecifier, segmentsRxfilename
 		segment, recording := f[0], f[1]
 		start, err1 := strconv.ParseFloat(f[2], 64)
 		end, err2 := strconv.ParseFloat(f[3], 64)
-		if err1 != nil {
+		// ParseFloat accepts NaN and Inf, which are no times (a NaN start
+		// used to pass every check below and panic in the sample slicing).
+		if err1 != nil || math.IsNaN(start) || math.IsInf(start, 0) {
 			log.Warn("Invalid line in segments file [bad start] (%s): %s", where, line)
 			continue
 		}
-		if err2 != nil {
+		if err2 != nil || math.IsNaN(end) || math.IsInf(end, 0) {
 			log.Warn("Invalid line in segments file [bad end] (%s): %s", where, line)
 			continue
 		}

@@ -99,6 +99,9 @@ func NewFbank(o FbankOptions) (*Fbank, error) {
 	if err := o.Frame.Validate(); err != nil {
 		return nil, err
 	}
+	if err := finiteOptions(map[string]float64{"energy-floor": o.EnergyFloor}); err != nil {
+		return nil, err
+	}
 	f := &Fbank{
 		opts:     o,
 		mel:      melCache{mel: o.Mel, frame: o.Frame},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -155,5 +156,39 @@ func BenchmarkFbank(b *testing.B) {
 			}
 			b.ReportMetric(float64(frames)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
+	}
+}
+
+// A NaN or infinite option is an error naming it, not NaN features.
+func TestNonFiniteOptions(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name string
+		set  func(o *FbankOptions)
+	}{
+		{"dither", func(o *FbankOptions) { o.Frame.Dither = nan }},
+		{"preemphasis-coefficient", func(o *FbankOptions) { o.Frame.PreemphCoeff = nan }},
+		{"blackman-coeff", func(o *FbankOptions) { o.Frame.BlackmanCoeff = nan }},
+		{"frame-shift", func(o *FbankOptions) { o.Frame.FrameShiftMs = inf }},
+		{"sample-frequency", func(o *FbankOptions) { o.Frame.SampFreq = nan }},
+		{"vtln-low", func(o *FbankOptions) { o.Mel.VtlnLow = nan }},
+		{"high-freq", func(o *FbankOptions) { o.Mel.HighFreq = -inf }},
+		{"energy-floor", func(o *FbankOptions) { o.EnergyFloor = nan }},
+	}
+	for _, c := range cases {
+		o := DefaultFbankOptions()
+		c.set(&o)
+		_, err := NewFbank(o)
+		if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "--"+c.name+"=") {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	m := DefaultMfccOptions()
+	m.CepstralLifter = inf
+	if _, err := NewMfcc(m); !errors.Is(err, ErrOptions) {
+		t.Errorf("cepstral-lifter: %v", err)
+	}
+	if _, err := NewMelBanks(DefaultMelBanksOptions(23), DefaultFrameExtractionOptions(), nan); !errors.Is(err, ErrOptions) {
+		t.Errorf("vtln-warp NaN: %v", err)
 	}
 }

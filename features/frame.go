@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // ErrOptions marks option values Kaldi rejects.
@@ -100,6 +101,12 @@ func roundUpToPowerOfTwo(n int) int {
 
 // Validate checks what Kaldi checks when it builds a feature computer.
 func (o *FrameExtractionOptions) Validate() error {
+	if err := finiteOptions(map[string]float64{
+		"sample-frequency": o.SampFreq, "frame-length": o.FrameLengthMs, "frame-shift": o.FrameShiftMs,
+		"dither": o.Dither, "preemphasis-coefficient": o.PreemphCoeff, "blackman-coeff": o.BlackmanCoeff,
+	}); err != nil {
+		return err
+	}
 	if o.SampFreq <= 0 {
 		return fmt.Errorf("%w: --sample-frequency=%v must be positive", ErrOptions, o.SampFreq)
 	}
@@ -117,6 +124,23 @@ func (o *FrameExtractionOptions) Validate() error {
 	}
 	if _, err := windowFunction(o); err != nil {
 		return err
+	}
+	return nil
+}
+
+// finiteOptions fails naming the first option (in name order) that is NaN
+// or infinite: such a value passes range checks written as comparisons and
+// would fill the features with NaN.
+func finiteOptions(opts map[string]float64) error {
+	names := make([]string, 0, len(opts))
+	for n := range opts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if v := opts[n]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: --%s=%v must be a finite number", ErrOptions, n, v)
+		}
 	}
 	return nil
 }

@@ -91,6 +91,11 @@ type melBin struct {
 // NewMelBanks builds the filters for a frame configuration and VTLN warp
 // factor (1 for none), checking the options as Kaldi does.
 func NewMelBanks(o MelBanksOptions, frame FrameExtractionOptions, vtlnWarp float64) (*MelBanks, error) {
+	if err := finiteOptions(map[string]float64{
+		"low-freq": o.LowFreq, "high-freq": o.HighFreq, "vtln-low": o.VtlnLow, "vtln-high": o.VtlnHigh, "vtln-warp": vtlnWarp,
+	}); err != nil {
+		return nil, err
+	}
 	numBins := o.NumBins
 	if numBins < 3 {
 		return nil, fmt.Errorf("%w: must have at least 3 mel bins", ErrOptions)

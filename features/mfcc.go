@@ -64,6 +64,9 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 	if err := o.Frame.Validate(); err != nil {
 		return nil, err
 	}
+	if err := finiteOptions(map[string]float64{"energy-floor": o.EnergyFloor, "cepstral-lifter": o.CepstralLifter}); err != nil {
+		return nil, err
+	}
 	nb := o.Mel.NumBins
 	if o.NumCeps > nb {
 		return nil, fmt.Errorf("%w: num-ceps cannot be larger than num-mel-bins. It should be smaller or equal. You provided num-ceps: %d and num-mel-bins: %d", ErrOptions, o.NumCeps, nb)

@@ -140,6 +140,9 @@ func (fw *featWriter) Close() error {
 // Progress is logged as Kaldi does (every 10 utterances, and each key at
 // verbose level 2), with a throughput summary at verbose level 1.
 func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Option) (done, total int, err error) {
+	if err := finiteOptions(map[string]float64{"min-duration": o.MinDuration, "vtln-warp": o.VtlnWarp}); err != nil {
+		return 0, 0, err
+	}
 	began := time.Now()
 	idle0, ptotal0 := schedulerTimes()
 	var frames int    // written

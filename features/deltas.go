@@ -84,6 +84,14 @@ func (df *DeltaFeatures) Compute(feats []float32, rows, dim int) []float32 {
 	return out
 }
 
+// Bounds on splicing: Kaldi has none, but beyond them one utterance's
+// output is gigabytes and the process dies out of memory instead of
+// failing with a message.
+const (
+	maxSpliceContext = 1000
+	maxSpliceValues  = 1 << 28
+)
+
 // SpliceFrames is Kaldi's SpliceFrames: each output row is the input rows
 // t−left … t+right side by side (clamped at the edges), rows ×
 // dim·(1+left+right).
@@ -91,10 +99,13 @@ func SpliceFrames(feats []float32, rows, dim, left, right int) ([]float32, error
 	if rows == 0 || dim == 0 {
 		return nil, fmt.Errorf("%w: SpliceFrames: empty input", ErrOptions)
 	}
-	if left < 0 || right < 0 {
-		return nil, fmt.Errorf("%w: negative context %d/%d", ErrOptions, left, right)
+	if left < 0 || right < 0 || left > maxSpliceContext || right > maxSpliceContext {
+		return nil, fmt.Errorf("%w: --left-context=%d and --right-context=%d must be in [0, %d]", ErrOptions, left, right, maxSpliceContext)
 	}
 	n := 1 + left + right
+	if rows > maxSpliceValues/(dim*n) {
+		return nil, fmt.Errorf("%w: splicing %d frames of dimension %d with %d frames of context would make %d values (more than %d)", ErrOptions, rows, dim, n, rows*dim*n, maxSpliceValues)
+	}
 	out := make([]float32, rows*dim*n)
 	for t := 0; t < rows; t++ {
 		orow := out[t*dim*n : (t+1)*dim*n]

@@ -82,6 +82,9 @@ func init() {
 			var truncate int
 			fs.IntVar(&truncate, "truncate", 0, "If nonzero, first truncate features to this dimension.")
 			return func(ctx *kaldicmd.Context) error {
+				if truncate < 0 {
+					return fmt.Errorf("--truncate=%d must not be negative", truncate)
+				}
 				df, err := features.NewDeltaFeatures(o)
 				if err != nil {
 					return err

@@ -73,7 +73,7 @@ func ApplyCmvn(stats []float64, statsRows int, normVars bool, feats []float32, r
 		return nil, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
 	}
 	count := stats[dim]
-	if count < 1 {
+	if !(count >= 1) { // also NaN
 		return nil, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
 	}
 	offset := make([]float32, dim)
@@ -128,7 +128,7 @@ func ApplyCmvnReverse(stats []float64, statsRows int, normVars bool, feats []flo
 		return nil, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
 	}
 	count := stats[dim]
-	if count < 1 {
+	if !(count >= 1) { // also NaN
 		return nil, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
 	}
 	offset := make([]float32, dim)

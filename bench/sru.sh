@@ -8,6 +8,7 @@
 #
 #   bench/sru.sh                       # from the repository root
 #   ROUNDS=3 STEPS=5 PRESETS="small" THREADS="1 2" bench/sru.sh
+#   FRAMES=100 PRESETS=paper bench/sru.sh  # shorter utterances on a loaded machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -15,6 +16,8 @@ STEPS=${STEPS:-5}
 PRESETS=${PRESETS:-"small paper"}
 THREADS=${THREADS:-"1 2"}
 MODEL=${MODEL:-sru}
+FRAMES=${FRAMES:-500}
+UTTS=${UTTS:-8}
 OUT=bench/out/sru
 mkdir -p "$OUT"
 BIN=${BIN:-$OUT/sru_strode}
@@ -32,12 +35,12 @@ for r in $(seq "$ROUNDS"); do
       paper) h=900 l=9 pdfs=3000 ;;
     esac
     for th in $THREADS; do
-      "$BIN" -preset=$p -model=$MODEL -pdfs=$pdfs -steps=$STEPS -threads=$th | tee -a "$OUT/runs.txt"
-      /usr/bin/python3 bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
+      "$BIN" -preset=$p -model=$MODEL -pdfs=$pdfs -frames=$FRAMES -utts=$UTTS -steps=$STEPS -threads=$th | tee -a "$OUT/runs.txt"
+      /usr/bin/python3 bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --frames=$FRAMES --utts=$UTTS --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
     done
   done
 done
-echo "== medians over $ROUNDS rounds (frames/s; GFLOP/s; peak RSS MiB; CPU s per step) and strode/PyTorch ratios"
+echo "== $UTTS utterances x $FRAMES frames; medians over $ROUNDS rounds (frames/s; GFLOP/s; peak RSS MiB; CPU s per step) and strode/PyTorch ratios"
 echo "   (ratio: frames/s, higher is better for strode; cpu ratio: PyTorch CPU s / strode CPU s per step,"
 echo "    the work each side does, which a loaded machine does not distort as it does the wall clock)"
 awk '{ key=$2" threads="substr($4,9); side=$1;

@@ -18,14 +18,18 @@ type arc struct {
 // (input label ≠ 0) and its epsilon arcs, each in the graph's order, in two
 // flat slices, and its final cost.
 type Graph struct {
-	Start     int32
-	final     []float32
-	emitStart []int32 // arcs of s: emit[emitStart[s]:emitStart[s+1]]
+	Start int32
+	final []float32
+	// ranges[s] locates state s's arcs: emit[r.emitLo:r.emitHi] and
+	// eps[r.epsLo:r.epsHi]. One 16-byte record per state, so the search's
+	// look-up of a state (a cache miss on a large graph) costs one miss.
+	ranges    []stateRanges
 	emit      []arc
-	epsStart  []int32
 	eps       []arc
 	maxILabel int32
 }
+
+type stateRanges struct{ emitLo, emitHi, epsLo, epsHi int32 }
 
 // NewGraph lays out f for search. It fails on a graph with no start state.
 func NewGraph(f *decoder.VectorFst) (*Graph, error) {
@@ -33,7 +37,7 @@ func NewGraph(f *decoder.VectorFst) (*Graph, error) {
 		return nil, fmt.Errorf("decoding graph has no start state")
 	}
 	n := len(f.States)
-	g := &Graph{Start: f.Start, final: make([]float32, n), emitStart: make([]int32, n+1), epsStart: make([]int32, n+1)}
+	g := &Graph{Start: f.Start, final: make([]float32, n), ranges: make([]stateRanges, n)}
 	ne, nn := 0, 0
 	for _, st := range f.States {
 		for _, a := range st.Arcs {
@@ -48,8 +52,8 @@ func NewGraph(f *decoder.VectorFst) (*Graph, error) {
 	g.eps = make([]arc, 0, nn)
 	for s, st := range f.States {
 		g.final[s] = st.Final
-		g.emitStart[s] = int32(len(g.emit))
-		g.epsStart[s] = int32(len(g.eps))
+		r := &g.ranges[s]
+		r.emitLo, r.epsLo = int32(len(g.emit)), int32(len(g.eps))
 		for _, a := range st.Arcs {
 			if a.NextState < 0 || int(a.NextState) >= n {
 				return nil, fmt.Errorf("decoding graph: state %d has an arc to state %d of %d", s, a.NextState, n)
@@ -62,9 +66,8 @@ func NewGraph(f *decoder.VectorFst) (*Graph, error) {
 				g.eps = append(g.eps, x)
 			}
 		}
+		r.emitHi, r.epsHi = int32(len(g.emit)), int32(len(g.eps))
 	}
-	g.emitStart[n] = int32(len(g.emit))
-	g.epsStart[n] = int32(len(g.eps))
 	return g, nil
 }
 
@@ -74,10 +77,17 @@ func (g *Graph) NumStates() int { return len(g.final) }
 // MaxInputLabel is the largest transition-id on the graph's arcs.
 func (g *Graph) MaxInputLabel() int32 { return g.maxILabel }
 
-func (g *Graph) emitting(s int32) []arc { return g.emit[g.emitStart[s]:g.emitStart[s+1]] }
-func (g *Graph) epsilons(s int32) []arc { return g.eps[g.epsStart[s]:g.epsStart[s+1]] }
+func (g *Graph) emitting(s int32) []arc {
+	r := &g.ranges[s]
+	return g.emit[r.emitLo:r.emitHi]
+}
+func (g *Graph) epsilons(s int32) []arc {
+	r := &g.ranges[s]
+	return g.eps[r.epsLo:r.epsHi]
+}
 func (g *Graph) hasEpsilons(s int32) bool {
-	return g.epsStart[s+1] > g.epsStart[s]
+	r := &g.ranges[s]
+	return r.epsHi > r.epsLo
 }
 
 var inf32 = float32(math.Inf(1))

@@ -105,8 +105,8 @@ func (b *splitRadixBatch) powerPacked(frames [][]float32) []float32 {
 }
 
 // recursive is splitRadixFFT.recursive on element-major data, each
-// operation on whole elements; 8 points go through the general step (fft8
-// is that step written out), 4 and 2 points through their own kernels.
+// operation on whole elements; the 8-, 4- and 2-point sub-transforms (the
+// leaves, most of the calls) are one kernel each.
 func (b *splitRadixBatch) recursive(xr, xi []float32, logn int) {
 	const L = batchLanes
 	switch logn {
@@ -117,6 +117,9 @@ func (b *splitRadixBatch) recursive(xr, xi []float32, logn int) {
 		return
 	case 2:
 		srFFT4Batch(xr, xi)
+		return
+	case 3:
+		srFFT8Batch(xr, xi)
 		return
 	}
 	m := 1 << logn

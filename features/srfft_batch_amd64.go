@@ -25,6 +25,9 @@ func srFFT4BatchAVX(xr, xi *float32)
 //go:noescape
 func srFFT2BatchAVX(xr, xi *float32)
 
+//go:noescape
+func srFFT8BatchAVX(xr, xi *float32, k *[2]float32)
+
 // srHeadBatch is steps 1 and 2 of a 2·m2-point transform.
 func srHeadBatch(xr, xi []float32, m2, m4 int) {
 	n := 2 * m2 * batchLanes
@@ -38,6 +41,11 @@ func srHeadBatch(xr, xi []float32, m2, m4 int) {
 func srFFT4Batch(xr, xi []float32) {
 	_, _ = xr[4*batchLanes-1], xi[4*batchLanes-1]
 	srFFT4BatchAVX(&xr[0], &xi[0])
+}
+
+func srFFT8Batch(xr, xi []float32) {
+	_, _ = xr[8*batchLanes-1], xi[8*batchLanes-1]
+	srFFT8BatchAVX(&xr[0], &xi[0], &sqhalfPair)
 }
 
 func srFFT2Batch(xr, xi []float32) {

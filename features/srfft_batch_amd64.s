@@ -473,3 +473,115 @@ mdone:
 	VMOVUPD Y1, 32(DI)
 	VZEROUPPER
 	RET
+
+// func srFFT8BatchAVX(xr, xi *float32, k *[2]float32)
+// The whole 8-point step (Kaldi's fft8, k = {√½, −√½}) on element-major
+// data: the length-2 butterflies between the halves; the 4-point transform
+// of elements 0-3; and for elements 4-7 the −i step, the e^{∓iπ/4}
+// rotation of elements 5 and 7 and the two 2-point transforms.
+TEXT ·srFFT8BatchAVX(SB), NOSPLIT, $0-24
+	MOVQ xr+0(FP), AX
+	MOVQ xi+8(FP), BX
+	MOVQ k+16(FP), DX
+	// Step 1, in memory: x[j], x[j+4] = x[j]+x[j+4], x[j]−x[j+4].
+	MOVQ $4, CX
+	MOVQ AX, SI
+	MOVQ BX, DI
+f8s1:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 128(SI), Y1
+	VMOVUPS 0(DI), Y2
+	VMOVUPS 128(DI), Y3
+	VADDPS  Y1, Y0, Y4
+	VSUBPS  Y1, Y0, Y5
+	VADDPS  Y3, Y2, Y6
+	VSUBPS  Y3, Y2, Y7
+	VMOVUPS Y4, 0(SI)
+	VMOVUPS Y5, 128(SI)
+	VMOVUPS Y6, 0(DI)
+	VMOVUPS Y7, 128(DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     f8s1
+	// Elements 4-7: r4…r7 in Y0…Y3, i4…i7 in Y4…Y7.
+	VBROADCASTSS 0(DX), Y14 // √½
+	VBROADCASTSS 4(DX), Y15 // −√½
+	VMOVUPS 128(AX), Y0
+	VMOVUPS 160(AX), Y1
+	VMOVUPS 192(AX), Y2
+	VMOVUPS 224(AX), Y3
+	VMOVUPS 128(BX), Y4
+	VMOVUPS 160(BX), Y5
+	VMOVUPS 192(BX), Y6
+	VMOVUPS 224(BX), Y7
+	// −i step on (4, 6) and (5, 7).
+	VADDPS Y6, Y0, Y8  // r4+i6
+	VSUBPS Y2, Y4, Y9  // i4−r6
+	VSUBPS Y6, Y0, Y10 // r4−i6
+	VADDPS Y2, Y4, Y11 // i4+r6
+	VADDPS Y7, Y1, Y12 // r5+i7
+	VSUBPS Y3, Y5, Y13 // i5−r7
+	VSUBPS Y7, Y1, Y0  // r7' = r5−i7
+	VADDPS Y3, Y5, Y1  // i7' = i5+r7
+	// Rotations: r5 = √½(r5+i5), i5 = √½(i5−r5); r7 = √½(i7−r7), i7 = −√½(r7+i7).
+	VADDPS Y13, Y12, Y2
+	VMULPS Y14, Y2, Y2 // r5''
+	VSUBPS Y12, Y13, Y3
+	VMULPS Y14, Y3, Y3 // i5''
+	VSUBPS Y0, Y1, Y4
+	VMULPS Y14, Y4, Y4 // r7''
+	VADDPS Y1, Y0, Y5
+	VMULPS Y15, Y5, Y5 // i7''
+	// 2-point transforms of (4, 5) and (6, 7).
+	VADDPS Y2, Y8, Y6
+	VSUBPS Y2, Y8, Y7
+	VMOVUPS Y6, 128(AX)
+	VMOVUPS Y7, 160(AX)
+	VADDPS Y3, Y9, Y6
+	VSUBPS Y3, Y9, Y7
+	VMOVUPS Y6, 128(BX)
+	VMOVUPS Y7, 160(BX)
+	VADDPS Y4, Y10, Y6
+	VSUBPS Y4, Y10, Y7
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	VADDPS Y5, Y11, Y6
+	VSUBPS Y5, Y11, Y7
+	VMOVUPS Y6, 192(BX)
+	VMOVUPS Y7, 224(BX)
+	// Elements 0-3: the 4-point transform (as srFFT4BatchAVX).
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 0(BX), Y4
+	VMOVUPS 32(BX), Y5
+	VMOVUPS 64(BX), Y6
+	VMOVUPS 96(BX), Y7
+	VADDPS Y2, Y0, Y8
+	VSUBPS Y2, Y0, Y9
+	VADDPS Y3, Y1, Y10
+	VSUBPS Y3, Y1, Y11
+	VADDPS Y6, Y4, Y12
+	VSUBPS Y6, Y4, Y13
+	VADDPS Y7, Y5, Y14
+	VSUBPS Y7, Y5, Y15
+	VADDPS Y15, Y9, Y0
+	VSUBPS Y11, Y13, Y1
+	VSUBPS Y15, Y9, Y2
+	VADDPS Y11, Y13, Y3
+	VMOVUPS Y0, 64(AX)
+	VMOVUPS Y1, 64(BX)
+	VMOVUPS Y2, 96(AX)
+	VMOVUPS Y3, 96(BX)
+	VADDPS Y10, Y8, Y0
+	VSUBPS Y10, Y8, Y1
+	VADDPS Y14, Y12, Y2
+	VSUBPS Y14, Y12, Y3
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 0(BX)
+	VMOVUPS Y3, 32(BX)
+	VZEROUPPER
+	RET

@@ -8,6 +8,7 @@ func haveBatchKernels() bool { return false }
 func srHeadBatch(xr, xi []float32, m2, m4 int)   { panic("unreachable") }
 func srFFT4Batch(xr, xi []float32)               { panic("unreachable") }
 func srFFT2Batch(xr, xi []float32)               { panic("unreachable") }
+func srFFT8Batch(xr, xi []float32)               { panic("unreachable") }
 func srTwiddleBatch(r, i, c, spc, smc []float32) { panic("unreachable") }
 func srEighthBatch(r1, i1, r2, i2 []float32)     { panic("unreachable") }
 func srUntanglePowerBatch(re, im []float32, rev []int32, kN, pow []float32, n int) {

@@ -258,6 +258,7 @@ func TestLossGradient(t *testing.T) {
 		{"context-linear-horizon3-phi-init", func(o *SequentialOptions) { o.LinearODE, o.Horizon, o.PhiInit = true, 3, 0.1 }},
 		{"context-skew-horizon2", func(o *SequentialOptions) { o.LinearODE, o.SkewODE, o.Horizon = true, true, 2 }},
 		{"context-skew1-horizon3", func(o *SequentialOptions) { o.LinearODE, o.SkewODE, o.SkewPlanes, o.Horizon = true, true, 1, 3 }},
+		{"context-phase-horizon3", func(o *SequentialOptions) { o.PhaseState, o.Horizon = true, 3 }},
 		{"context-continue-rotation", func(o *SequentialOptions) { o.ContinueState, o.RotationInit = true, 1 }},
 	}
 	for _, tc := range cases {

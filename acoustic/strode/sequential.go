@@ -51,6 +51,16 @@ type SequentialOptions struct {
 	// plane the flow has a single frequency, so no sum of modes can imitate
 	// a time warp either.
 	SkewPlanes int
+	// PhaseState (an experiment) replaces the ODE state by a point on the
+	// unit circle: h(t_j) = u/|u| with u = z_j·P + p, the flow a rotation
+	// dh/dτ = h·(W − Wᵀ) (W 2×2, so one learned angular speed) and the
+	// decoder one Linear layer of h. Amplitude and offset of the decoded
+	// sinusoid are then the same for every start point, so a start point
+	// can only choose a phase, and a gap only a phase advance: neither can
+	// stretch time for some values and not others. This builds in a
+	// single-frequency oscillator (prior knowledge of the sine data);
+	// combine with Horizon ≥ 2 so that phase advances must compose.
+	PhaseState bool
 	// Horizon H > 1 (an experiment; 1, the default, is DESIGN.md §3) also
 	// continues each restarted solve over the following gaps: from z_j the
 	// flow runs over Δ_{j+1}, Δ_{j+2}, … Δ_{j+H} and the state after each is
@@ -100,6 +110,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.BoolVar(&o.ContinueState, "continue-state", o.ContinueState, "experimental: carry the ODE state across intervals from z_0 instead of restarting from z_j")
 	fs.BoolVar(&o.LinearODE, "linear-ode", o.LinearODE, "experimental: linear ODE function dh/dt = h*A + c instead of the MLP")
+	fs.BoolVar(&o.PhaseState, "phase-state", o.PhaseState, "experimental: ODE state on the unit circle rotating at one learned speed, decoded linearly")
 	fs.IntVar(&o.Horizon, "horizon", o.Horizon, "experimental: continue each solve over this many following gaps and add their prediction errors (1: DESIGN's one-step model)")
 	fs.Float64Var(&o.RotationInit, "rotation-init", o.RotationInit, "experimental: initialise the ODE function near a rotation of this angular speed (0: Glorot)")
 	fs.Float64Var(&o.PhiInit, "phi-init-scale", o.PhiInit, "experimental: scale of the boundary network's W1 and V3 at initialisation (1: Glorot; small: every gap starts near ln 2)")
@@ -139,6 +150,9 @@ type Sequential struct {
 	ODE      [3]*Linear   // f_o = Linear→tanh→Linear→tanh→Linear
 	LinODE   *Linear      // f_o for LinearODE
 	H0       *optim.Param // 1×D learned initial state offset for ContinueState
+	PhaseIn  *Linear      // PhaseState: z → u (D → 2)
+	PhaseW   *optim.Param // PhaseState: 2×2, rotation generator W − Wᵀ
+	PhaseDec *Linear      // PhaseState: decoder of the unit-circle state
 	Dec      *Linear
 	Boundary *Boundary // nil for unit gaps
 	Prior    *Prior    // nil for unit gaps
@@ -166,6 +180,16 @@ func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
 	}
 	if o.RotationInit != 0 {
 		m.rotationInit(rng)
+	}
+	if o.PhaseState {
+		m.PhaseIn = NewLinear(&m.Params, "ode.phase.in", d, 2, rng)
+		// Angular speed 3: Φ's gaps are at most ln 2 (a, b ≤ 0), and a
+		// rotation too slow for the data's phase advances would push them
+		// against that cap, where the projection zeroes V3 and Φ dies. At
+		// ω = 3 the data's mean advance (2π·0.1 per point) is a gap of ≈ 0.2.
+		m.PhaseW = m.Params.Zero("ode.phase.weight", 2, 2)
+		m.PhaseW.Data[1], m.PhaseW.Data[2] = 1.5, -1.5
+		m.PhaseDec = NewLinear(&m.Params, "dec.phase", 2, o.InputDim, rng)
 	}
 	if o.ContinueState {
 		// h(t_0) = z_0 + h0: x_0 is the same for every sequence, so z_0 alone
@@ -229,6 +253,22 @@ func (m *Sequential) linearFunc(n *Net) ode.Func {
 	}
 	c := n.P(m.LinODE.B)
 	return func(h *graph.Node) *graph.Node { return n.AddRow(n.MatMul(h, a), c) }
+}
+
+// phaseStart is PhaseState's start point u/|u| on the unit circle, u =
+// z·P + p (the norm guarded by 1e-6 under the square root).
+func (m *Sequential) phaseStart(n *Net, z *graph.Node) *graph.Node {
+	u := m.PhaseIn.Apply(n, z)
+	r2 := n.MatMul(n.Square(u), n.Const("ode.phase.ones", []float64{1, 1}, 2, 1))
+	inv := n.Exp(n.Scale(n.Log(n.AddConst(r2, 1e-6)), -0.5))
+	return n.MulCol(u, inv)
+}
+
+// phaseFunc is PhaseState's rotation h·(W − Wᵀ).
+func (m *Sequential) phaseFunc(n *Net) ode.Func {
+	w := n.P(m.PhaseW)
+	a := n.Sub(w, n.T(w))
+	return func(h *graph.Node) *graph.Node { return n.MatMul(h, a) }
 }
 
 // mlp is the ODE function f_o bound to this graph.
@@ -303,7 +343,11 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	}
 	solver := ode.Solver{Opts: o.ODE}
 	var h *graph.Node
-	if o.LinearODE {
+	decode := func(h *graph.Node) *graph.Node { return m.Dec.Apply(net, h) }
+	if o.PhaseState {
+		decode = func(h *graph.Node) *graph.Node { return m.PhaseDec.Apply(net, h) }
+		h = solver.Solve(net.Graph, m.phaseFunc(net), m.phaseStart(net, net.Rows(z, 0, (n-1)*b)), gaps)
+	} else if o.LinearODE {
 		f := m.linearFunc(net)
 		h = solver.Solve(net.Graph, f, net.Rows(z, 0, (n-1)*b), gaps)
 	} else if o.ContinueState {
@@ -318,21 +362,24 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	} else {
 		h = solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
 	}
-	bt.Pred = m.Dec.Apply(net, h)
+	bt.Pred = decode(h)
 	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
 	bt.Loss = bt.MSE
 	if o.Horizon > 1 && !o.ContinueState {
 		// Rows of h are the states at t_{j+1} reached from z_j, j = 0 … n−2;
 		// step k continues the first n−k start points over Δ_{j+k}.
 		solve := func(h0, span *graph.Node) *graph.Node { return solver.SolveMLP(net.Graph, m.mlp(net), h0, span) }
-		if o.LinearODE {
+		if o.PhaseState {
+			f := m.phaseFunc(net)
+			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
+		} else if o.LinearODE {
 			f := m.linearFunc(net)
 			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
 		}
 		horizons := 1
 		for k := 2; k <= o.Horizon && k < n; k++ {
 			h = solve(net.Rows(h, 0, (n-k)*b), net.Rows(gaps, (k-1)*b, (n-1)*b))
-			mse := net.Mean(net.Square(net.Sub(m.Dec.Apply(net, h), net.Rows(y, (k-1)*b, (n-1)*b))))
+			mse := net.Mean(net.Square(net.Sub(decode(h), net.Rows(y, (k-1)*b, (n-1)*b))))
 			bt.Loss = net.Add(bt.Loss, mse)
 			horizons++
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -151,10 +152,16 @@ func BenchmarkFbank(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			c0 := threadCPU()
 			for b.Loop() {
 				dst, _, _ = off.Compute(dst, "u", wave, 16000, 1)
 			}
 			b.ReportMetric(float64(frames)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+			if c := threadCPU() - c0; c > 0 {
+				b.ReportMetric(float64(frames)*float64(b.N)/c.Seconds(), "frames/cpu-s")
+			}
 		})
 	}
 }

@@ -38,12 +38,17 @@ func BenchmarkComputeFeats(b *testing.B) {
 			}
 			b.ReportAllocs()
 			idle0, total0 := schedulerTimes()
+			cpu0 := processCPU()
 			for b.Loop() {
 				if _, _, err := ComputeFeats(f, co, "scp:"+scp, "ark:/dev/null", &testLog{}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			idle1, total1 := schedulerTimes()
+			if c := processCPU() - cpu0; c > 0 {
+				// CPU seconds do not grow while other processes run.
+				b.ReportMetric(30600*float64(b.N)/c.Seconds(), "frames/cpu-s")
+			}
 			// 153 frames per listing of the four wavs on average.
 			b.ReportMetric(30600*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 			// The share of the Ps' time with nothing to run: the pool's

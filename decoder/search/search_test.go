@@ -278,6 +278,7 @@ func BenchmarkLatgenMini(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		for _, dec := range decs {
 			if _, err := d.DecodeUtterance(dec, 0.1, true, nil); err != nil {
@@ -286,4 +287,5 @@ func BenchmarkLatgenMini(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/(float64(frames)/100), "RTF")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N)/(float64(frames)/100), "cpuRTF")
 }

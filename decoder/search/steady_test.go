@@ -60,6 +60,7 @@ func BenchmarkDecodeBigram5k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		for _, dec := range decs {
 			if err := d.Decode(dec, nil); err != nil {
@@ -68,6 +69,7 @@ func BenchmarkDecodeBigram5k(b *testing.B) {
 		}
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N)/(float64(frames)/100), "cpuRTF")
 	f := float64(frames)
 	arcs := float64(sum.EmittingArcs + sum.EpsilonArcs)
 	b.ReportMetric(sec/(f/100), "RTF")

@@ -147,6 +147,14 @@ func (d *LatticeDecoder) pushFrame() {
 		f = d.pool[n-1]
 		d.pool = d.pool[:n-1]
 	}
+	// A fresh frame (the pool is empty on a decoder's first long utterance)
+	// gets room for a little more than the newest complete frame used, rather
+	// than growing by doubling.
+	if n := len(d.frames); n >= 2 && cap(f.toks) == 0 {
+		nt, nl := len(d.frames[n-1].toks), len(d.frames[n-2].links)
+		f.toks = make([]token, 0, nt+nt/4+16)
+		f.links = make([]link, 0, nl+nl/4+16)
+	}
 	f.mustPruneLinks, f.mustPruneTk = true, true
 	d.frames = append(d.frames, f)
 	d.newFrontier()

@@ -96,7 +96,26 @@ func TestComputeFeatsHtkOutput(t *testing.T) {
 			t.Fatalf("%s: read %d utterances, %v", c.name, i, err)
 		}
 	}
+	// ark,scp: the scp offsets point at the HTK header (no binary marker).
 	co := DefaultComputeFeatsOptions()
+	co.OutputFormat = "htk"
+	ark, scpOut := filepath.Join(dir, "h.ark"), filepath.Join(dir, "h.scp")
+	if _, _, err := ComputeFeats(fbank, co, "scp:"+scp, "ark,scp:"+ark+","+scpOut, &testLog{}); err != nil {
+		t.Fatal(err)
+	}
+	sr, err := kaldiio.OpenSequentialReader("scp:"+scpOut, HtkMatrixCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ; sr.Next(); n++ {
+		if v := sr.Value(); v.Header.SampleKind != HtkFbank|HtkZeroth || v.Rows == 0 {
+			t.Fatalf("scp entry %d: header %+v", n, v.Header)
+		}
+	}
+	if err := sr.Close(); err != nil || n != 2 {
+		t.Fatalf("read %d entries through the scp: %v", n, err)
+	}
 	co.OutputFormat = "sphinx"
 	if _, _, err := ComputeFeats(fbank, co, "scp:"+scp, "ark:/dev/null", &testLog{}); !errors.Is(err, ErrOutputFormat) {
 		t.Fatalf("--output-format=sphinx: %v", err)

@@ -21,6 +21,10 @@
 //
 //   - --horizon H: each solve from z_j continues over the next H−1 gaps and
 //     those predictions join the loss, so the gaps must compose as times do;
+//   - --phase-state: the ODE state is a point on the unit circle (u/|u|,
+//     u = z_j·P + p) rotating at one learned speed, decoded linearly, so a
+//     start point chooses only a phase and a gap only a phase advance (this
+//     builds in a single-frequency oscillator: prior knowledge of the data);
 //   - --linear-ode: dh/dτ = h·A + c, which cannot warp time by a
 //     state-dependent speed (--skew-ode, --skew-planes restrict it further);
 //   - --phi-init-scale s: Φ's W1 and V3 start s× Glorot, every gap ≈ ln 2,

@@ -19,14 +19,25 @@ var paperCS = map[string]float64{"poisson": 0.964, "hawkes": 0.979}
 
 // Summary is mean and standard deviation over seeds of each figure.
 type Summary struct {
-	CS       float64  `json:"cs"`
-	CSStd    *float64 `json:"cs_std,omitempty"`
-	GapR     float64  `json:"gap_r"`
-	GapRStd  *float64 `json:"gap_r_std,omitempty"`
-	MSE      *float64 `json:"mse"` // null for the index baseline (it predicts nothing)
-	MSEStd   *float64 `json:"mse_std,omitempty"`
-	PerSeed  []Score  `json:"-"`
-	EpochSec float64  `json:"seconds_per_epoch,omitempty"` // median over seeds and epochs
+	CS      float64  `json:"cs"`
+	CSStd   *float64 `json:"cs_std,omitempty"`
+	GapR    float64  `json:"gap_r"`
+	GapRStd *float64 `json:"gap_r_std,omitempty"`
+	MSE     *float64 `json:"mse"` // null for the index baseline (it predicts nothing)
+	MSEStd  *float64 `json:"mse_std,omitempty"`
+	PerSeed []Score  `json:"-"`
+	// Seeds are the figures of every seed (seed, seed+1, …) behind the
+	// mean and std.
+	Seeds    []SeedFigures `json:"per_seed,omitempty"`
+	EpochSec float64       `json:"seconds_per_epoch,omitempty"` // median over seeds and epochs
+}
+
+// SeedFigures are one seed's test figures (MSE null for the index baseline).
+type SeedFigures struct {
+	Seed int64    `json:"seed"`
+	CS   float64  `json:"cs"`
+	GapR float64  `json:"gap_r"`
+	MSE  *float64 `json:"mse"`
 }
 
 // Results is what Run computed, keyed by model name.
@@ -87,6 +98,14 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 	for v, ss := range scores {
 		res[v] = summarise(ss, o.Seeds > 1)
 		res[v].EpochSec = median(secs[v])
+		for k, sc := range ss {
+			f := SeedFigures{Seed: o.Seed + int64(k), CS: sc.CS, GapR: sc.GapR}
+			if !math.IsNaN(sc.MSE) {
+				mse := sc.MSE
+				f.MSE = &mse
+			}
+			res[v].Seeds = append(res[v].Seeds, f)
+		}
 	}
 	printTable(stdout, o, variants, res)
 	if err := writeJSON(filepath.Join(o.Out, "results.json"), o, res); err != nil {

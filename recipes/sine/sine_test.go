@@ -65,6 +65,9 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("results.json lacks %q", k)
 		}
 	}
+	if ps, ok := parsed["strode-context"]["per_seed"].([]any); !ok || len(ps) != 2 {
+		t.Errorf("results.json: per_seed of strode-context %v, want 2 entries", parsed["strode-context"]["per_seed"])
+	}
 	if _, ok := parsed["strode"]["cs_std"]; !ok {
 		t.Errorf("results.json lacks stds: %v", parsed["strode"])
 	}

@@ -68,7 +68,7 @@ func TestPcm16ToFloat(t *testing.T) {
 		b := make([]byte, 2*n)
 		want := make([]float32, n)
 		for i := 0; i < n; i++ {
-			v := int16(i*2654435761 + 12345)
+			v := int16(uint32(i)*2654435761 + 12345)
 			switch i % 5 {
 			case 1:
 				v = -32768

@@ -271,8 +271,11 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 	if err == nil && audio > 0 {
 		el := time.Since(began).Seconds()
 		idle1, ptotal1 := schedulerTimes()
-		busy := 100 * (1 - (idle1-idle0)/max(ptotal1-ptotal0, 1e-9))
-		vlog(log, 1, "Computed %d frames (%.1f s of audio) in %.3f s with %d thread(s): %.0f frames/s, real-time factor %.5f; the Go scheduler's %d P(s) were busy %.1f%% of the time", frames, audio, el, n, float64(frames)/el, el/audio, runtime.GOMAXPROCS(0), busy)
+		busy := "n/a (no GC cycle ended during the run)"
+		if d := ptotal1 - ptotal0; d > 0 {
+			busy = fmt.Sprintf("%.1f%%", 100*(1-(idle1-idle0)/d))
+		}
+		vlog(log, 1, "Computed %d frames (%.1f s of audio) in %.3f s with %d thread(s): %.0f frames/s, real-time factor %.5f; the Go scheduler's %d P(s) were busy %s of the time", frames, audio, el, n, float64(frames)/el, el/audio, runtime.GOMAXPROCS(0), busy)
 	}
 	if cerr := sr.Close(); err == nil {
 		err = cerr
@@ -342,7 +345,9 @@ func computeOne(off *Offline, o ComputeFeatsOptions, j featJob) featResult {
 
 // schedulerTimes returns the Go scheduler's idle and total P-seconds so far
 // (runtime/metrics): idle P-time is time no goroutine of ours was ready to
-// run, whatever other processes do to the wall time.
+// run, whatever other processes do to the wall time. The runtime updates
+// these at the end of each GC cycle, so over a run they cover the span
+// between the first and last cycle.
 func schedulerTimes() (idle, total float64) {
 	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
 	metrics.Read(s)

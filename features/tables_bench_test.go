@@ -53,7 +53,10 @@ func BenchmarkComputeFeats(b *testing.B) {
 			b.ReportMetric(30600*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 			// The share of the Ps' time with nothing to run: the pool's
 			// own idling, whatever other processes do to the wall time.
-			b.ReportMetric(100*(idle1-idle0)/(total1-total0), "%P-idle")
+			// (Updated by the runtime at each GC cycle.)
+			if d := total1 - total0; d > 0 {
+				b.ReportMetric(100*(idle1-idle0)/d, "%P-idle")
+			}
 		})
 	}
 }

@@ -47,6 +47,12 @@ func (b *Boundary) A(n *Net, t *graph.Node) (a, da *graph.Node) {
 	return a, n.MatMul(dh, w3)
 }
 
+// value is a(t) alone: Next needs no a'(t), and nodes built but unused
+// would still run on every pass of the machine.
+func (b *Boundary) value(n *Net, t *graph.Node) *graph.Node {
+	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(t, n.P(b.W1)), n.P(b.W2))), n.P(b.W3))
+}
+
 // B is b(z) for a batch of latent vectors z (R×D), a column R×1.
 func (b *Boundary) B(n *Net, z *graph.Node) *graph.Node {
 	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(z, n.P(b.V1)), n.P(b.V2))), n.P(b.V3))
@@ -55,7 +61,7 @@ func (b *Boundary) B(n *Net, z *graph.Node) *graph.Node {
 // Next is one boundary step t' = Φ(t, z) = sg(t) + gap with gap =
 // softplus(a(t) + b(z)); bz is B(z). It returns t' and the gap, both R×1.
 func (b *Boundary) Next(n *Net, t, bz *graph.Node) (next, gap *graph.Node) {
-	a, _ := b.A(n, t)
+	a := b.value(n, t)
 	gap = n.Softplus(n.Add(a, bz))
 	if b.fullGrad {
 		return n.Add(t, gap), gap

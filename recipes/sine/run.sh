@@ -9,7 +9,9 @@
 #   1 strode sine --process poisson   -> EXP/poisson/{results.json,scatter.png,log/train.log}
 #   2 strode sine --process hawkes    -> EXP/hawkes/...
 #   3 print both tables
-# Extra options after -- go to every `strode sine` call (e.g. -- --ode-hidden 100).
+# Extra options after -- go to every `strode sine` call, e.g. -- --ode-hidden 100, or
+# the setting that reaches gap r >= 0.5 (see RESULTS.md):
+#   -- --horizon 3 --phase-state --phi-init-scale 0.01 --learning-rate 1e-3
 set -euo pipefail
 exp_dir=exp/sine
 seeds=3
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
     --stage) stage=$2; shift 2 ;;
     --stop-stage) stop_stage=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
+    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
   esac
 done
 cd "$(dirname "$0")/../.."

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"math"
+	"math/bits"
 )
 
 const none = -1
@@ -42,6 +43,83 @@ type frameToks struct {
 	toks                        []token
 	links                       []link
 	mustPruneLinks, mustPruneTk bool
+	// narrowToks and narrowLinks mark slabs swapped for narrow ones after
+	// pruning (see shrinkToks, shrinkLinks).
+	narrowToks, narrowLinks bool
+}
+
+// slabPools keeps the slabs of finished frames for reuse: wide ones (a frame
+// as the search built it) for new frames, narrow ones (sized for what
+// survived the lattice pruning) for pruned frames. Without the narrow swap,
+// every frame of an utterance would keep the memory of its widest moment.
+// Narrow slabs never grow once filled, so they come in power-of-two size
+// classes: any slab of a class fits any request of that class, and decoding
+// the same utterances again takes exactly the slabs it returned.
+type slabPools struct {
+	wideToks  [][]token
+	wideLinks [][]link
+	// Running averages of a complete frame's tokens and links: a wide slab
+	// grown by a rare frame far above them is left to the collector rather
+	// than kept (each pooled slab would otherwise end up as large as the
+	// widest frame ever seen).
+	avgToks, avgLinks float64
+	narrowToks        sizeClasses[token]
+	narrowLinks       sizeClasses[link]
+}
+
+func pop[T any](p *[][]T) []T {
+	n := len(*p)
+	if n == 0 {
+		return nil
+	}
+	s := (*p)[n-1]
+	(*p)[n-1] = nil // the pool must not keep a slab alive once given out
+	*p = (*p)[:n-1]
+	return s[:0]
+}
+
+func (d *LatticeDecoder) putWideToks(s []token) {
+	if float64(cap(s)) <= 4*d.pools.avgToks+4096 {
+		d.pools.wideToks = append(d.pools.wideToks, s[:0])
+	}
+}
+
+func (d *LatticeDecoder) putWideLinks(s []link) {
+	if float64(cap(s)) <= 4*d.pools.avgLinks+4096 {
+		d.pools.wideLinks = append(d.pools.wideLinks, s[:0])
+	}
+}
+
+// sizeClasses pools narrow slabs in power-of-two size classes, holding at
+// most narrowPoolMax elements in all: slabs freed beyond that (after a
+// pruned frame shrinks again, or an unusually long utterance) are left to
+// the collector.
+type sizeClasses[T any] struct {
+	c    [64][][]T
+	held int
+}
+
+const narrowPoolMax = 1 << 20
+
+// pop returns an empty slab with room for n elements.
+func (p *sizeClasses[T]) pop(n int) []T {
+	c := bits.Len(uint(n))
+	if s := pop(&p.c[c]); s != nil {
+		p.held -= cap(s)
+		return s
+	}
+	return make([]T, 0, 1<<c)
+}
+
+// push returns a slab to its class (the largest power of two its capacity
+// holds).
+func (p *sizeClasses[T]) push(s []T) {
+	if cap(s) == 0 || p.held+cap(s) > narrowPoolMax {
+		return
+	}
+	c := bits.Len(uint(cap(s))) - 1
+	p.c[c] = append(p.c[c], s[:0])
+	p.held += cap(s)
 }
 
 // frontierEntry is the state → token table of the frame being built: tok is
@@ -61,7 +139,7 @@ type LatticeDecoder struct {
 	pruneDelta float32
 
 	frames      []frameToks
-	pool        []frameToks // slabs of earlier utterances, frame 0's on top
+	pools       slabPools
 	costOffsets []float32
 	numToks     int
 
@@ -125,8 +203,17 @@ func NewLatticeDecoder(g *Graph, opts Options) *LatticeDecoder {
 // nothing.
 func (d *LatticeDecoder) reset() {
 	for i := len(d.frames) - 1; i >= 0; i-- {
-		f := d.frames[i]
-		d.pool = append(d.pool, frameToks{toks: f.toks[:0], links: f.links[:0]})
+		f := &d.frames[i]
+		if f.narrowToks {
+			d.pools.narrowToks.push(f.toks)
+		} else {
+			d.putWideToks(f.toks)
+		}
+		if f.narrowLinks {
+			d.pools.narrowLinks.push(f.links)
+		} else {
+			d.putWideLinks(f.links)
+		}
 	}
 	d.frames = d.frames[:0]
 	d.numToks = 0
@@ -142,18 +229,24 @@ func (d *LatticeDecoder) reset() {
 // pushFrame starts a new frame (the new frontier). Kaldi's TokenList starts
 // with both pruning flags set.
 func (d *LatticeDecoder) pushFrame() {
-	var f frameToks
-	if n := len(d.pool); n > 0 {
-		f = d.pool[n-1]
-		d.pool = d.pool[:n-1]
+	if n := len(d.frames); n >= 2 {
+		p := &d.pools
+		p.avgToks += (float64(len(d.frames[n-1].toks)) - p.avgToks) / 16
+		p.avgLinks += (float64(len(d.frames[n-2].links)) - p.avgLinks) / 16
 	}
-	// A fresh frame (the pool is empty on a decoder's first long utterance)
-	// gets room for a little more than the newest complete frame used, rather
-	// than growing by doubling.
-	if n := len(d.frames); n >= 2 && cap(f.toks) == 0 {
-		nt, nl := len(d.frames[n-1].toks), len(d.frames[n-2].links)
-		f.toks = make([]token, 0, nt+nt/4+16)
-		f.links = make([]link, 0, nl+nl/4+16)
+	f := frameToks{toks: pop(&d.pools.wideToks), links: pop(&d.pools.wideLinks)}
+	// A fresh slab (the pools are empty on a decoder's first long
+	// utterance) gets room for a little more than the newest complete frame
+	// used, rather than growing by doubling.
+	if n := len(d.frames); n >= 2 {
+		if f.toks == nil {
+			nt := len(d.frames[n-1].toks)
+			f.toks = make([]token, 0, nt+nt/4+16)
+		}
+		if f.links == nil {
+			nl := len(d.frames[n-2].links)
+			f.links = make([]link, 0, nl+nl/4+16)
+		}
 	}
 	f.mustPruneLinks, f.mustPruneTk = true, true
 	d.frames = append(d.frames, f)

@@ -141,6 +141,16 @@ func (d *LatticeDecoder) compactLinks(f int) {
 		buf = append(buf, fr.links[tk.emit.lo:tk.emit.hi]...)
 		tk.emit = span{lo, int32(len(buf))}
 	}
+	if cap(fr.links) > 2*live+64 {
+		// Swap the slab for a narrow one; a wide one serves a new frame.
+		if fr.narrowLinks {
+			d.pools.narrowLinks.push(fr.links)
+		} else {
+			d.putWideLinks(fr.links)
+		}
+		fr.links = d.pools.narrowLinks.pop(len(buf))
+		fr.narrowLinks = true
+	}
 	fr.links = append(fr.links[:0], buf...)
 	d.linkBuf = buf[:0]
 }
@@ -183,6 +193,17 @@ func (d *LatticeDecoder) pruneTokensForFrame(f int) {
 	}
 	d.numToks -= len(fr.toks) - int(n)
 	fr.toks = fr.toks[:n]
+	if cap(fr.toks) > 2*int(n)+64 {
+		// As compactLinks: a narrow slab for what survived.
+		old := fr.toks
+		fr.toks = append(d.pools.narrowToks.pop(int(n)), old...)
+		if fr.narrowToks {
+			d.pools.narrowToks.push(old)
+		} else {
+			d.putWideToks(old)
+		}
+		fr.narrowToks = true
+	}
 	for t := range fr.toks {
 		renumber(fr.links, &fr.toks[t].eps, remap)
 	}

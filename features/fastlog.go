@@ -5,14 +5,28 @@ import "math"
 // logTabBits is how many leading mantissa bits index logTab.
 const logTabBits = 8
 
-// logTab[j] = log(1 + j/256) and invTab[j] = 1/(1 + j/256).
-var logTab, invTab = func() (l, inv [1 << logTabBits]float64) {
-	for j := range l {
+// logTables is what logFloorAVX2 reads: logTab[j] = log(1 + j/256),
+// invTab[j] = 1/(1 + j/256), and its constants (as bits: FLT_EPSILON, the
+// mantissa mask, 1.0, 255, 2^52, 2^52+1023, 1, 0.5, 1/6, 1/5, 0.25, 1/3,
+// ln 2), in this layout.
+type logTables struct {
+	log, inv [1 << logTabBits]float64
+	consts   [13]uint64
+}
+
+var logTabs = func() *logTables {
+	t := &logTables{}
+	for j := range t.log {
 		c := 1 + float64(j)/(1<<logTabBits)
-		l[j], inv[j] = math.Log(c), 1/c
+		t.log[j], t.inv[j] = math.Log(c), 1/c
 	}
-	return
+	f := math.Float64bits
+	t.consts = [13]uint64{f(float32Epsilon), 1<<52 - 1, f(1), 1<<logTabBits - 1, f(1 << 52), f(1<<52 + 1023),
+		f(1), f(0.5), f(1.0 / 6), f(1.0 / 5), f(0.25), f(1.0 / 3), f(math.Ln2)}
+	return t
 }()
+
+var logTab, invTab = &logTabs.log, &logTabs.inv
 
 // log32 is float32(log(x)) for the float energies the features take the log
 // of, in a third of math.Log's time (the log was a fifth of a one-core fbank
@@ -33,9 +47,39 @@ func log32(x float64) float32 {
 	}
 	m := math.Float64frombits(b&(1<<52-1) | 1023<<52)
 	j := (b >> (52 - logTabBits)) & (1<<logTabBits - 1)
-	r := m*invTab[j] - 1
+	// Every product is rounded explicitly (float64(…)) so that no build
+	// fuses it into an FMA: logFloorAVX2 performs these same operations in
+	// this order and must give the same bits.
+	r := float64(m*invTab[j]) - 1
 	// Estrin's scheme: three independent pairs instead of one long chain.
-	r2 := r * r
-	p := r*(1-0.5*r) + r2*r*((1.0/3-0.25*r)+r2*(1.0/5-r*(1.0/6)))
-	return float32(float64(exp-1023)*math.Ln2 + logTab[j] + p)
+	r2 := float64(r * r)
+	a := float64(r * (1 - float64(0.5*r)))
+	c := float64(r2 * (1.0/5 - float64(r*(1.0/6))))
+	q := float64(float64(r2*r) * ((1.0/3 - float64(0.25*r)) + c))
+	return float32(float64(float64(exp-1023)*math.Ln2) + logTab[j] + (a + q))
+}
+
+// logFloor writes dst[i] = log32(max(float64(float32(src[i])), FLT_EPSILON)),
+// the floored float log the features take of mel energies, with AVX2 four
+// values at a time where available (bit-identical to log32).
+func logFloor(dst []float32, src []float64) {
+	dst = dst[:len(src)]
+	done := 0
+	if useAVX2 {
+		// The kernel handles positive finite floats; an energy that
+		// overflows float or is NaN takes the scalar path.
+		ok := true
+		for _, v := range src {
+			if !(v < math.MaxFloat32) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			done = logFloorVec(dst, src)
+		}
+	}
+	for i := done; i < len(src); i++ {
+		dst[i] = log32(max(float64(float32(src[i])), float32Epsilon))
+	}
 }

@@ -209,10 +209,8 @@ func (f *Fbank) fromEnergies(rawLogEnergy float32, energies []float64, out []flo
 	}
 	dst := out[offset : offset+len(energies)]
 	if o.UseLogFbank {
-		for i, e := range energies {
-			// Kaldi floors at FLT_EPSILON so silence gives log(ε), never −Inf.
-			dst[i] = log32(max(float64(float32(e)), float32Epsilon))
-		}
+		// Kaldi floors at FLT_EPSILON so silence gives log(ε), never −Inf.
+		logFloor(dst, energies)
 	} else {
 		for i, e := range energies {
 			dst[i] = float32(e)

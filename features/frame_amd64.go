@@ -53,3 +53,17 @@ func pcm16ToFloat(dst []float32, b []byte) {
 		dst[i] = float32(int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8))
 	}
 }
+
+//go:noescape
+func logFloorAVX2(dst *float32, src *float64, n int, tabs *logTables)
+
+// logFloorVec runs logFloorAVX2 on the longest multiple of 4 of src and
+// returns how many values it did.
+func logFloorVec(dst []float32, src []float64) int {
+	n := len(src) &^ 3
+	if n > 0 {
+		_ = dst[n-1]
+		logFloorAVX2(&dst[0], &src[0], n, logTabs)
+	}
+	return n
+}

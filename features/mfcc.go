@@ -56,6 +56,7 @@ type Mfcc struct {
 	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
 	batchE      [][]float64 // mel energies of the frames of a batch
+	logE        []float32   // their logs
 	logEnergyFl float32
 }
 
@@ -84,6 +85,7 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 	}
 	m.spectra = makeSpectra(m.fft.batchLen(), len(m.spectrum))
 	m.batchE = makeSpectra(m.fft.batchLen(), nb)
+	m.logE = make([]float32, nb)
 	// Kaldi's ComputeDctMatrix, in float.
 	norm0 := float32(math.Sqrt(1 / float64(float32(nb))))
 	norm := float32(math.Sqrt(2 / float64(float32(nb))))
@@ -182,9 +184,11 @@ func (m *Mfcc) fromSpectrum(mb *MelBanks, rawLogEnergy float32, spectrum []float
 // (energies is overwritten).
 func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []float32) {
 	o := &m.opts
-	for i, e := range energies {
-		// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
-		energies[i] = float64(log32(max(float64(float32(e)), float32Epsilon)))
+	// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
+	logE := m.logE[:len(energies)]
+	logFloor(logE, energies)
+	for i, e := range logE {
+		energies[i] = float64(e)
 	}
 	nb := len(energies)
 	out = out[:o.NumCeps]

@@ -3,12 +3,13 @@
 #   STRODE=bin/strode recipes/fsdd/resume_check.sh exp/fsdd     (after run.sh has made exp/fsdd/ali2)
 # Trains a small strode model for 3 epochs uninterrupted (a.am) and again with
 # a kill -9 in epoch 2 then --resume (b.am); prints both parameter SHA-256s.
+# The free b(z) and SpecAugment masks are on, so their random draws are covered.
 set -u
 S=${STRODE:-bin/strode}
 S=$(cd "$(dirname "$S")" && pwd)/$(basename "$S")
 D=${1:?usage: resume_check.sh EXP-DIR-OF-A-RUN}
 D=$(cd "$D" && pwd)
-opts="--preset=small --sru-hidden=64 --sru-layers=2 --ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16 --model=strode --max-iters=3 --seed=5 --utt-cmvn=true --norm-vars=true --transition-model=$D/ali2/final.mdl --cv-fraction=0.25"
+opts="--preset=small --sru-hidden=64 --sru-layers=2 --ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16 --phi-z=free --freq-masks=1 --freq-mask-width=3 --time-masks=1 --time-mask-width=4 --model=strode --max-iters=3 --seed=5 --utt-cmvn=true --norm-vars=true --transition-model=$D/ali2/final.mdl --cv-fraction=0.25"
 feats=scp:$D/data/train/feats.scp
 ali="ark:gunzip -c $D/ali2/ali.1.gz |"
 w=$(mktemp -d); cd "$w"; echo "work dir $w"

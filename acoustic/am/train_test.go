@@ -31,15 +31,23 @@ func toyData(n int, seed int64, o Options) []*Utterance {
 }
 
 func trainToy(t *testing.T, kind string, epochs int, ckpt string, resume bool) (*File, []*Utterance) {
+	return trainToyWith(t, kind, epochs, ckpt, resume, nil)
+}
+
+// trainToyWith is trainToy with the options changed by edit (nil: none).
+func trainToyWith(t *testing.T, kind string, epochs int, ckpt string, resume bool, edit func(*Options, *TrainOptions)) (*File, []*Utterance) {
 	o := tinyOptions(kind)
 	o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
 	o.SRU.Dropout = 0.1
+	to := DefaultTrainOptions()
+	if edit != nil {
+		edit(&o, &to)
+	}
 	m, err := New(o, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &File{Model: m, Pipeline: Pipeline{RawDim: 6, CMVN: CMVNNone}}
-	to := DefaultTrainOptions()
 	to.MaxEpochs, to.Patience, to.BatchUtts, to.Quantum = epochs, 100, 4, 10
 	to.Adam.LearningRate = 0.01
 	to.Checkpoint, to.Resume = ckpt, resume
@@ -86,5 +94,35 @@ func TestResumeBitwise(t *testing.T) {
 	}
 	if len(resumed.History) != 4 {
 		t.Fatalf("resumed history has %d epochs", len(resumed.History))
+	}
+}
+
+// TestResumeBitwiseFreeMasked: the same with the free b(z) and SpecAugment
+// masks, whose random draws come from the epoch's source.
+func TestResumeBitwiseFreeMasked(t *testing.T) {
+	dir := t.TempDir()
+	edit := func(o *Options, to *TrainOptions) {
+		o.PhiZ = PhiZFree
+		to.Mask = MaskOptions{FreqMasks: 1, FreqWidth: 2, TimeMasks: 1, TimeWidth: 3}
+	}
+	whole, _ := trainToyWith(t, KindSTRODE, 3, filepath.Join(dir, "a.ckpt"), false, edit)
+	ck := filepath.Join(dir, "b.ckpt")
+	trainToyWith(t, KindSTRODE, 1, ck, false, edit)
+	resumed, _ := trainToyWith(t, KindSTRODE, 3, ck, true, edit)
+	if a, b := whole.Model.Checksum(), resumed.Model.Checksum(); a != b {
+		t.Fatalf("whole %s, resumed %s", a, b)
+	}
+}
+
+// TestTTildeHistory: a strode model records held-out t̃ statistics every
+// epoch, and with the free b(z) t̃ stays away from zero and varies over
+// frames (the nonpos b(z) collapsed it to a constant ≈ 2e-4 on FSDD).
+func TestTTildeHistory(t *testing.T) {
+	f, _ := trainToyWith(t, KindSTRODE, 3, "", false, func(o *Options, _ *TrainOptions) { o.PhiZ = PhiZFree })
+	for _, e := range f.History {
+		mean, std, lo, hi := e.ValidTTilde[0], e.ValidTTilde[1], e.ValidTTilde[2], e.ValidTTilde[3]
+		if !(mean > 1e-2 && std > 0 && lo <= mean && mean <= hi && lo < hi) {
+			t.Errorf("epoch %d: t~ mean %g std %g range [%g, %g]", e.Epoch, mean, std, lo, hi)
+		}
 	}
 }

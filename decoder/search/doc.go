@@ -13,8 +13,14 @@
 // cost) keeps the numbers small, and is added back when the lattice is read
 // out, exactly as Kaldi does.
 //
-// Memory: tokens and links live in slices reused across frames and
-// utterances, with free lists; the state → token lookup of the frame being
-// built is a dense array stamped with a generation number, so no map is
-// allocated per frame.
+// Memory: each frame owns a slab of its tokens (in creation order, so
+// Kaldi's newest-first token list is the slab read backwards) and a slab of
+// the forward links leaving them, each token naming its epsilon and its
+// emitting links as two ranges. Pruning removes links in place and deletes
+// tokens by compacting the slab; a pruned frame moves to a narrow slab and
+// its wide one serves a new frame; slabs go back to bounded pools between
+// utterances. The state → token lookup of the frame being built is a dense
+// array stamped with a generation number. Decoding in steady state
+// allocates nothing per frame, and the raw lattice is identical to the one
+// Kaldi's list-based layout gives.
 package search

@@ -89,19 +89,30 @@ read -r _ FRAMES SAMPLES _ <<< "$PEER"
 AUDIO_S=$(calc "$SAMPLES / 16000")
 strode_run 0 1 >/dev/null # warm-up (page cache)
 
+# How much two cores give a trivially parallel job right now: one CPU-bound
+# awk loop on core 0, then one on each core at once. 2.00 on an idle
+# machine; less when other processes hold a core (then no program scales).
+spin_ceiling() {
+  local TIMEFORMAT='%R' one two loop='BEGIN { for (i = 0; i < 4e6; i++) x += i }'
+  one=$( { time pin 0 awk "$loop"; } 2>&1 )
+  two=$( { time { pin 0 awk "$loop" & pin 1 awk "$loop" & wait; }; } 2>&1 )
+  calc "2 * $one / $two"
+}
+
 # Runs alternate (ours, peer, ours on two cores) so that load from other
 # processes falls on all three alike; wall and CPU seconds are kept.
-ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=(); busy2=()
+ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=(); busy2=(); ceil=()
 for i in $(seq 1 "$RUNS"); do
   read -r w c _ < <(strode_run 0 1); ours1+=("$w"); ours1c+=("$c")
   read -r t _ _ tc < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
   theirs+=("$t"); theirsc+=("$tc")
   read -r w c b < <(strode_run 0,1 2); ours2+=("$w"); ours2c+=("$c"); busy2+=("$b")
+  ceil+=("$(spin_ceiling)")
 done
 med() { printf '%s\n' "$@" | median; }
 o1=$(med "${ours1[@]}"); o2=$(med "${ours2[@]}"); th=$(med "${theirs[@]}")
 o1c=$(med "${ours1c[@]}"); o2c=$(med "${ours2c[@]}"); thc=$(med "${theirsc[@]}")
-b2=$(med "${busy2[@]}")
+b2=$(med "${busy2[@]}"); c2=$(med "${ceil[@]}")
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: $(wc -l < "$SCP") utterances, $FRAMES frames, $(printf %.1f "$AUDIO_S") s of audio; medians of $RUNS runs"
@@ -112,4 +123,5 @@ printf 'strode compute-fbank-feats, 2 cores: %8.3f s  %9.0f  %.5f  %8.3f s\n' "$
 printf 'ratio strode/torchaudio (1 core, throughput): %.2f wall, %.2f CPU time\n' "$(calc "$th / $o1")" "$(calc "$thc / $o1c")"
 printf 'scaling strode 2 cores / 1 core: %.2f (wall); the 2-core run used %.2f cores of CPU time on average,\n' "$(calc "$o1 / $o2")" "$(calc "$o2c / $o2")"
 printf '  and its 2 Go scheduler Ps were busy %s%% of the time (100%% = the pool never left a core idle)\n' "$b2"
+printf 'machine ceiling: two awk loops on two cores ran %.2fx as fast as one (2.00 = both cores free)\n' "$c2"
 echo "(on a loaded machine the wall figures include waiting for the CPU; the CPU-time ratio does not)"

@@ -72,3 +72,38 @@ func BenchmarkSgemm(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKernelPeak runs the micro-kernel on panels that stay in L1, on 1
+// and 2 goroutines at once: the machine's ceiling for this kernel, free of
+// packing and memory traffic. Read the two-thread scaling of BenchmarkSgemm
+// against this one's: where two busy cores of a (virtual) machine do not give
+// twice one core's flops, no product can.
+func BenchmarkKernelPeak(b *testing.B) {
+	kern := active.Load()
+	if kern == nil {
+		b.Skip("no SIMD kernel on this CPU")
+	}
+	const k = 256
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("%s/threads=%d", kern.name, threads), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
+			const calls = 20000
+			cpu0 := processCPUTime()
+			for b.Loop() {
+				parallel(threads, threads, func(_, _ int) {
+					a := make([]float32, k*kern.mr)
+					bp := make([]float32, k*kern.nr)
+					c := make([]float32, kern.mr*kern.nr)
+					for range calls {
+						kern.fn(k, &a[0], &bp[0], &c[0], kern.nr, 1)
+					}
+				})
+			}
+			flops := 2 * float64(kern.mr*kern.nr*k) * calls * float64(threads) * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "gflops")
+			if cpu := (processCPUTime() - cpu0).Seconds(); cpu > 0 {
+				b.ReportMetric(flops/cpu/1e9, "cpu-gflops")
+			}
+		})
+	}
+}

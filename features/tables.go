@@ -66,6 +66,7 @@ func (o *ComputeFeatsOptions) Register(fs *flag.FlagSet) {
 type featJob struct {
 	num  int // 1-based position in the input (Kaldi's num_utts)
 	key  string
+	rx   string // for script input: where the worker reads the wave from
 	wave WaveData
 	warp float64
 	skip string // a warning: produce no output
@@ -77,8 +78,9 @@ type featResult struct {
 	key      string
 	mat      kaldiio.Matrix
 	warnings []string
-	failed   bool // counted as an utterance that failed
-	skip     bool // no output, not a failure (too short)
+	failed   bool  // counted as an utterance that failed
+	skip     bool  // no output, not a failure (too short)
+	err      error // reading the wave failed: the run stops here
 }
 
 // ErrOutputFormat marks an --output-format other than kaldi or htk (or htk
@@ -147,7 +149,7 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 	idle0, ptotal0 := schedulerTimes()
 	var frames int    // written
 	var audio float64 // seconds written
-	sr, err := kaldiio.OpenSequentialReader(rspecifier, WaveCodec, kopts...)
+	sr, err := openWaveSource(rspecifier, kopts)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -198,11 +200,12 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 		}
 	}
 	next := func() (featJob, bool, error) {
-		if !sr.Next() {
-			return featJob{}, false, sr.Err()
+		key, rx, wave, ok, err := sr.next()
+		if !ok {
+			return featJob{}, false, err
 		}
 		total++
-		j := featJob{num: total, key: sr.Key(), wave: sr.Value(), warp: o.VtlnWarp}
+		j := featJob{num: total, key: key, rx: rx, wave: wave, warp: o.VtlnWarp}
 		if vtlnMap != nil {
 			key := j.key
 			if utt2spk != nil {
@@ -229,11 +232,19 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 		return j, true, nil
 	}
 	work := func(w int, j featJob) featResult {
+		if j.rx != "" {
+			if err := sr.readWave(j.key, j.rx, &j.wave); err != nil {
+				return featResult{num: j.num, key: j.key, err: err}
+			}
+		}
 		r := computeOne(offs[w], o, j)
 		releaseWave(&j.wave)
 		return r
 	}
 	emit := func(r featResult) error {
+		if r.err != nil {
+			return r.err
+		}
 		for _, m := range r.warnings {
 			log.Warn("%s", m)
 		}

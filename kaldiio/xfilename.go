@@ -1,6 +1,7 @@
 package kaldiio
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kinds of rxfilename (Kaldi's ClassifyRxfilename) and wxfilename.
@@ -186,7 +188,9 @@ func openInput(rx string, e *env) (*Input, error) {
 			return nil, &Error{File: path, Offset: -1, Err: err}
 		}
 		in.file = f
-		in.r = NewReader(f, path)
+		br := fileBufPool.Get().(*bufio.Reader)
+		br.Reset(f)
+		in.r = NewReader(br, path)
 		if st.Mode().IsRegular() {
 			in.size = st.Size()
 			if off > st.Size() {
@@ -210,6 +214,11 @@ func openInput(rx string, e *env) (*Input, error) {
 	}
 	return in, nil
 }
+
+// fileBufPool holds the read buffers of closed file inputs: a script of
+// small files (a wav.scp) opens one per entry, and 64 KB of garbage per
+// file was a good part of the garbage collector's work.
+var fileBufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // Reader returns the Reader over the input.
 func (in *Input) Reader() *Reader { return in.r }
@@ -253,6 +262,14 @@ func (in *Input) Close() error {
 	in.closed = true
 	switch {
 	case in.file != nil:
+		// The buffer goes back to the pool for the next file; the Reader
+		// loses it, so a read after Close fails loudly instead of reading
+		// another file's bytes.
+		if br := in.r.br; br != nil {
+			br.Reset(nil)
+			in.r.br = nil
+			fileBufPool.Put(br)
+		}
 		return in.file.Close()
 	case in.cmd != nil:
 		readAll := in.pipe.eof

@@ -105,10 +105,14 @@ spin_ceiling() {
 # processes falls on all three alike; wall and CPU seconds are kept.
 ours1=(); ours2=(); theirs=(); ours1c=(); ours2c=(); theirsc=(); busy2=(); ceil=()
 for i in $(seq 1 "$RUNS"); do
-  read -r w c _ < <(strode_run 0 1); ours1+=("$w"); ours1c+=("$c")
-  read -r t _ _ tc < <(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP")
+  # Command substitution, not "read < <(...)": read returns at the first
+  # line, while the process may still be exiting (Python's teardown holds a
+  # core for a good part of a second), and the next timed run would share
+  # the machine with it.
+  out=$(strode_run 0 1); read -r w c _ <<< "$out"; ours1+=("$w"); ours1c+=("$c")
+  out=$(pin 1 $PY "$OUT/torchaudio_fbank.py" "$SCP"); read -r t _ _ tc <<< "$out"
   theirs+=("$t"); theirsc+=("$tc")
-  read -r w c b < <(strode_run 0,1 2); ours2+=("$w"); ours2c+=("$c"); busy2+=("$b")
+  out=$(strode_run 0,1 2); read -r w c b <<< "$out"; ours2+=("$w"); ours2c+=("$c"); busy2+=("$b")
   ceil+=("$(spin_ceiling)")
 done
 med() { printf '%s\n' "$@" | median; }

@@ -1,22 +1,16 @@
 package decoder
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // sharedDir is ../shared beside the repository root (where CI clones it).
 func sharedDir(t testing.TB, sub string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("needs %s (the project's shared Kaldi reference data beside the repository): %v", dir, err)
-	}
-	return dir
+	return shareddata.Dir(t, sub)
 }
 
 // needTool skips when an OpenFst command-line tool is missing.

@@ -4,14 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // latgen-faster-mapped | lattice-best-path on kaldi-mini gives Kaldi's 1-best.
 func TestLatgenCommand(t *testing.T) {
-	k := filepath.Join("..", "..", "..", "shared", "kaldi-mini")
-	if _, err := os.Stat(filepath.Join(k, "MANIFEST.md")); err != nil {
-		t.Skip("../shared/kaldi-mini is absent")
-	}
+	k := shareddata.Dir(t, "kaldi-mini")
 	dir := t.TempDir()
 	lat, tra := filepath.Join(dir, "lat.ark"), filepath.Join(dir, "tra")
 	_, errs, code := runScoringCmd(t, "", "latgen-faster-mapped", "--max-active=7000", "--beam=13.0", "--lattice-beam=6.0",

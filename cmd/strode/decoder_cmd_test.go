@@ -5,9 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
@@ -15,12 +16,7 @@ import (
 // kaldiMiniDir is ../shared/kaldi-mini beside the repository root.
 func decoderKaldiMini(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "kaldi-mini")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("needs %s (the project's shared Kaldi reference data): %v", dir, err)
-	}
-	return dir
+	return shareddata.Dir(t, "kaldi-mini")
 }
 
 // runStrode runs a subcommand in-process and returns stdout, failing the

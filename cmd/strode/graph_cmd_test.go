@@ -4,15 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // prepare-lang | arpa2fst | mkgraph on kaldi-mini's dictionary and LM with
 // its model, then latgen-faster-mapped | lattice-best-path: Kaldi's 1-best.
 func TestGraphCommands(t *testing.T) {
-	k := filepath.Join("..", "..", "..", "shared", "kaldi-mini")
-	if _, err := os.Stat(filepath.Join(k, "MANIFEST.md")); err != nil {
-		t.Skip("../shared/kaldi-mini is absent")
-	}
+	k := shareddata.Dir(t, "kaldi-mini")
 	dir := t.TempDir()
 	lang, graphDir := filepath.Join(dir, "lang"), filepath.Join(dir, "graph")
 	run := func(args ...string) {

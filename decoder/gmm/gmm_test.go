@@ -5,22 +5,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/strode-asr/strode/internal/shareddata"
+
 	"github.com/strode-asr/strode/kaldiio"
 )
-
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("needs %s (the project's shared Kaldi reference data beside the repository): %v", dir, err)
-	}
-	return dir
-}
 
 // writeModel writes m the way gmm-copy does.
 func writeModel(t *testing.T, m *Model, binary bool) []byte {
@@ -58,7 +49,7 @@ func TestModelBinaryRoundTripIsByteIdentical(t *testing.T) {
 
 // gmm-copy --binary=false output, read from the binary model.
 func TestModelTextMatchesGmmCopy(t *testing.T) {
-	dir := sharedDir(t, "kaldi-mini")
+	dir := shareddata.Dir(t, "kaldi-mini")
 	want, err := os.ReadFile(filepath.Join(dir, "exp/mono/final.mdl.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +102,7 @@ func TestPrintInfoMatchesGmmInfo(t *testing.T) {
 // where one float ulp is 0.5, so the tolerance is relative to the size of
 // the terms.
 func TestLogLikelihoodsMatchGmmComputeLikes(t *testing.T) {
-	dir := sharedDir(t, "kaldi-mini")
+	dir := shareddata.Dir(t, "kaldi-mini")
 	m, err := ReadModel("testdata/mono.mdl")
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,11 @@ package graph
 import (
 	"bufio"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/kaldiio"
@@ -16,12 +16,7 @@ import (
 // sharedDir is ../shared beside the repository root (where CI clones it).
 func sharedDir(t testing.TB, sub string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("needs %s (the project's shared Kaldi reference data beside the repository): %v", dir, err)
-	}
-	return dir
+	return shareddata.Dir(t, sub)
 }
 
 func mustReadFst(t testing.TB, path string) *decoder.VectorFst {

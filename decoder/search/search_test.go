@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strode-asr/strode/internal/shareddata"
+
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/kaldiio"
@@ -18,14 +20,10 @@ import (
 
 // mini is ../shared/kaldi-mini, found from the package directory.
 func mini(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "kaldi-mini")
 	if d := os.Getenv("STRODE_KALDI_MINI"); d != "" {
-		dir = d // e.g. a copy on a benchmark machine
+		return d // e.g. a copy on a benchmark machine
 	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
-		t.Skip("../shared/kaldi-mini is absent: skipping the checks against Kaldi's decoding")
-	}
-	return dir
+	return shareddata.Dir(t, "kaldi-mini")
 }
 
 type utt struct {

@@ -8,16 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 func TestScoreScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the strode binary; run without -short")
 	}
-	k, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "kaldi-mini"))
-	if _, err := os.Stat(filepath.Join(k, "MANIFEST.md")); err != nil {
-		t.Skip("../shared/kaldi-mini is absent")
-	}
+	k, _ := filepath.Abs(shareddata.Dir(t, "kaldi-mini"))
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "strode")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {

@@ -168,22 +168,11 @@ func (f *Fbank) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames
 			rawLogEnergies[l] = logEnergy(fr)
 		}
 	}
-	if f.opts.UsePower {
-		// Mel filters straight from the element-major spectra.
-		if pow, ok := f.fft.computeBatchPacked(frames); ok {
-			energies := f.batchE[:len(frames)]
-			mb.computeBatch(pow, energies)
-			for l, e := range energies {
-				f.fromEnergies(rawLogEnergies[l], e, outs[l])
-			}
-			return nil
-		}
-	}
-	spectra := f.spectra[:len(frames)]
-	f.fft.computeBatch(frames, spectra)
-	for l, sp := range spectra {
-		f.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l])
-	}
+	// Mel filters straight from the packed spectra, unless magnitudes are
+	// wanted (they need each frame's spectrum).
+	computeMelBatch(f.fft, mb, frames, f.opts.UsePower, f.batchE, f.spectra,
+		func(l int, e []float64) { f.fromEnergies(rawLogEnergies[l], e, outs[l]) },
+		func(l int, sp []float64) { f.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l]) })
 	return nil
 }
 

@@ -233,3 +233,26 @@ func (mb *MelBanks) Compute(spectrum []float64, out []float64) {
 		out[i] = e
 	}
 }
+
+// computeMelBatch is the batched spectral step shared by fbank and MFCC.
+// With packed set and a batch the FFT can return packed, the mel energies of
+// all frames come straight from the packed power spectra and
+// fromEnergies(l, e) receives frame l's; otherwise each frame's power
+// spectrum goes to fromSpectrum(l, spectrum), which may overwrite it.
+func computeMelBatch(fft *powerSpectrum, mb *MelBanks, frames [][]float32, packed bool, batchE, spectra [][]float64, fromEnergies, fromSpectrum func(l int, v []float64)) {
+	if packed {
+		if pow, ok := fft.computeBatchPacked(frames); ok {
+			energies := batchE[:len(frames)]
+			mb.computeBatch(pow, energies)
+			for l, e := range energies {
+				fromEnergies(l, e)
+			}
+			return
+		}
+	}
+	spectra = spectra[:len(frames)]
+	fft.computeBatch(frames, spectra)
+	for l, sp := range spectra {
+		fromSpectrum(l, sp)
+	}
+}

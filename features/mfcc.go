@@ -156,20 +156,9 @@ func (m *Mfcc) computeFrames(rawLogEnergies []float32, vtlnWarp float64, frames,
 			rawLogEnergies[l] = logEnergy(fr)
 		}
 	}
-	if pow, ok := m.fft.computeBatchPacked(frames); ok {
-		// Mel filters straight from the element-major spectra.
-		energies := m.batchE[:len(frames)]
-		mb.computeBatch(pow, energies)
-		for l, e := range energies {
-			m.fromEnergies(rawLogEnergies[l], e, outs[l])
-		}
-		return nil
-	}
-	spectra := m.spectra[:len(frames)]
-	m.fft.computeBatch(frames, spectra)
-	for l, sp := range spectra {
-		m.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l])
-	}
+	computeMelBatch(m.fft, mb, frames, true, m.batchE, m.spectra,
+		func(l int, e []float64) { m.fromEnergies(rawLogEnergies[l], e, outs[l]) },
+		func(l int, sp []float64) { m.fromSpectrum(mb, rawLogEnergies[l], sp, outs[l]) })
 	return nil
 }
 

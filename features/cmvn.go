@@ -60,21 +60,31 @@ func AccCmvnStatsWeighted(stats []float64, feats []float32, rows, dim int, weigh
 	return nil
 }
 
+// cmvnCount checks stats of statsRows rows against features of dim columns,
+// as Kaldi's ApplyCmvn and ApplyCmvnReverse do, and returns the frame count.
+func cmvnCount(stats []float64, statsRows int, normVars bool, rows, dim int) (float64, error) {
+	if statsRows < 1 || statsRows > 2 || len(stats) != statsRows*(dim+1) {
+		return 0, fmt.Errorf("%w: dim mismatch: cmvn %dx%d, feats %dx%d", ErrCmvn, statsRows, len(stats)/max(statsRows, 1), rows, dim)
+	}
+	if statsRows == 1 && normVars {
+		return 0, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
+	}
+	count := stats[dim]
+	if !(count >= 1) { // also NaN
+		return 0, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
+	}
+	return count, nil
+}
+
 // ApplyCmvn normalises feats (rows × dim) in place with stats of 1 or 2 rows
 // and dim+1 columns (statsRows gives which): Kaldi's ApplyCmvn. Means only:
 // x + float(−1/count)·Σx. With variances: x·scale + offset in float, where
 // scale = 1/√var (var floored at 1e-20, with Kaldi's warning returned) and
 // offset = −mean·scale.
 func ApplyCmvn(stats []float64, statsRows int, normVars bool, feats []float32, rows, dim int) (warnings []string, err error) {
-	if statsRows < 1 || statsRows > 2 || len(stats) != statsRows*(dim+1) {
-		return nil, fmt.Errorf("%w: dim mismatch: cmvn %dx%d, feats %dx%d", ErrCmvn, statsRows, len(stats)/max(statsRows, 1), rows, dim)
-	}
-	if statsRows == 1 && normVars {
-		return nil, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
-	}
-	count := stats[dim]
-	if !(count >= 1) { // also NaN
-		return nil, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
+	count, err := cmvnCount(stats, statsRows, normVars, rows, dim)
+	if err != nil {
+		return nil, err
 	}
 	offset := make([]float32, dim)
 	if !normVars {
@@ -121,15 +131,9 @@ func ApplyCmvn(stats []float64, statsRows int, normVars bool, feats []float32, r
 // float(x·float(√var)) + float(mean) with var floored at 1e-20 (Kaldi's
 // warning returned).
 func ApplyCmvnReverse(stats []float64, statsRows int, normVars bool, feats []float32, rows, dim int) (warnings []string, err error) {
-	if statsRows < 1 || statsRows > 2 || len(stats) != statsRows*(dim+1) {
-		return nil, fmt.Errorf("%w: dim mismatch: cmvn %dx%d, feats %dx%d", ErrCmvn, statsRows, len(stats)/max(statsRows, 1), rows, dim)
-	}
-	if statsRows == 1 && normVars {
-		return nil, fmt.Errorf("%w: you requested variance normalization but no variance stats are supplied", ErrCmvn)
-	}
-	count := stats[dim]
-	if !(count >= 1) { // also NaN
-		return nil, fmt.Errorf("%w: insufficient stats for cepstral mean and variance normalization: count = %v", ErrCmvn, count)
+	count, err := cmvnCount(stats, statsRows, normVars, rows, dim)
+	if err != nil {
+		return nil, err
 	}
 	offset := make([]float32, dim)
 	scale := make([]float32, dim)

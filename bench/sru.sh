@@ -16,6 +16,7 @@ STEPS=${STEPS:-5}
 PRESETS=${PRESETS:-"small paper"}
 THREADS=${THREADS:-"1 2"}
 MODEL=${MODEL:-sru}
+PY=${PY:-/usr/bin/python3}  # a python3 with torch (Debian python3-torch by default)
 FRAMES=${FRAMES:-500}
 UTTS=${UTTS:-8}
 OUT=bench/out/sru
@@ -36,7 +37,7 @@ for r in $(seq "$ROUNDS"); do
     esac
     for th in $THREADS; do
       "$BIN" -preset=$p -model=$MODEL -pdfs=$pdfs -frames=$FRAMES -utts=$UTTS -steps=$STEPS -threads=$th | tee -a "$OUT/runs.txt"
-      /usr/bin/python3 bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --frames=$FRAMES --utts=$UTTS --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
+      "$PY" bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --frames=$FRAMES --utts=$UTTS --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
     done
   done
 done

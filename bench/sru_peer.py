@@ -28,14 +28,17 @@ torch.manual_seed(1)
 
 
 def sru_loop(u0, u1, u2, xp, vf, vr, bf, br):
-    T = u0.size(0)
-    c = torch.zeros_like(u0[0])
+    # unbind, not u0[t]: the backward of indexing one frame materialises a
+    # zero gradient of the whole T×B×h tensor per frame (quadratic in T);
+    # unbind's backward is one stack.
+    u0s, u1s, u2s, xps = u0.contiguous().unbind(0), u1.contiguous().unbind(0), u2.contiguous().unbind(0), xp.contiguous().unbind(0)
+    c = torch.zeros_like(u0s[0])
     out = []
-    for t in range(T):
-        f = torch.sigmoid(u1[t] + vf * c + bf)
-        r = torch.sigmoid(u2[t] + vr * c + br)
-        c = f * c + (1 - f) * u0[t]
-        out.append(r * c + (1 - r) * xp[t])
+    for t in range(len(u0s)):
+        f = torch.sigmoid(u1s[t] + vf * c + bf)
+        r = torch.sigmoid(u2s[t] + vr * c + br)
+        c = f * c + (1 - f) * u0s[t]
+        out.append(r * c + (1 - r) * xps[t])
     return torch.stack(out)
 
 

@@ -57,6 +57,7 @@ type Batch struct {
 	x, xnext, mask, maskw, target []float64
 	drop                          *sru.Dropout
 	lengths                       []int
+	lead                          int // rows skipped by Output and Rows (target delay; set by Forwarder.Run)
 }
 
 // Build returns the graph for batches of b utterances of t frames.
@@ -168,6 +169,7 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 	clear(bt.x)
 	clear(bt.mask)
 	bt.frames = 0
+	bt.lead = 0
 	bt.lengths = bt.lengths[:0]
 	for b, u := range utts {
 		if u.Rows > bt.T {
@@ -334,10 +336,10 @@ func (bt *Batch) Output(b int, dst []float64) []float64 {
 func (bt *Batch) rows(n *graph.Node, b int, dst []float64) []float64 {
 	v := graph.Value(n)
 	c := len(v) / (bt.T * bt.B)
-	l := bt.lengths[b]
+	l := bt.lengths[b] - bt.lead
 	dst = append(dst[:0], make([]float64, l*c)...)
 	for t := 0; t < l; t++ {
-		r := t*bt.B + b
+		r := (t+bt.lead)*bt.B + b
 		copy(dst[t*c:(t+1)*c], v[r*c:(r+1)*c])
 	}
 	return dst

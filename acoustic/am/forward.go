@@ -21,7 +21,8 @@ func NewForwarder(m *Model) *Forwarder {
 
 // Run evaluates the model on u and returns the graph after the run (valid
 // until the next Run with a length of the same quantum): Output(0, …) gives
-// the logits, Rows(TTilde, 0) the boundaries.
+// the logits, Rows(TTilde, 0) the boundaries, u.Rows rows each, frame
+// t's row computed at frame t+TargetDelay (delay.go).
 func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
 	if len(u.Feats) != u.Rows*f.Model.Opts.InputDim {
 		return nil, fmt.Errorf("am: utterance %s: %d values for %d frames, the model takes dimension %d",
@@ -30,6 +31,8 @@ func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
 	if u.Rows == 0 {
 		return nil, fmt.Errorf("am: utterance %s has no frames", u.Key)
 	}
+	delay := f.Model.Opts.TargetDelay
+	u = delayed(u, delay)
 	t := (u.Rows + f.Quantum - 1) / f.Quantum * f.Quantum
 	g, ok := f.graphs[t]
 	if !ok {
@@ -42,6 +45,7 @@ func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
 	if err := g.Load([]*Utterance{u}, nil); err != nil {
 		return nil, err
 	}
+	g.lead = delay // Output and Rows skip the first delay rows
 	if err := g.Run(); err != nil {
 		return nil, fmt.Errorf("am: utterance %s: %w", u.Key, err)
 	}

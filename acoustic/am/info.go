@@ -29,6 +29,7 @@ func (f *File) WriteInfo(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
 	}
+	fmt.Fprintf(bw, "target delay\t%d frames\n", o.TargetDelay)
 	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
 	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
 	fmt.Fprintf(bw, "feature pipeline\t%s\n", f.Pipeline)

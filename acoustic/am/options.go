@@ -36,7 +36,8 @@ type Options struct {
 	PhiZ        string           `json:"phi_z,omitempty"` // b(z) of Φ: "nonpos" ("" in old files; DESIGN.md) or "free"
 	ODE         ode.Options      `json:"ode"`
 	KL          strode.KLOptions `json:"kl"`
-	InputDim    int              `json:"input_dim"` // features per frame after the pipeline
+	TargetDelay int              `json:"target_delay,omitempty"` // output frame t+TargetDelay predicts the label of frame t (see delay.go)
+	InputDim    int              `json:"input_dim"`              // features per frame after the pipeline
 	NumPdfs     int              `json:"num_pdfs"`
 }
 
@@ -68,6 +69,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
 	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
+	fs.IntVar(&o.TargetDelay, "target-delay", o.TargetDelay, "frames of look-ahead: the output at frame t+N is trained on (and forward reports it as) frame t's label, as nnet1's --targets-delay for its LSTMs")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.Float64Var(&o.WP, "w-p", o.WP, "weight of the Gaussian prior term on the ODE solution")
 	o.ODE.Register(fs)
@@ -81,6 +83,9 @@ func (o Options) Validate() error {
 	}
 	if err := o.SRU.Validate(); err != nil {
 		return err
+	}
+	if o.TargetDelay < 0 {
+		return fmt.Errorf("am: --target-delay=%d must be ≥ 0", o.TargetDelay)
 	}
 	if o.InputDim < 1 || o.NumPdfs < 1 {
 		return fmt.Errorf("am: input dim %d and number of pdfs %d must be ≥ 1", o.InputDim, o.NumPdfs)

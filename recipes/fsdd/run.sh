@@ -34,6 +34,7 @@ strode=${STRODE:-}
 preset=small
 seed=777
 warps=
+target_delay=0
 models="sru strode"
 
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
@@ -51,6 +52,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift 2 ;;
     --warps) warps=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
+    --target-delay) target_delay=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -93,7 +95,7 @@ cmvn_opts() { echo "--cmvn=ark:$data/$1/cmvn.ark --utt2spk=ark:$data/$1/utt2spk"
 data_opts="$(cmvn_opts train) $splice_opts"
 # --phi-z=free: the STRODE head's boundary branch b(e) with free signs; DESIGN.md's
 # all-non-positive b(z) collapses t~ to a constant ~2e-4 (acoustic/am boundaryZ).
-train_opts="--preset=$preset $model_opts --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
+train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
 S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 

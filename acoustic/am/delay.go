@@ -1,0 +1,45 @@
+package am
+
+// Target delay (Options.TargetDelay = N) gives the unidirectional SRU N
+// frames of look-ahead, as nnet1's --targets-delay does for its LSTMs: the
+// output at frame t+N is trained on the label of frame t. The utterance is
+// extended by N copies of its last feature row and its targets are shifted
+// right by N, the first N output frames repeating the first label (usually
+// silence). Forward extends the input the same way and drops the first N
+// output rows, so loglikes stay frame-aligned with the features and every
+// frame, the last ones included, gets an output that saw N frames beyond it.
+
+// delayed returns u extended for a target delay of n frames (u itself
+// when n is 0). The features and targets are copied; u is not modified.
+func delayed(u *Utterance, n int) *Utterance {
+	if n == 0 || u.Rows == 0 {
+		return u
+	}
+	d := len(u.Feats) / u.Rows
+	v := &Utterance{Key: u.Key, Rows: u.Rows + n, Feats: make([]float32, 0, (u.Rows+n)*d)}
+	v.Feats = append(v.Feats, u.Feats...)
+	last := u.Feats[(u.Rows-1)*d:]
+	for range n {
+		v.Feats = append(v.Feats, last...)
+	}
+	if u.Targets != nil {
+		v.Targets = make([]int32, 0, u.Rows+n)
+		for range n {
+			v.Targets = append(v.Targets, u.Targets[0])
+		}
+		v.Targets = append(v.Targets, u.Targets...)
+	}
+	return v
+}
+
+// delayedAll applies delayed to every utterance.
+func delayedAll(utts []*Utterance, n int) []*Utterance {
+	if n == 0 {
+		return utts
+	}
+	out := make([]*Utterance, len(utts))
+	for i, u := range utts {
+		out[i] = delayed(u, n)
+	}
+	return out
+}

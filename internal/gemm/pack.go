@@ -23,6 +23,14 @@ func packA(dst []float32, trans bool, a []float32, lda, i0, mc, p0, kc, mr int, 
 // packANoTrans: op(A)(i, p) = a[i*lda+p]; each row of A is read once and
 // written with stride mr.
 func packANoTrans(panel, a []float32, lda, i0, rows, p0, kc, mr int, alpha float32) {
+	switch {
+	case rows == mr && mr == 6:
+		packANoTrans6(panel, a, lda, i0, p0, kc, alpha)
+		return
+	case rows == mr && mr == 12:
+		packANoTrans12(panel, a, lda, i0, p0, kc, alpha)
+		return
+	}
 	for i := 0; i < rows; i++ {
 		src := a[(i0+i)*lda+p0:]
 		src = src[:kc]
@@ -39,6 +47,44 @@ func packANoTrans(panel, a []float32, lda, i0, rows, p0, kc, mr int, alpha float
 	if rows < mr {
 		for p := 0; p < kc; p++ {
 			clear(panel[p*mr+rows : p*mr+mr])
+		}
+	}
+}
+
+// packANoTrans6 is packANoTrans for a full panel of six rows, read as six
+// streams side by side so that the panel is written in order: one pass of
+// contiguous stores instead of six passes of stride-6 stores. (alpha·v is v
+// exactly when alpha is 1.)
+func packANoTrans6(panel, a []float32, lda, i0, p0, kc int, alpha float32) {
+	r0 := a[(i0+0)*lda+p0:][:kc]
+	r1 := a[(i0+1)*lda+p0:][:kc]
+	r2 := a[(i0+2)*lda+p0:][:kc]
+	r3 := a[(i0+3)*lda+p0:][:kc]
+	r4 := a[(i0+4)*lda+p0:][:kc]
+	r5 := a[(i0+5)*lda+p0:][:kc]
+	panel = panel[:6*kc]
+	for p := range r0 {
+		d := (*[6]float32)(panel[p*6:])
+		d[0] = alpha * r0[p]
+		d[1] = alpha * r1[p]
+		d[2] = alpha * r2[p]
+		d[3] = alpha * r3[p]
+		d[4] = alpha * r4[p]
+		d[5] = alpha * r5[p]
+	}
+}
+
+// packANoTrans12 is packANoTrans6 for the twelve rows of the AVX-512 kernel.
+func packANoTrans12(panel, a []float32, lda, i0, p0, kc int, alpha float32) {
+	var r [12][]float32
+	for i := range r {
+		r[i] = a[(i0+i)*lda+p0:][:kc]
+	}
+	panel = panel[:12*kc]
+	for p := 0; p < kc; p++ {
+		d := (*[12]float32)(panel[p*12:])
+		for i := range d {
+			d[i] = alpha * r[i][p]
 		}
 	}
 }
@@ -90,22 +136,15 @@ func packB(dst []float32, trans bool, b []float32, ldb, p0, kc, j0, nc, nr int) 
 	}
 }
 
-// packBNoTrans: op(B)(p, j) = b[p*ldb+j]; each step of p is a contiguous run,
-// copied as a fixed-size array for full panels of the kernels' widths.
+// packBNoTrans: op(B)(p, j) = b[p*ldb+j]; each step of p is a contiguous run.
+// Full panels of the kernels' widths go through copyRows (SIMD moves on
+// amd64: a [16]float32 copy in Go is a memmove call per row, about 8% of a
+// one-thread 1024³ product and, since every thread packs all of B, a drag
+// on two-thread scaling).
 func packBNoTrans(panel, b []float32, ldb, p0, kc, j0, cols, nr int) {
-	if cols == nr {
-		switch nr {
-		case 16:
-			for p := 0; p < kc; p++ {
-				*(*[16]float32)(panel[p*16:]) = *(*[16]float32)(b[(p0+p)*ldb+j0:])
-			}
-			return
-		case 32:
-			for p := 0; p < kc; p++ {
-				*(*[32]float32)(panel[p*32:]) = *(*[32]float32)(b[(p0+p)*ldb+j0:])
-			}
-			return
-		}
+	if cols == nr && (nr == 16 || nr == 32) {
+		copyRows(panel, b[p0*ldb+j0:], ldb, kc, nr)
+		return
 	}
 	for p := 0; p < kc; p++ {
 		d := panel[p*nr : p*nr+nr]

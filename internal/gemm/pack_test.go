@@ -23,7 +23,7 @@ func TestPackPanels(t *testing.T) {
 				name := fmt.Sprintf("mr=%d,nr=%d,trans=%v,alpha=%v", mr, nr, trans, alpha)
 				t.Run(name, func(t *testing.T) {
 					const i0, p0, j0, kc = 3, 5, 2, 37
-					mc, nc := 2*mr+5, 2*nr+7 // two full panels and an edge one
+					mc, nc := 2*mr+5, 2*nr+7       // two full panels and an edge one
 					at := func(i, p int) float32 { // op(A)(i, p)
 						if trans {
 							return src[p*ld+i]

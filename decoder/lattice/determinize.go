@@ -21,15 +21,20 @@ func DefaultDeterminizeOptions() DeterminizeOptions {
 }
 
 // detElem is one member of a determinized state's subset: an input state
-// with the weight and transition-id string not yet output.
+// with the weight and transition-id string (an id in the determinizer's
+// tidStore) not yet output.
 type detElem struct {
 	state int32
 	w     Weight
-	tids  []int32
+	str   tidString
 }
 
-func compareElem(aw Weight, at []int32, bw Weight, bt []int32) int {
-	return CompareCompact(CompactWeight{aw, at}, CompactWeight{bw, bt})
+// compareElem is CompareCompact on two elements' weights and strings.
+func (d *determinizer) compareElem(aw Weight, as tidString, bw Weight, bs tidString) int {
+	if c := Compare(aw, bw); c != 0 {
+		return c
+	}
+	return d.strs.compare(as, bs)
 }
 
 // determinizer is the state of one DeterminizePruned call.
@@ -43,11 +48,14 @@ type determinizer struct {
 	done   []bool
 	index  map[string][]int32 // subset key (states and strings) → output states
 	queue  detQueue
+	strs   tidStore
 	// closure scratch, indexed by input state
 	slot  []int32
 	stamp []int32
 	gen   int32
 	keyb  []byte
+	heap  stateHeap
+	buf   []int32 // scratch string
 }
 
 // DeterminizePruned determinizes a state-level lattice on its words, as
@@ -66,7 +74,7 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 	if err != nil || !ok {
 		return out, err
 	}
-	d := &determinizer{in: in, opts: opts, out: out, index: map[string][]int32{}}
+	d := &determinizer{in: in, opts: opts, out: out, index: map[string][]int32{}, strs: newTidStore()}
 	n := len(in.States)
 	d.bwd = make([]float64, n)
 	for s := n - 1; s >= 0; s-- {
@@ -83,7 +91,7 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 	cutoff := d.bwd[in.Start] + beam
 
 	// The start state's subset is not normalized (Kaldi keeps its weights).
-	start := d.minimal(d.closure([]detElem{{state: in.Start, w: One}}))
+	start := d.minimal(d.closure([]detElem{{state: in.Start, w: One, str: emptyString}}))
 	d.stateFor(start, 0)
 	for d.queue.Len() > 0 {
 		it := heap.Pop(&d.queue).(detItem)
@@ -108,11 +116,11 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 func (d *determinizer) closure(seed []detElem) []detElem {
 	d.gen++
 	var elems []detElem
-	var h stateHeap
+	h := d.heap[:0]
 	add := func(e detElem) {
 		if d.stamp[e.state] == d.gen {
 			old := &elems[d.slot[e.state]]
-			if compareElem(e.w, e.tids, old.w, old.tids) > 0 {
+			if d.compareElem(e.w, e.str, old.w, old.str) > 0 {
 				*old = e
 			}
 			return
@@ -120,33 +128,27 @@ func (d *determinizer) closure(seed []detElem) []detElem {
 		d.stamp[e.state] = d.gen
 		d.slot[e.state] = int32(len(elems))
 		elems = append(elems, e)
-		heap.Push(&h, e.state)
+		h.push(e.state)
 	}
 	for _, e := range seed {
 		add(e)
 	}
-	for h.Len() > 0 {
-		s := heap.Pop(&h).(int32)
+	for len(h) > 0 {
+		s := h.pop()
 		e := elems[d.slot[s]]
 		for _, a := range d.in.States[s].Arcs {
 			if a.OLabel != 0 {
 				continue
 			}
-			ne := detElem{state: a.Next, w: Times(e.w, a.W), tids: e.tids}
+			ne := detElem{state: a.Next, w: Times(e.w, a.W), str: e.str}
 			if a.ILabel != 0 {
-				ne.tids = appendTid(e.tids, a.ILabel)
+				ne.str = d.strs.append(e.str, a.ILabel)
 			}
 			add(ne)
 		}
 	}
+	d.heap = h
 	return elems
-}
-
-func appendTid(t []int32, tid int32) []int32 {
-	out := make([]int32, len(t)+1)
-	copy(out, t)
-	out[len(t)] = tid
-	return out
 }
 
 // minimal keeps the elements whose state is final or has word arcs (Kaldi's
@@ -172,25 +174,24 @@ func (d *determinizer) minimal(elems []detElem) []detElem {
 
 // normalize divides out the subset's best weight and the longest common
 // prefix of its strings, returning them (Kaldi's NormalizeSubset).
-func normalize(elems []detElem) CompactWeight {
+func (d *determinizer) normalize(elems []detElem) CompactWeight {
 	tot := elems[0].w
-	prefix := elems[0].tids
+	prefix := d.strs.appendTo(d.buf[:0], elems[0].str)
 	for _, e := range elems[1:] {
 		tot = Plus(tot, e.w)
-		n := 0
-		for n < len(prefix) && n < len(e.tids) && prefix[n] == e.tids[n] {
-			n++
-		}
-		prefix = prefix[:n]
+		prefix = prefix[:d.strs.commonPrefix(prefix, e.str)]
 	}
-	p := append([]int32(nil), prefix...)
+	d.buf = prefix
+	var p []int32
+	if len(prefix) > 0 {
+		p = append([]int32(nil), prefix...)
+	}
 	for i := range elems {
 		e := &elems[i]
 		e.w = Weight{e.w.Graph - tot.Graph, e.w.Acoustic - tot.Acoustic}
-		e.tids = e.tids[len(p):]
-	}
-	if len(p) == 0 {
-		p = nil
+		if len(p) > 0 {
+			e.str = d.strs.suffix(e.str, len(p))
+		}
 	}
 	return CompactWeight{W: tot, Tids: p}
 }
@@ -208,10 +209,8 @@ func (d *determinizer) stateFor(elems []detElem, fwd float64) int32 {
 	k := d.keyb[:0]
 	for _, e := range elems {
 		k = binary.LittleEndian.AppendUint32(k, uint32(e.state))
-		k = binary.LittleEndian.AppendUint32(k, uint32(len(e.tids)))
-		for _, t := range e.tids {
-			k = binary.LittleEndian.AppendUint32(k, uint32(t))
-		}
+		k = binary.LittleEndian.AppendUint32(k, uint32(d.strs.length(e.str)))
+		k = d.strs.appendKey(k, e.str)
 	}
 	d.keyb = k
 	for _, s := range d.index[string(k)] {
@@ -256,7 +255,7 @@ func (d *determinizer) push(s int32) {
 // expand computes the final weight and the outgoing arcs of output state s.
 func (d *determinizer) expand(s int32) {
 	elems := d.subset[s]
-	final := CompactZero
+	finalW, finalStr := Zero, emptyString
 	type pending struct {
 		word int32
 		e    detElem
@@ -266,25 +265,25 @@ func (d *determinizer) expand(s int32) {
 		st := &d.in.States[e.state]
 		if !st.Final.IsZero() {
 			fw := Times(e.w, st.Final)
-			if final.W.IsZero() || compareElem(fw, e.tids, final.W, final.Tids) > 0 {
-				final = CompactWeight{W: fw, Tids: e.tids}
+			if finalW.IsZero() || d.compareElem(fw, e.str, finalW, finalStr) > 0 {
+				finalW, finalStr = fw, e.str
 			}
 		}
 		for _, a := range st.Arcs {
 			if a.OLabel == 0 {
 				continue
 			}
-			ne := detElem{state: a.Next, w: Times(e.w, a.W), tids: e.tids}
+			ne := detElem{state: a.Next, w: Times(e.w, a.W), str: e.str}
 			if a.ILabel != 0 {
-				ne.tids = appendTid(e.tids, a.ILabel)
+				ne.str = d.strs.append(e.str, a.ILabel)
 			}
 			arcs = append(arcs, pending{a.OLabel, ne})
 		}
 	}
-	if !final.W.IsZero() {
-		final.Tids = append([]int32(nil), final.Tids...)
-		if len(final.Tids) == 0 {
-			final.Tids = nil
+	if !finalW.IsZero() {
+		final := CompactWeight{W: finalW}
+		if d.strs.length(finalStr) > 0 {
+			final.Tids = d.strs.appendTo(nil, finalStr)
 		}
 		d.out.States[s].Final = final
 	}
@@ -297,7 +296,7 @@ func (d *determinizer) expand(s int32) {
 		}
 		sub := d.minimal(d.closure(group))
 		if len(sub) > 0 {
-			w := normalize(sub)
+			w := d.normalize(sub)
 			next := d.stateFor(sub, d.fwd[s]+latCost(w.W))
 			d.out.States[s].Arcs = append(d.out.States[s].Arcs, CompactArc{Label: arcs[i].word, W: w, Next: next})
 		}
@@ -328,15 +327,45 @@ func (q *detQueue) Pop() any {
 	return x
 }
 
+// stateHeap is a min-heap of input states (no interface boxing: the
+// closure pushes every state it reaches).
 type stateHeap []int32
 
-func (h stateHeap) Len() int           { return len(h) }
-func (h stateHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h stateHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *stateHeap) Push(x any)        { *h = append(*h, x.(int32)) }
-func (h *stateHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *stateHeap) push(s int32) {
+	*h = append(*h, s)
+	a := *h
+	i := len(a) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if a[p] <= a[i] {
+			break
+		}
+		a[p], a[i] = a[i], a[p]
+		i = p
+	}
+}
+
+func (h *stateHeap) pop() int32 {
+	a := *h
+	top := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		if r := l + 1; r < n && a[r] < a[l] {
+			l = r
+		}
+		if a[i] <= a[l] {
+			break
+		}
+		a[i], a[l] = a[l], a[i]
+		i = l
+	}
+	*h = a
+	return top
 }

@@ -1,28 +1,39 @@
 package ode
 
 // gemm computes C += A·B for row-major A (m×k, leading dimension lda),
-// B (k×n, ldb) and C (m×n, ldc): 4×8 and 4×4 blocks in the AVX2/FMA micro-kernels
+// B (k×n, ldb) and C (m×n, ldc): 6×8, 4×8 and 4×4 blocks in the AVX2/FMA micro-kernels
 // where available, the edges (and every block elsewhere) in Go.
 func gemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	if m == 0 || n == 0 || k == 0 {
 		return
 	}
-	m4, n8 := 0, 0
-	if haveFMA {
-		m4, n8 = m&^3, n&^7
-		n4 := n &^ 3
-		for i := 0; i < m4; i += 4 {
-			for j := 0; j < n8; j += 8 {
-				dgemm4x8(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
-			}
-			if n4 > n8 {
-				dgemm4x4(k, &a[i*lda], lda, &b[n8], ldb, &c[i*ldc+n8], ldc)
-			}
-		}
-		n8 = n4
+	if !haveFMA {
+		gemmGo(0, m, 0, n, k, a, lda, b, ldb, c, ldc)
+		return
 	}
-	gemmGo(0, m4, n8, n, k, a, lda, b, ldb, c, ldc)
-	gemmGo(m4, m, 0, n, k, a, lda, b, ldb, c, ldc)
+	// 8-column blocks: six rows at a time, then four; 4-column edge: four
+	// rows at a time; Go for what is left.
+	m6, n8, n4 := m/6*6, n&^7, n&^3
+	m4 := m6 + (m-m6)&^3
+	for i := 0; i < m6; i += 6 {
+		for j := 0; j < n8; j += 8 {
+			dgemm6x8(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
+		}
+	}
+	for i := m6; i < m4; i += 4 {
+		for j := 0; j < n8; j += 8 {
+			dgemm4x8(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
+		}
+	}
+	mA := m &^ 3
+	if n4 > n8 {
+		for i := 0; i < mA; i += 4 {
+			dgemm4x4(k, &a[i*lda], lda, &b[n8], ldb, &c[i*ldc+n8], ldc)
+		}
+	}
+	gemmGo(m4, m, 0, n8, k, a, lda, b, ldb, c, ldc)
+	gemmGo(mA, m, n8, n4, k, a, lda, b, ldb, c, ldc)
+	gemmGo(0, m, n4, n, k, a, lda, b, ldb, c, ldc)
 }
 
 // gemmGo is C[i0:i1, j0:j1] += A[i0:i1, :]·B[:, j0:j1] in plain Go.

@@ -11,3 +11,6 @@ func dgemm4x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 
 //go:noescape
 func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+//go:noescape
+func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)

@@ -11,3 +11,7 @@ func dgemm4x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int) {
 	panic("ode: dgemm4x4 without amd64")
 }
+
+func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int) {
+	panic("ode: dgemm6x8 without amd64")
+}

@@ -158,6 +158,9 @@ type LatticeDecoder struct {
 	final   finalInfo
 	decoded bool // FinalizeDecoding ran
 	stats   Stats
+	// pruneCalls counts the periodic prunings of the utterance (see
+	// pruneActiveTokens).
+	pruneCalls int
 }
 
 // Stats counts the search's work on the last decoded utterance, to compare
@@ -174,6 +177,10 @@ type Stats struct {
 	// final pruning processed; PrunePasses the passes over them;
 	// PruneTokenVisits the tokens those passes visited.
 	PruneFrames, PrunePasses, PruneTokenVisits int64
+	// PeakTokens and PeakLinks are the most tokens and links (slab
+	// lengths, dropped expansions included) held by all frames together,
+	// sampled after each periodic pruning: the decoder's memory high mark.
+	PeakTokens, PeakLinks int64
 }
 
 // Stats returns the work counts of the last decoded utterance.
@@ -223,6 +230,7 @@ func (d *LatticeDecoder) reset() {
 	d.final.costs = d.final.costs[:0]
 	d.decoded = false
 	d.stats = Stats{}
+	d.pruneCalls = 0
 	d.newFrontier()
 }
 

@@ -59,9 +59,9 @@ func (d *LatticeDecoder) finalize(warn func(string, ...any)) {
 	d.pruneForwardLinksFinal(last, warn)
 	for f := last - 1; f >= 0; f-- {
 		d.pruneForwardLinks(f, 0, warn)
-		d.pruneTokensForFrame(f + 1)
+		d.pruneTokensForFrame(f+1, true)
 	}
-	d.pruneTokensForFrame(0)
+	d.pruneTokensForFrame(0, true)
 	d.decoded = true
 }
 

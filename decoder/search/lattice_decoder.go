@@ -244,15 +244,14 @@ func (d *LatticeDecoder) pushFrame() {
 	}
 	f := frameToks{toks: pop(&d.pools.wideToks), links: pop(&d.pools.wideLinks)}
 	// A fresh slab (the pools are empty on a decoder's first long
-	// utterance) gets room for a little more than the newest complete frame
-	// used, rather than growing by doubling.
+	// utterance), or a pooled one smaller than the newest complete frame
+	// used, gets room for a little more than that frame, rather than
+	// growing by doubling (copying) while the frame fills.
 	if n := len(d.frames); n >= 2 {
-		if f.toks == nil {
-			nt := len(d.frames[n-1].toks)
+		if nt := len(d.frames[n-1].toks); cap(f.toks) < nt {
 			f.toks = make([]token, 0, nt+nt/4+16)
 		}
-		if f.links == nil {
-			nl := len(d.frames[n-2].links)
+		if nl := len(d.frames[n-2].links); cap(f.links) < nl {
 			f.links = make([]link, 0, nl+nl/4+16)
 		}
 	}

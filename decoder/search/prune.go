@@ -161,8 +161,26 @@ func (d *LatticeDecoder) compactLinks(f int) {
 // frame's emitting links, frame f's epsilon links) renumbered; by Kaldi's
 // invariant none leads to a deleted token, but one that did would be
 // dropped rather than left dangling.
-func (d *LatticeDecoder) pruneTokensForFrame(f int) {
+//
+// Deleting is deferred (unless force) while fewer than a quarter of the
+// tokens are dead: renumbering walks every link into the frame, and
+// periodic pruning after the first usually kills only a few tokens at a
+// time. A dead token has no links and extra cost +Inf, so pruning passes
+// leave it as it is; FinalizeDecoding forces the deletion, so the lattice
+// is the one eager deletion gives.
+func (d *LatticeDecoder) pruneTokensForFrame(f int, force bool) {
 	fr := &d.frames[f]
+	if !force {
+		dead := 0
+		for t := range fr.toks {
+			if fr.toks[t].extra == inf32 {
+				dead++
+			}
+		}
+		if 4*dead < len(fr.toks) {
+			return
+		}
+	}
 	if cap(d.remap) < len(fr.toks) {
 		d.remap = make([]int32, len(fr.toks), 2*len(fr.toks))
 	}
@@ -267,7 +285,7 @@ func (d *LatticeDecoder) pruneActiveTokens(delta float32, warn func(string, ...a
 			d.frames[f].mustPruneLinks = false
 		}
 		if f+1 < cur && d.frames[f+1].mustPruneTk {
-			d.pruneTokensForFrame(f + 1)
+			d.pruneTokensForFrame(f+1, false)
 			d.frames[f+1].mustPruneTk = false
 		}
 	}

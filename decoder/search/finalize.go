@@ -58,7 +58,7 @@ func (d *LatticeDecoder) finalize(warn func(string, ...any)) {
 	last := len(d.frames) - 1
 	d.pruneForwardLinksFinal(last, warn)
 	for f := last - 1; f >= 0; f-- {
-		d.pruneForwardLinks(f, 0, warn)
+		d.pruneForwardLinks(f, 0, false, warn)
 		d.pruneTokensForFrame(f+1, true)
 	}
 	d.pruneTokensForFrame(0, true)

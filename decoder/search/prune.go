@@ -41,7 +41,14 @@ func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []tok
 // (a "frame plus one" index): links whose extra cost exceeds the lattice beam
 // are removed and the tokens' extra costs recomputed until they change by no
 // more than delta. Tokens are visited newest first, as Kaldi's list.
-func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(string, ...any)) (extraChanged, linksPruned bool) {
+//
+// With onePass (periodic pruning) the pass is not repeated: a token whose
+// epsilon link leads to a token recomputed later in the pass keeps an
+// extra cost computed from the old value. Extra costs only grow, so that
+// value is still a lower bound of the final one, and the links it prunes
+// (lower bound above the lattice beam) are links the final pruning, which
+// repeats to the exact fixed point, prunes too: the lattice is the same.
+func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, warn func(string, ...any)) (extraChanged, linksPruned bool) {
 	fr := &d.frames[f]
 	if len(fr.toks) == 0 && !d.warned {
 		if warn != nil {
@@ -96,7 +103,7 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, warn func(strin
 		if changed {
 			extraChanged = true
 		}
-		if !stale {
+		if !stale || onePass {
 			break
 		}
 	}
@@ -276,7 +283,7 @@ func (d *LatticeDecoder) pruneActiveTokens(delta float32, warn func(string, ...a
 	}
 	for f := cur - 1; f > stop && f >= 0; f-- {
 		if d.frames[f].mustPruneLinks {
-			extraChanged, linksPruned := d.pruneForwardLinks(f, delta, warn)
+			extraChanged, linksPruned := d.pruneForwardLinks(f, delta, true, warn)
 			if extraChanged && f > 0 {
 				d.frames[f-1].mustPruneLinks = true
 			}

@@ -19,6 +19,8 @@
 #   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
 # --models "sru strode" (the default) picks the models of stages 6-8: e.g. train them in two
 # parallel runs with --stop-stage 6, then run --stage 7 once.
+# Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
+# the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames).
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -34,10 +36,12 @@ strode=${STRODE:-}
 preset=small
 seed=777
 warps=
+speeds=1.0
 target_delay=0
+context=4
 models="sru strode"
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -51,8 +55,10 @@ while [ $# -gt 0 ]; do
     --strode) strode=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --warps) warps=$2; shift 2 ;;
+    --speeds) speeds=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
     --target-delay) target_delay=$2; shift 2 ;;
+    --context) context=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -71,6 +77,11 @@ fsdd_dir=$(cd "$fsdd_dir" && pwd)
 mkdir -p "$exp_dir"
 exp_dir=$(cd "$exp_dir" && pwd)
 data=$exp_dir/data
+speedperturb=${SPEEDPERTURB:-}
+if [ "$speeds" != 1.0 ] && [ -z "$speedperturb" ]; then
+  speedperturb=$exp_dir/bin/speedperturb
+  (cd "$root" && go build -o "$speedperturb" ./recipes/fsdd/speedperturb)
+fi
 
 # Sizes: --quick keeps the run to minutes on a small CPU.
 if $quick; then
@@ -90,7 +101,7 @@ feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
 # apply-cmvn --utt2spk): per-utterance CMVN of half-second digits removes part of the
 # word; per-speaker stats remove the speaker and the channel.
-splice_opts="--norm-vars=true --left-context=4 --right-context=4"
+splice_opts="--norm-vars=true --left-context=$context --right-context=$context"
 cmvn_opts() { echo "--cmvn=ark:$data/$1/cmvn.ark --utt2spk=ark:$data/$1/utt2spk"; }
 data_opts="$(cmvn_opts train) $splice_opts"
 # --phi-z=free: the STRODE head's boundary branch b(e) with free signs; DESIGN.md's
@@ -101,21 +112,31 @@ run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 
 if run_stage 0; then
   echo "== stage 0: data dirs (test speakers: $test_speakers; training warps: $warps)"
-  for set in train test; do mkdir -p $data/$set; : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/warp; done
+  for set in train test; do
+    mkdir -p $data/$set; rm -f $data/$set/sp*.list
+    : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/warp
+  done
   for f in "$fsdd_dir"/recordings/*.wav; do
     b=$(basename "$f" .wav)                 # digit_speaker_index
     d=${b%%_*}; rest=${b#*_}; spk=${rest%_*}; idx=${rest##*_}
     set=train; idxs=$train_idx; ws=$warps
     for t in $test_speakers; do [ "$t" = "$spk" ] && { set=test; idxs=$test_idx; ws=1.0; }; done
     case " $idxs " in *" $idx "*) ;; *) continue ;; esac
-    for w in $ws; do
-      s=$spk; [ "$w" = 1.0 ] || s=$spk-w$w  # warped copies are speakers of their own (CMVN)
-      utt=${s}_${d}_$idx
-      echo "$utt $f" >> $data/$set/wav.scp
-      echo "$utt ${words[$d]}" >> $data/$set/text
-      echo "$utt $s" >> $data/$set/utt2spk
-      echo "$utt $w" >> $data/$set/warp
+    ss=$speeds; [ $set = train ] || ss=1.0
+    for sp in $ss; do
+      for w in $ws; do
+        s=$spk; [ "$w" = 1.0 ] || s=$s-w$w      # warped copies are speakers of their own (CMVN)
+        [ "$sp" = 1.0 ] || s=$s-sp$sp           # and so are speed-perturbed ones
+        utt=${s}_${d}_$idx
+        if [ "$sp" = 1.0 ]; then echo "$utt $f" >> $data/$set/wav.scp; else echo "$utt $f" >> $data/$set/sp$sp.list; fi
+        echo "$utt ${words[$d]}" >> $data/$set/text
+        echo "$utt $s" >> $data/$set/utt2spk
+        echo "$utt $w" >> $data/$set/warp
+      done
     done
+  done
+  for sp in $speeds; do  # speed-perturbed copies of the training takes, written once
+    [ "$sp" = 1.0 ] || "$speedperturb" $sp $data/train/sp$sp < $data/train/sp$sp.list >> $data/train/wav.scp
   done
   for set in train test; do
     for x in wav.scp text utt2spk warp; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
@@ -141,7 +162,7 @@ if run_stage 1; then
   # Neural training uses feats_tr.scp, its held-out set feats_cv.scp (the unwarped
   # held-out takes; alignments cover all).
   awk 'NR==FNR{c[$1]=1; next} !($1 in c)' $data/train/cv.list $data/train/feats.scp > $data/train/feats_tr.scp
-  awk 'NR==FNR{c[$1]=1; next} ($1 in c) && $1 !~ /-w/' $data/train/cv.list $data/train/feats.scp > $data/train/feats_cv.scp
+  awk 'NR==FNR{c[$1]=1; next} ($1 in c) && $1 !~ /-(w|sp)[0-9]/' $data/train/cv.list $data/train/feats.scp > $data/train/feats_cv.scp
 fi
 
 lang=$exp_dir/lang

@@ -122,11 +122,28 @@ func (p *sizeClasses[T]) push(s []T) {
 	p.held += cap(s)
 }
 
-// frontierEntry is the state → token table of the frame being built: tok is
-// valid when stamp is the decoder's current stamp.
-type frontierEntry struct {
-	stamp uint32
-	tok   int32
+// frontierTable is the state → token table of the frame being built: entry
+// s is stamp<<tokBits | token index, valid when its stamp is the current
+// one. A token index is below the number of states (a frame has at most a
+// token per state), so tokBits = bits.Len(states) holds it and the rest of
+// the 32 bits the stamp: half the size of a (stamp, index) pair of words,
+// so more of the table stays in cache on a large graph. When the stamp
+// runs out the table is cleared for real.
+type frontierTable struct {
+	entries          []uint32
+	tokBits, tokMask uint32
+	stamp, maxStamp  uint32
+}
+
+func newFrontierTable(states int) frontierTable {
+	b, maxStamp := frontierBits(states)
+	return frontierTable{entries: make([]uint32, states), tokBits: b, tokMask: 1<<b - 1, maxStamp: maxStamp}
+}
+
+// frontierBits splits an entry of the frontier table for a graph of states.
+func frontierBits(states int) (tokBits, maxStamp uint32) {
+	b := uint32(bits.Len32(uint32(states)))
+	return b, 1<<(32-b) - 1
 }
 
 // LatticeDecoder is Kaldi's LatticeFasterDecoder over a Graph. One decoder
@@ -146,8 +163,7 @@ type LatticeDecoder struct {
 	// The frontier (Kaldi's toks_) is the newest frame's slab; state → token
 	// lookup in it goes through a dense table stamped with a generation
 	// number, so starting a frame is O(1) and allocates nothing.
-	stateTok []frontierEntry
-	stamp    uint32
+	stateTok frontierTable
 
 	queue   []int32 // non-emitting queue (token indices of the newest frame)
 	remap   []int32 // scratch of pruneTokensForFrame
@@ -199,7 +215,7 @@ type finalInfo struct {
 func NewLatticeDecoder(g *Graph, opts Options) *LatticeDecoder {
 	d := &LatticeDecoder{g: g, opts: opts,
 		beam: float32(opts.Beam), latBeam: float32(opts.LatticeBeam), beamDelta: float32(opts.BeamDelta),
-		stateTok: make([]frontierEntry, g.NumStates())}
+		stateTok: newFrontierTable(g.NumStates())}
 	d.pruneDelta = float32(opts.LatticeBeam * opts.PruneScale)
 	return d
 }
@@ -262,10 +278,11 @@ func (d *LatticeDecoder) pushFrame() {
 
 // newFrontier invalidates the state → token table in O(1).
 func (d *LatticeDecoder) newFrontier() {
-	d.stamp++
-	if d.stamp == 0 { // wrapped: clear for real
-		clear(d.stateTok)
-		d.stamp = 1
+	ft := &d.stateTok
+	ft.stamp++
+	if ft.stamp > ft.maxStamp { // wrapped: clear for real
+		clear(ft.entries)
+		ft.stamp = 1
 	}
 }
 
@@ -274,18 +291,20 @@ func (d *LatticeDecoder) newFrontier() {
 // cost to tot; changed reports whether it was created or improved.
 func (d *LatticeDecoder) findOrAdd(state int32, tot float32) (tok int32, changed bool) {
 	f := &d.frames[len(d.frames)-1]
-	e := &d.stateTok[state]
-	if e.stamp == d.stamp {
-		tk := &f.toks[e.tok]
+	ft := &d.stateTok
+	e := &ft.entries[state]
+	if *e>>ft.tokBits == ft.stamp {
+		tok = int32(*e & ft.tokMask)
+		tk := &f.toks[tok]
 		if tk.tot > tot {
 			tk.tot = tot
-			return e.tok, true
+			return tok, true
 		}
-		return e.tok, false
+		return tok, false
 	}
 	tok = int32(len(f.toks))
 	f.toks = append(f.toks, token{tot: tot, state: state})
-	e.stamp, e.tok = d.stamp, tok
+	*e = ft.stamp<<ft.tokBits | uint32(tok)
 	d.numToks++
 	d.stats.Tokens++
 	return tok, true
@@ -338,6 +357,28 @@ func (d *LatticeDecoder) getCutoff(front []token) (cutoff, adaptiveBeam float32,
 			}
 		}
 		return bestW + d.beam, d.beam, best
+	}
+	if len(front) <= maxActive && len(front) > minActive {
+		// No max-active cut. The min-active cutoff (the minActive-th
+		// smallest cost) only matters when it lies beyond the beam, that is
+		// when at most minActive costs are within it: counting them is one
+		// pass, where the selection below is several.
+		for i := range front {
+			if w := front[i].tot; w < bestW {
+				bestW, best = w, int32(i)
+			}
+		}
+		beamCutoff := bestW + d.beam
+		within := 0
+		for i := range front {
+			if front[i].tot <= beamCutoff {
+				within++
+			}
+		}
+		if within > minActive {
+			return beamCutoff, d.beam, best
+		}
+		bestW, best = inf32, none
 	}
 	d.costs = d.costs[:0]
 	for i := range front {

@@ -58,10 +58,12 @@ type frameToks struct {
 type slabPools struct {
 	wideToks  [][]token
 	wideLinks [][]link
-	// Running averages of a complete frame's tokens and links: a wide slab
-	// grown by a rare frame far above them is left to the collector rather
-	// than kept (each pooled slab would otherwise end up as large as the
-	// widest frame ever seen).
+	// Running averages of a complete frame's tokens and links over the
+	// last few hundred frames: a wide slab grown by a rare frame far above
+	// them is left to the collector rather than kept (each pooled slab
+	// would otherwise end up as large as the widest frame ever seen). A
+	// short average (16 frames) swung enough within an utterance to refuse
+	// ordinary slabs, which the next frames then had to allocate again.
 	avgToks, avgLinks float64
 	narrowToks        sizeClasses[token]
 	narrowLinks       sizeClasses[link]
@@ -255,20 +257,22 @@ func (d *LatticeDecoder) reset() {
 func (d *LatticeDecoder) pushFrame() {
 	if n := len(d.frames); n >= 2 {
 		p := &d.pools
-		p.avgToks += (float64(len(d.frames[n-1].toks)) - p.avgToks) / 16
-		p.avgLinks += (float64(len(d.frames[n-2].links)) - p.avgLinks) / 16
+		p.avgToks += (float64(len(d.frames[n-1].toks)) - p.avgToks) / 256
+		p.avgLinks += (float64(len(d.frames[n-2].links)) - p.avgLinks) / 256
 	}
 	f := frameToks{toks: pop(&d.pools.wideToks), links: pop(&d.pools.wideLinks)}
 	// A fresh slab (the pools are empty on a decoder's first long
 	// utterance), or a pooled one smaller than the newest complete frame
-	// used, gets room for a little more than that frame, rather than
-	// growing by doubling (copying) while the frame fills.
+	// used, gets room for a little more than that frame and at least twice
+	// the average one, rather than growing by doubling (copying) while the
+	// frame fills; sized for the newest frame alone, slabs made on small
+	// frames would keep being replaced on large ones.
 	if n := len(d.frames); n >= 2 {
 		if nt := len(d.frames[n-1].toks); cap(f.toks) < nt {
-			f.toks = make([]token, 0, nt+nt/4+16)
+			f.toks = make([]token, 0, max(nt+nt/4, int(2*d.pools.avgToks))+16)
 		}
 		if nl := len(d.frames[n-2].links); cap(f.links) < nl {
-			f.links = make([]link, 0, nl+nl/4+16)
+			f.links = make([]link, 0, max(nl+nl/4, int(2*d.pools.avgLinks))+16)
 		}
 	}
 	f.mustPruneLinks, f.mustPruneTk = true, true

@@ -159,12 +159,13 @@ func (d *LatticeDecoder) RawLattice() (*lattice.Lattice, error) {
 			st.Arcs = slices.Grow(st.Arcs, int(tk.emit.hi-tk.emit.lo+tk.eps.hi-tk.eps.lo))
 			for l := tk.emit.hi - 1; l >= tk.emit.lo; l-- {
 				lk := &fr.links[l]
-				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: lk.ilabel, OLabel: lk.olabel,
+				a := &d.g.emit[lk.arc]
+				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: a.ilabel, OLabel: a.olabel,
 					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac - d.costOffsets[f]}, Next: stateOf[base[f+1]+lk.to]})
 			}
 			for l := tk.eps.hi - 1; l >= tk.eps.lo; l-- {
 				lk := &fr.links[l]
-				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: lk.ilabel, OLabel: lk.olabel,
+				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: 0, OLabel: d.g.eps[lk.arc].olabel,
 					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac}, Next: stateOf[base[f]+lk.to]})
 			}
 			if f == nf {

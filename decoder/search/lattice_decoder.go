@@ -30,11 +30,14 @@ type token struct {
 type span struct{ lo, hi int32 }
 
 // link is a forward link: an arc of the state-level lattice. to is a token
-// index in the same frame (ilabel 0) or in the next frame.
+// index in the same frame (an epsilon link) or in the next frame (an
+// emitting link); arc is the graph arc it follows, in Graph.eps or
+// Graph.emit respectively, which gives its labels when the lattice is read
+// out. 16 bytes, where the labels themselves made it 20: pruning streams
+// through every link of a frame several times.
 type link struct {
-	to             int32
-	ilabel, olabel int32
-	graph, ac      float32
+	to, arc   int32
+	graph, ac float32
 }
 
 // frameToks is one frame's tokens and the forward links leaving them, with
@@ -480,16 +483,28 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 		}
 	}
 	d.costOffsets = append(d.costOffsets, costOffset)
+	// The loop below is findOrAdd inlined, with the new frame's slab, the
+	// frontier table and the graph's arrays in locals: this is the
+	// innermost loop of the decoder, and the compiler does not inline
+	// findOrAdd or keep the fields it reads through d in registers.
 	links := prev.links
+	f := &d.frames[len(d.frames)-1]
+	ntoks := f.toks
+	ft := d.stateTok
+	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
+	emit, first := d.g.emit, d.g.first
+	var arcs int64
 	for t := range ptoks {
-		cur := ptoks[t].tot
+		tk := &ptoks[t]
+		cur := tk.tot
 		if cur > curCutoff {
 			continue
 		}
-		arcs := d.g.emitting(ptoks[t].state)
-		d.stats.EmittingArcs += int64(len(arcs))
-		lo := int32(len(links))
-		for _, a := range arcs {
+		lo, hi := first[tk.state].emit, first[tk.state+1].emit
+		arcs += int64(hi - lo)
+		linkLo := int32(len(links))
+		for ai := lo; ai < hi; ai++ {
+			a := &emit[ai]
 			ac := costOffset - ll[a.ilabel]
 			tot := cur + ac + a.weight
 			if tot >= nextCutoff {
@@ -498,11 +513,26 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 			if tot+adaptiveBeam < nextCutoff {
 				nextCutoff = tot + adaptiveBeam
 			}
-			nt, _ := d.findOrAdd(a.next, tot)
-			links = append(links, link{to: nt, ilabel: a.ilabel, olabel: a.olabel, graph: a.weight, ac: ac})
+			e := &entries[a.next]
+			var nt int32
+			if *e&^tokMask == stamp {
+				nt = int32(*e & tokMask)
+				if nk := &ntoks[nt]; nk.tot > tot {
+					nk.tot = tot
+				}
+			} else {
+				nt = int32(len(ntoks))
+				ntoks = append(ntoks, token{tot: tot, state: a.next})
+				*e = stamp | uint32(nt)
+			}
+			links = append(links, link{to: nt, arc: ai, graph: a.weight, ac: ac})
 		}
-		ptoks[t].emit = span{lo, int32(len(links))}
+		tk.emit = span{linkLo, int32(len(links))}
 	}
+	d.numToks += len(ntoks) - len(f.toks)
+	d.stats.Tokens += int64(len(ntoks) - len(f.toks))
+	f.toks = ntoks
+	d.stats.EmittingArcs += arcs
 	d.stats.Links += int64(len(links) - len(prev.links))
 	prev.links = links
 	return nextCutoff
@@ -532,20 +562,22 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 		if cur >= cutoff {
 			continue
 		}
-		arcs := d.g.epsilons(f.toks[t].state)
-		d.stats.EpsilonArcs += int64(len(arcs))
-		lo := int32(len(f.links))
-		for _, a := range arcs {
+		s := f.toks[t].state
+		lo, hi := d.g.first[s].eps, d.g.first[s+1].eps
+		d.stats.EpsilonArcs += int64(hi - lo)
+		linkLo := int32(len(f.links))
+		for ai := lo; ai < hi; ai++ {
+			a := &d.g.eps[ai]
 			tot := cur + a.weight
 			if tot < cutoff {
 				nt, changed := d.findOrAdd(a.next, tot) // may grow f.toks
-				f.links = append(f.links, link{to: nt, ilabel: 0, olabel: a.olabel, graph: a.weight})
+				f.links = append(f.links, link{to: nt, arc: ai, graph: a.weight})
 				d.stats.Links++
 				if changed && d.g.hasEpsilons(a.next) {
 					d.queue = append(d.queue, nt)
 				}
 			}
 		}
-		f.toks[t].eps = span{lo, int32(len(f.links))}
+		f.toks[t].eps = span{linkLo, int32(len(f.links))}
 	}
 }

@@ -8,6 +8,10 @@ import (
 
 const none = -1
 
+// prefetchDistance is how many tokens ahead processEmitting touches the
+// graph (see there).
+const prefetchDistance = 8
+
 // token is Kaldi's LatticeFasterDecoder Token: the best cost of reaching this
 // (frame, state), the extra cost (how much worse than the best path the best
 // path through it is, known after pruning) and its forward links.
@@ -179,6 +183,7 @@ type LatticeDecoder struct {
 	final   finalInfo
 	decoded bool // FinalizeDecoding ran
 	stats   Stats
+	sink    uint32 // keeps processEmitting's prefetching loads alive
 	// pruneCalls counts the periodic prunings of the utterance (see
 	// pruneActiveTokens).
 	pruneCalls int
@@ -494,7 +499,29 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
 	emit, first := d.g.emit, d.g.first
 	var arcs int64
+	var sink uint32
 	for t := range ptoks {
+		// Software prefetch by plain loads: the graph look-ups of a token
+		// miss the cache on a large graph, and a mispredicted branch in
+		// the arc loop (new token or not, within the cutoff or not) stops
+		// the processor from running ahead to the next token's. Touching
+		// the state record of the token prefetchDistance ahead, the arcs
+		// of the one half as far and the frontier entry of the first arc's
+		// target of the one a quarter as far starts those misses early;
+		// the loads complete even when the branch flushes the pipeline.
+		if u := t + prefetchDistance; u < len(ptoks) {
+			sink += uint32(first[ptoks[u].state].emit)
+		}
+		if u := t + prefetchDistance/2; u < len(ptoks) {
+			if i := first[ptoks[u].state].emit; int(i) < len(emit) {
+				sink += uint32(emit[i].next)
+			}
+		}
+		if u := t + prefetchDistance/4; u < len(ptoks) {
+			if i := first[ptoks[u].state].emit; int(i) < len(emit) {
+				sink += entries[emit[i].next]
+			}
+		}
 		tk := &ptoks[t]
 		cur := tk.tot
 		if cur > curCutoff {
@@ -529,6 +556,7 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 		}
 		tk.emit = span{linkLo, int32(len(links))}
 	}
+	d.sink = sink
 	d.numToks += len(ntoks) - len(f.toks)
 	d.stats.Tokens += int64(len(ntoks) - len(f.toks))
 	f.toks = ntoks

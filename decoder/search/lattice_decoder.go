@@ -176,7 +176,6 @@ type LatticeDecoder struct {
 
 	queue   []int32 // non-emitting queue (token indices of the newest frame)
 	remap   []int32 // scratch of pruneTokensForFrame
-	linkBuf []link  // scratch of compactLinks
 	costs   []float32
 	tidLL   []float32
 	warned  bool
@@ -577,35 +576,62 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 		}
 		d.warned = true
 	}
-	d.queue = d.queue[:0]
-	for t := range f.toks {
-		if d.g.hasEpsilons(f.toks[t].state) {
-			d.queue = append(d.queue, int32(t))
+	// As in processEmitting, the token look-up is inlined and the slabs,
+	// the frontier table and the graph arrays are locals.
+	g := d.g
+	epsArcs, first, epsBits := g.eps, g.first, g.epsBits
+	ft := d.stateTok
+	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
+	toks, links, queue := f.toks, f.links, d.queue[:0]
+	for t := range toks {
+		if s := uint32(toks[t].state); epsBits[s/64]&(1<<(s%64)) != 0 {
+			queue = append(queue, int32(t))
 		}
 	}
-	for len(d.queue) > 0 {
-		t := d.queue[len(d.queue)-1]
-		d.queue = d.queue[:len(d.queue)-1]
-		cur := f.toks[t].tot
+	created := len(toks)
+	var arcs int64
+	for len(queue) > 0 {
+		t := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		cur := toks[t].tot
 		if cur >= cutoff {
 			continue
 		}
-		s := f.toks[t].state
-		lo, hi := d.g.first[s].eps, d.g.first[s+1].eps
-		d.stats.EpsilonArcs += int64(hi - lo)
-		linkLo := int32(len(f.links))
+		s := toks[t].state
+		lo, hi := first[s].eps, first[s+1].eps
+		arcs += int64(hi - lo)
+		linkLo := int32(len(links))
 		for ai := lo; ai < hi; ai++ {
-			a := &d.g.eps[ai]
+			a := &epsArcs[ai]
 			tot := cur + a.weight
-			if tot < cutoff {
-				nt, changed := d.findOrAdd(a.next, tot) // may grow f.toks
-				f.links = append(f.links, link{to: nt, arc: ai, graph: a.weight})
-				d.stats.Links++
-				if changed && d.g.hasEpsilons(a.next) {
-					d.queue = append(d.queue, nt)
+			if tot >= cutoff {
+				continue
+			}
+			e := &entries[a.next]
+			var nt int32
+			changed := true
+			if *e&^tokMask == stamp {
+				nt = int32(*e & tokMask)
+				if nk := &toks[nt]; nk.tot > tot {
+					nk.tot = tot
+				} else {
+					changed = false
 				}
+			} else {
+				nt = int32(len(toks))
+				toks = append(toks, token{tot: tot, state: a.next})
+				*e = stamp | uint32(nt)
+			}
+			links = append(links, link{to: nt, arc: ai, graph: a.weight})
+			if n := uint32(a.next); changed && epsBits[n/64]&(1<<(n%64)) != 0 {
+				queue = append(queue, nt)
 			}
 		}
-		f.toks[t].eps = span{linkLo, int32(len(f.links))}
+		toks[t].eps = span{linkLo, int32(len(links))}
 	}
+	d.numToks += len(toks) - created
+	d.stats.Tokens += int64(len(toks) - created)
+	d.stats.EpsilonArcs += arcs
+	d.stats.Links += int64(len(links) - len(f.links))
+	f.toks, f.links, d.queue = toks, links, queue
 }

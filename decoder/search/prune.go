@@ -138,28 +138,26 @@ func (d *LatticeDecoder) compactLinks(f int) {
 	if len(fr.links) < 2*live+64 {
 		return
 	}
-	buf := d.linkBuf[:0]
+	// Copy the live runs straight into a narrow slab (they fit: a class
+	// holds more than the size asked for); the wide one serves a new frame.
+	old := fr.links
+	buf := d.pools.narrowLinks.pop(live)
 	for i := range fr.toks {
 		tk := &fr.toks[i]
 		lo := int32(len(buf))
-		buf = append(buf, fr.links[tk.eps.lo:tk.eps.hi]...)
+		buf = append(buf, old[tk.eps.lo:tk.eps.hi]...)
 		tk.eps = span{lo, int32(len(buf))}
 		lo = int32(len(buf))
-		buf = append(buf, fr.links[tk.emit.lo:tk.emit.hi]...)
+		buf = append(buf, old[tk.emit.lo:tk.emit.hi]...)
 		tk.emit = span{lo, int32(len(buf))}
 	}
-	if cap(fr.links) > 2*live+64 {
-		// Swap the slab for a narrow one; a wide one serves a new frame.
-		if fr.narrowLinks {
-			d.pools.narrowLinks.push(fr.links)
-		} else {
-			d.putWideLinks(fr.links)
-		}
-		fr.links = d.pools.narrowLinks.pop(len(buf))
-		fr.narrowLinks = true
+	if fr.narrowLinks {
+		d.pools.narrowLinks.push(old)
+	} else {
+		d.putWideLinks(old)
 	}
-	fr.links = append(fr.links[:0], buf...)
-	d.linkBuf = buf[:0]
+	fr.links = buf
+	fr.narrowLinks = true
 }
 
 // pruneTokensForFrame deletes the tokens of frame f whose extra cost is

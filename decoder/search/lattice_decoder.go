@@ -186,6 +186,10 @@ type LatticeDecoder struct {
 	// pruneCalls counts the periodic prunings of the utterance (see
 	// pruneActiveTokens).
 	pruneCalls int
+	// kaldiPruning makes periodic pruning follow Kaldi's schedule exactly
+	// (every call as deep as changes propagate, passes repeated): tests
+	// compare the lattices of both schedules.
+	kaldiPruning bool
 }
 
 // Stats counts the search's work on the last decoded utterance, to compare

@@ -276,12 +276,12 @@ func (d *LatticeDecoder) pruneActiveTokens(delta float32, warn func(string, ...a
 	cur := d.NumFramesDecoded()
 	d.pruneCalls++
 	stop := -1
-	if d.pruneCalls%deepPruneEvery != 0 {
+	if !d.kaldiPruning && d.pruneCalls%deepPruneEvery != 0 {
 		stop = cur - shallowPruneIntervals*d.opts.PruneInterval
 	}
 	for f := cur - 1; f > stop && f >= 0; f-- {
 		if d.frames[f].mustPruneLinks {
-			extraChanged, linksPruned := d.pruneForwardLinks(f, delta, true, warn)
+			extraChanged, linksPruned := d.pruneForwardLinks(f, delta, !d.kaldiPruning, warn)
 			if extraChanged && f > 0 {
 				d.frames[f-1].mustPruneLinks = true
 			}

@@ -7,8 +7,10 @@
 # Stages (--stage N / --stop-stage N):
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
-#     --warps "0.9 1.0 1.1" every training take appears once per VTLN warp factor (keys
-#     SPK-wF_DIGIT_TAKE, speaker SPK-wF): augmentation that imitates other vocal-tract lengths
+#     --speeds "0.9 1.0 1.1" (the default) every training take appears once per speed factor
+#     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by speedperturb, as
+#     Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
+#     takes at their own speed (SPK-wF): augmentation that imitates other speakers
 #   1 fbank features (23 mel bins at 8 kHz, warped per utterance by --vtln-map), CMVN stats per speaker
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
 #   3 flat start: training graphs and equally spaced alignments
@@ -36,7 +38,7 @@ strode=${STRODE:-}
 preset=small
 seed=777
 warps=
-speeds=1.0
+speeds=
 target_delay=0
 context=4
 models="sru strode"
@@ -77,25 +79,26 @@ fsdd_dir=$(cd "$fsdd_dir" && pwd)
 mkdir -p "$exp_dir"
 exp_dir=$(cd "$exp_dir" && pwd)
 data=$exp_dir/data
-speedperturb=${SPEEDPERTURB:-}
-if [ "$speeds" != 1.0 ] && [ -z "$speedperturb" ]; then
-  speedperturb=$exp_dir/bin/speedperturb
-  (cd "$root" && go build -o "$speedperturb" ./recipes/fsdd/speedperturb)
-fi
 
 # Sizes: --quick keeps the run to minutes on a small CPU.
 if $quick; then
   train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
   test_idx="0 1 2 3 4 5 6 7 8 9"
   model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}
+  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}; : ${speeds:=1.0}
 else
   train_idx=$(seq 5 49 | tr '\n' ' ')
   test_idx=$(seq 0 49 | tr '\n' ' ')
   model_opts="--sru-hidden=192 --sru-layers=3 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=5; epochs=6; align_rounds=2; : ${warps:=0.9 1.0 1.1}  # 3x the takes: 6 epochs (measured best)
+  # 3x the takes (speed perturbation; measured better than VTLN warps on george and jackson): 6 epochs
+  align_epochs=5; epochs=6; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.9 1.0 1.1}
 fi
 cv_idx="5 6 7 8 9"
+speedperturb=${SPEEDPERTURB:-}
+if [ "$speeds" != 1.0 ] && [ -z "$speedperturb" ]; then
+  speedperturb=$exp_dir/bin/speedperturb
+  (cd "$root" && go build -o "$speedperturb" ./recipes/fsdd/speedperturb)
+fi
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
@@ -111,7 +114,7 @@ S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 
 if run_stage 0; then
-  echo "== stage 0: data dirs (test speakers: $test_speakers; training warps: $warps)"
+  echo "== stage 0: data dirs (test speakers: $test_speakers; training speeds: $speeds; warps: $warps)"
   for set in train test; do
     mkdir -p $data/$set; rm -f $data/$set/sp*.list
     : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/warp
@@ -124,7 +127,8 @@ if run_stage 0; then
     case " $idxs " in *" $idx "*) ;; *) continue ;; esac
     ss=$speeds; [ $set = train ] || ss=1.0
     for sp in $ss; do
-      for w in $ws; do
+      wsp=$ws; [ "$sp" = 1.0 ] || wsp=1.0        # warps apply to the takes at their own speed
+      for w in $wsp; do
         s=$spk; [ "$w" = 1.0 ] || s=$s-w$w      # warped copies are speakers of their own (CMVN)
         [ "$sp" = 1.0 ] || s=$s-sp$sp           # and so are speed-perturbed ones
         utt=${s}_${d}_$idx

@@ -32,7 +32,12 @@
 # Environment: COUNT (default 5) runs per benchmark; ONLY=a, b or s (or a
 # combination such as ab, the default) picks benchmarks; KALDI_MINI (default
 # ../shared/kaldi-mini); BIN: a prebuilt test binary of decoder/search
-# (go test -c -o BIN ./decoder/search), else it is built into bench/out/decode/.
+# (go test -c -o BIN ./decoder/search), else it is built into bench/out/decode/;
+# BASE: a test binary of decoder/search built from another commit (e.g.
+#   git worktree add /tmp/base COMMIT && (cd /tmp/base && go test -c -o /tmp/base.test ./decoder/search))
+# whose runs alternate with ours, one by one, and whose median CPU RTF the
+# ratios are taken against: on a shared machine the load then weighs on
+# both alike.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,11 +55,24 @@ export STRODE_KALDI_MINI=$KALDI_MINI
 
 median() { tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-run() { # name benchtime: runs the benchmark, keeps its output in $OUT
-	GOMAXPROCS=1 "$BIN" -test.run '^$' -test.bench "^$1\$" -test.benchtime "$2" -test.count "$COUNT" >"$OUT/$1.txt"
+BASE=${BASE:-}
+run() { # name benchtime: runs the benchmark (alternating with BASE's), keeps the output in $OUT
+	: >"$OUT/$1.txt"
+	[ -z "$BASE" ] || : >"$OUT/$1.base.txt"
+	for _ in $(seq "$COUNT"); do
+		GOMAXPROCS=1 "$BIN" -test.run '^$' -test.bench "^$1\$" -test.benchtime "$2" >>"$OUT/$1.txt"
+		[ -z "$BASE" ] || GOMAXPROCS=1 "$BASE" -test.run '^$' -test.bench "^$1\$" -test.benchtime "$2" >>"$OUT/$1.base.txt"
+	done
 }
-metric() { # name unit: that metric of every run
-	awk -v u="$2" '/RTF/ { for (i = 1; i <= NF; i++) if ($(i + 1) == u) print $i }' "$OUT/$1.txt"
+metric() { # name unit [file suffix]: that metric of every run
+	awk -v u="$2" '/RTF/ { for (i = 1; i <= NF; i++) if ($(i + 1) == u) print $i }' "$OUT/$1${3:-}.txt"
+}
+versus() { # name: the base's CPU RTF runs and our speed-up over its median
+	[ -n "$BASE" ] || return 0
+	local ours base
+	ours=$(metric "$1" cpuRTF | median)
+	base=$(metric "$1" cpuRTF .base | median)
+	echo "    base $BASE: CPU RTF runs: $(metric "$1" cpuRTF .base | tr '\n' ' ')-> median $base; ours is $(awk -v o="$ours" -v b="$base" 'BEGIN { printf "%.2f", b / o }')x faster"
 }
 
 echo "nproc $(nproc); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -65,6 +83,7 @@ a=$(metric BenchmarkLatgenMini RTF); ca=$(metric BenchmarkLatgenMini cpuRTF)
 echo "(a) kaldi-mini HCLG, GMM loglikes: RTF runs: $(echo $a); CPU RTF runs: $(echo $ca)"
 ma=$(echo "$a" | median); mca=$(echo "$ca" | median)
 echo "(a) median RTF $ma (CPU $mca); goal 0.005 -> ratio $(awk -v m="$ma" 'BEGIN { printf "%.2f", m / 0.005 }') of goal (CPU $(awk -v m="$mca" 'BEGIN { printf "%.2f", m / 0.005 }')); vs Kaldi's quoted 0.004: $(awk -v m="$ma" 'BEGIN { printf "%.2f", m / 0.004 }')x"
+versus BenchmarkLatgenMini
 fi
 if [[ $ONLY == *b* ]]; then
 run BenchmarkLatgenBigram5k 1x
@@ -72,12 +91,20 @@ b=$(metric BenchmarkLatgenBigram5k RTF); cb=$(metric BenchmarkLatgenBigram5k cpu
 echo "(b) 5,000-word bigram, oracle-noisy loglikes: RTF runs: $(echo $b); CPU RTF runs: $(echo $cb)"
 mb=$(echo "$b" | median); mcb=$(echo "$cb" | median)
 echo "(b) median RTF $mb (CPU $mcb); goal 0.1 -> ratio $(awk -v m="$mb" 'BEGIN { printf "%.2f", m / 0.1 }') of goal (CPU $(awk -v m="$mcb" 'BEGIN { printf "%.2f", m / 0.1 }'))"
+versus BenchmarkLatgenBigram5k
 fi
 if [[ $ONLY == *s* ]]; then
 run BenchmarkDecodeBigram5k 1x
 s=$(metric BenchmarkDecodeBigram5k RTF); cs=$(metric BenchmarkDecodeBigram5k cpuRTF)
 echo "(b) search alone: RTF runs: $(echo $s); CPU RTF runs: $(echo $cs)"
-echo "(b) search alone: median RTF $(echo "$s" | median) (CPU $(echo "$cs" | median)); work per frame:" \
-	$(awk '/RTF/ { for (i = 3; i < NF; i++) if ($(i + 1) ~ /\/frame|Marcs/) printf "%s %s, ", $i, $(i + 1); print ""; exit }' "$OUT/BenchmarkDecodeBigram5k.txt")
+mcs=$(echo "$cs" | median)
+echo "(b) search alone: median RTF $(echo "$s" | median) (CPU $mcs); work per frame:" \
+	$(awk '/RTF/ { for (i = 3; i < NF; i++) if ($(i + 1) ~ /\/frame/) printf "%s %s, ", $i, $(i + 1); print ""; exit }' "$OUT/BenchmarkDecodeBigram5k.txt")
+# arcs per CPU-second: arcs per frame x 100 frames per second of audio / CPU RTF
+echo "(b) search alone: $(awk -v c="$mcs" '/RTF/ { for (i = 1; i < NF; i++) if ($(i + 1) == "arcs/frame") { printf "%.1f", $i * 100 / c / 1e6; exit } }' "$OUT/BenchmarkDecodeBigram5k.txt")M arcs per CPU-second (at the median CPU RTF)"
+versus BenchmarkDecodeBigram5k
+if [[ $ONLY == *b* ]]; then
+	echo "(b) split: search $mcs, lattice output and determinization $(awk -v a="$mcb" -v b="$mcs" 'BEGIN { printf "%.4f", a - b }') CPU RTF (medians of (b) and search alone)"
+fi
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

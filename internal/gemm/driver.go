@@ -25,13 +25,14 @@ const minSlabTiles = 2
 // block of op(B) is packed, then each block of mc rows of op(A) is packed and
 // the micro-kernel sweeps it against every nr-column panel of the B block.
 //
-// Threads: C is cut into one slab of rows or of columns per thread, and each
-// thread runs those loops on its slab alone with its own packed panels. There
-// is no barrier and nothing shared, so a thread never waits for another until
-// the end (on 2 cores, the per-block hand-offs of a shared packed B cost more
-// than they save). The price is that every thread packs all of the operand
-// along the uncut side; the cut goes across the dimension that makes that
-// copy the smaller (see split).
+// Threads: C is cut across rows or columns (see split), and every thread
+// packs its own panels (nothing packed is shared: on 2 cores, the per-block
+// hand-offs of a shared packed B cost more than they save, measured on both
+// machines we have). Across rows, threads take blocks of rows dynamically
+// (rowTasks), so unequal cores share the work by their speed; across columns
+// each thread computes one slab. The price of private panels is that every
+// thread packs all of the operand along the uncut side; the cut goes across
+// the dimension that makes that copy the smaller.
 //
 // Determinism: the inner dimension is never cut; it is cut into blocks of kc
 // at fixed offsets, each block is summed in order by the micro-kernel and then
@@ -89,6 +90,10 @@ func (p *problem) run(threads int) {
 		buf := bufferPool.Get().(*buffers)
 		p.serial(buf)
 		bufferPool.Put(buf)
+		return
+	}
+	if byRows {
+		p.rowTasks(slabs)
 		return
 	}
 	parallel(slabs, slabs, func(_, s int) {

@@ -208,7 +208,7 @@ func TestSgemmPlain(t *testing.T) {
 // TestSgemmDeterministic checks that the result is bitwise the same for any
 // number of threads, on shapes split over rows and over columns.
 func TestSgemmDeterministic(t *testing.T) {
-	shapes := [][3]int{{301, 257, 700}, {5, 1001, 300}, {1000, 9, 513}}
+	shapes := [][3]int{{301, 257, 700}, {5, 1001, 300}, {1000, 9, 513}, {1500, 600, 700}, {4200, 3, 4100}, {130, 70, 40}}
 	withKernel(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		defer SetThreads(SetThreads(1))

@@ -2,7 +2,6 @@ package am
 
 import (
 	"math/rand"
-	"path/filepath"
 	"testing"
 )
 
@@ -125,13 +124,5 @@ func TestDelayLearnsLookahead(t *testing.T) {
 
 // TestResumeBitwiseDelay: bitwise resume holds with a target delay.
 func TestResumeBitwiseDelay(t *testing.T) {
-	dir := t.TempDir()
-	edit := func(o *Options, _ *TrainOptions) { o.PhiZ, o.TargetDelay = PhiZFree, 2 }
-	whole, _ := trainToyWith(t, KindSTRODE, 3, filepath.Join(dir, "a.ckpt"), false, edit)
-	ck := filepath.Join(dir, "b.ckpt")
-	trainToyWith(t, KindSTRODE, 1, ck, false, edit)
-	resumed, _ := trainToyWith(t, KindSTRODE, 3, ck, true, edit)
-	if a, b := whole.Model.Checksum(), resumed.Model.Checksum(); a != b {
-		t.Fatalf("whole %s, resumed %s", a, b)
-	}
+	checkResumeBitwise(t, func(o *Options, _ *TrainOptions) { o.PhiZ, o.TargetDelay = PhiZFree, 2 })
 }

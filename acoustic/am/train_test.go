@@ -100,11 +100,18 @@ func TestResumeBitwise(t *testing.T) {
 // TestResumeBitwiseFreeMasked: the same with the free b(z) and SpecAugment
 // masks, whose random draws come from the epoch's source.
 func TestResumeBitwiseFreeMasked(t *testing.T) {
-	dir := t.TempDir()
-	edit := func(o *Options, to *TrainOptions) {
+	checkResumeBitwise(t, func(o *Options, to *TrainOptions) {
 		o.PhiZ = PhiZFree
 		to.Mask = MaskOptions{FreqMasks: 1, FreqWidth: 2, TimeMasks: 1, TimeWidth: 3}
-	}
+	})
+}
+
+// checkResumeBitwise trains the toy STRODE model (with the options edit
+// makes) for 3 epochs straight, and for 1 epoch then resumed to 3 from the
+// checkpoint, and fails unless both models are bitwise the same.
+func checkResumeBitwise(t *testing.T, edit func(*Options, *TrainOptions)) {
+	t.Helper()
+	dir := t.TempDir()
 	whole, _ := trainToyWith(t, KindSTRODE, 3, filepath.Join(dir, "a.ckpt"), false, edit)
 	ck := filepath.Join(dir, "b.ckpt")
 	trainToyWith(t, KindSTRODE, 1, ck, false, edit)

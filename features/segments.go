@@ -156,6 +156,12 @@ func ExtractSegments(o ExtractSegmentsOptions, wavRspecifier, segmentsRxfilename
 
 // CopyWaves is wav-copy between tables.
 func CopyWaves(rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Option) (done int, err error) {
+	return mapWaves(rspecifier, wspecifier, log, nil, kopts...)
+}
+
+// mapWaves streams every wave of rspecifier through f (nil: unchanged) into
+// wspecifier, passing the reader's warnings on with the utterance key.
+func mapWaves(rspecifier, wspecifier string, log Logger, f func(key string, w WaveData) (WaveData, error), kopts ...kaldiio.Option) (done int, err error) {
 	sr, err := kaldiio.OpenSequentialReader(rspecifier, WaveCodec, kopts...)
 	if err != nil {
 		return 0, err
@@ -169,6 +175,12 @@ func CopyWaves(rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Optio
 		w := sr.Value()
 		for _, m := range w.Warnings {
 			log.Warn("%s (utterance %s)", m, sr.Key())
+		}
+		if f != nil {
+			if w, err = f(sr.Key(), w); err != nil {
+				tw.Close()
+				return done, err
+			}
 		}
 		if err := tw.Write(sr.Key(), w); err != nil {
 			tw.Close()

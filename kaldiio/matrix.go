@@ -41,6 +41,32 @@ func readMatrixHeader(r *Reader, binary bool, elemSize int64, what string) (rows
 	return int(r32), int(c32), nil
 }
 
+// readBinaryMatrix reads a binary FM or DM matrix, token included, into
+// dst's storage, converting when the file's precision is not T's (Kaldi's
+// Matrix<Real>::Read accepts either). want lists the tokens for the error.
+func readBinaryMatrix[T real](r *Reader, dst []T, want string) (rows, cols int, data []T, err error) {
+	tok, err := r.readTokenBytes()
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	switch string(tok) {
+	case "FM":
+		if rows, cols, err = readMatrixHeader(r, true, 4, "float matrix"); err == nil {
+			data, err = readRawAs[float32](r, dst, rows*cols)
+		}
+	case "DM":
+		if rows, cols, err = readMatrixHeader(r, true, 8, "double matrix"); err == nil {
+			data, err = readRawAs[float64](r, dst, rows*cols)
+		}
+	default:
+		err = r.unknownToken(string(tok), want)
+	}
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	return rows, cols, data, nil
+}
+
 func itoa(v int) string { return string(appendInt(nil, int64(v))) }
 
 type matrixCodec struct{}
@@ -67,35 +93,12 @@ func (matrixCodec) Read(r *Reader, binary bool, m *Matrix) error {
 		cm.DecompressTo(m)
 		return nil
 	}
-	tok, err := r.readTokenBytes()
+	rows, cols, data, err := readBinaryMatrix(r, m.Data, "FM, DM, CM, CM2 or CM3 (a matrix)")
 	if err != nil {
 		return err
 	}
-	switch string(tok) {
-	case "FM":
-		rows, cols, err := readMatrixHeader(r, true, 4, "float matrix")
-		if err != nil {
-			return err
-		}
-		m.Rows, m.Cols = rows, cols
-		m.Data, err = readRaw(r, m.Data[:0], rows*cols)
-		return err
-	case "DM":
-		rows, cols, err := readMatrixHeader(r, true, 8, "double matrix")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw[float64](r, nil, rows*cols)
-		if err != nil {
-			return err
-		}
-		m.Resize(rows, cols)
-		for i, x := range d {
-			m.Data[i] = float32(x)
-		}
-		return nil
-	}
-	return r.unknownToken(string(tok), "FM, DM, CM, CM2 or CM3 (a matrix)")
+	m.Rows, m.Cols, m.Data = rows, cols, data
+	return nil
 }
 
 func (matrixCodec) Write(w *Writer, binary bool, m *Matrix) error {
@@ -135,35 +138,12 @@ func (doubleMatrixCodec) Read(r *Reader, binary bool, m *DoubleMatrix) error {
 		}
 		return nil
 	}
-	tok, err := r.readTokenBytes()
+	rows, cols, data, err := readBinaryMatrix(r, m.Data, "DM, FM, CM, CM2 or CM3 (a matrix)")
 	if err != nil {
 		return err
 	}
-	switch string(tok) {
-	case "DM":
-		rows, cols, err := readMatrixHeader(r, true, 8, "double matrix")
-		if err != nil {
-			return err
-		}
-		m.Rows, m.Cols = rows, cols
-		m.Data, err = readRaw(r, m.Data[:0], rows*cols)
-		return err
-	case "FM":
-		rows, cols, err := readMatrixHeader(r, true, 4, "float matrix")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw[float32](r, nil, rows*cols)
-		if err != nil {
-			return err
-		}
-		m.Resize(rows, cols)
-		for i, x := range d {
-			m.Data[i] = float64(x)
-		}
-		return nil
-	}
-	return r.unknownToken(string(tok), "DM, FM, CM, CM2 or CM3 (a matrix)")
+	m.Rows, m.Cols, m.Data = rows, cols, data
+	return nil
 }
 
 func (doubleMatrixCodec) Write(w *Writer, binary bool, m *DoubleMatrix) error {

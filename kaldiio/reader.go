@@ -524,6 +524,34 @@ const chunkElems = 1 << 20
 // readRaw reads n raw little-endian elements into dst[:0] (reusing its
 // storage), growing it only as the bytes arrive when the stream size is
 // unknown, so a corrupt count cannot allocate more than the stream holds.
+// real is an element type of Kaldi's float and double matrices and vectors.
+type real interface{ float32 | float64 }
+
+// readRawAs reads n elements stored as S into dst's storage as T, reading
+// straight into dst when S is T and converting otherwise.
+func readRawAs[S, T real](r *Reader, dst []T, n int) ([]T, error) {
+	if same, ok := any(dst[:0]).([]S); ok {
+		d, err := readRaw(r, same, n)
+		if err != nil {
+			return nil, err
+		}
+		return any(d).([]T), nil
+	}
+	d, err := readRaw[S](r, nil, n)
+	if err != nil {
+		return nil, err
+	}
+	out := dst[:0]
+	if cap(out) < n {
+		out = make([]T, n)
+	}
+	out = out[:n]
+	for i, x := range d {
+		out[i] = T(x)
+	}
+	return out, nil
+}
+
 func readRaw[E float32 | float64 | int32](r *Reader, dst []E, n int) ([]E, error) {
 	if cap(dst) >= n {
 		dst = dst[:n]

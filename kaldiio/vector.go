@@ -17,6 +17,31 @@ func readVectorHeader(r *Reader, elemSize int64, what string) (int, error) {
 	return int(n), nil
 }
 
+// readBinaryVector reads a binary FV or DV vector, token included, into
+// dst's storage, converting when the file's precision is not T's (Kaldi's
+// Vector<Real>::Read accepts either). want lists the tokens for the error.
+func readBinaryVector[T real](r *Reader, dst []T, want string) ([]T, error) {
+	tok, err := r.readTokenBytes()
+	if err != nil {
+		return nil, err
+	}
+	switch string(tok) {
+	case "FV":
+		n, err := readVectorHeader(r, 4, "float vector")
+		if err != nil {
+			return nil, err
+		}
+		return readRawAs[float32](r, dst, n)
+	case "DV":
+		n, err := readVectorHeader(r, 8, "double vector")
+		if err != nil {
+			return nil, err
+		}
+		return readRawAs[float64](r, dst, n)
+	}
+	return nil, r.unknownToken(string(tok), want)
+}
+
 type vectorCodec struct{}
 
 func (vectorCodec) Read(r *Reader, binary bool, v *Vector) error {
@@ -25,36 +50,12 @@ func (vectorCodec) Read(r *Reader, binary bool, v *Vector) error {
 		*v = d
 		return err
 	}
-	tok, err := r.readTokenBytes()
+	d, err := readBinaryVector(r, []float32(*v), "FV or DV (a vector)")
 	if err != nil {
 		return err
 	}
-	switch string(tok) {
-	case "FV":
-		n, err := readVectorHeader(r, 4, "float vector")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw(r, []float32((*v)[:0]), n)
-		*v = d
-		return err
-	case "DV":
-		n, err := readVectorHeader(r, 8, "double vector")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw[float64](r, nil, n)
-		if err != nil {
-			return err
-		}
-		out := growFloat32([]float32(*v), n)
-		for i, x := range d {
-			out[i] = float32(x)
-		}
-		*v = out
-		return nil
-	}
-	return r.unknownToken(string(tok), "FV or DV (a vector)")
+	*v = d
+	return nil
 }
 
 func (vectorCodec) Write(w *Writer, binary bool, v *Vector) error {
@@ -75,36 +76,12 @@ func (doubleVectorCodec) Read(r *Reader, binary bool, v *DoubleVector) error {
 		*v = d
 		return err
 	}
-	tok, err := r.readTokenBytes()
+	d, err := readBinaryVector(r, []float64(*v), "DV or FV (a vector)")
 	if err != nil {
 		return err
 	}
-	switch string(tok) {
-	case "DV":
-		n, err := readVectorHeader(r, 8, "double vector")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw(r, []float64((*v)[:0]), n)
-		*v = d
-		return err
-	case "FV":
-		n, err := readVectorHeader(r, 4, "float vector")
-		if err != nil {
-			return err
-		}
-		d, err := readRaw[float32](r, nil, n)
-		if err != nil {
-			return err
-		}
-		out := growFloat64([]float64(*v), n)
-		for i, x := range d {
-			out[i] = float64(x)
-		}
-		*v = out
-		return nil
-	}
-	return r.unknownToken(string(tok), "DV or FV (a vector)")
+	*v = d
+	return nil
 }
 
 func (doubleVectorCodec) Write(w *Writer, binary bool, v *DoubleVector) error {

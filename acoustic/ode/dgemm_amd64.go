@@ -14,3 +14,9 @@ func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 
 //go:noescape
 func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+//go:noescape
+func tanh64x4(x *float64, n int)
+
+//go:noescape
+func tanh32x4(x *float32, n int)

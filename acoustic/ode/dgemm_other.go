@@ -15,3 +15,7 @@ func dgemm4x4(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int) {
 	panic("ode: dgemm6x8 without amd64")
 }
+
+func tanh64x4(x *float64, n int) { panic("ode: tanh64x4 without amd64") }
+
+func tanh32x4(x *float32, n int) { panic("ode: tanh32x4 without amd64") }

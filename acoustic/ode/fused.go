@@ -2,7 +2,6 @@ package ode
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/strode-asr/strode/acoustic/graph"
 )
@@ -83,9 +82,7 @@ func dense(out, x, w, b []float64, r, k, n int, act bool) {
 	}
 	gemm(r, n, k, x, k, w, n, out, n)
 	if act {
-		for i, v := range out {
-			out[i] = math.Tanh(v)
-		}
+		tanh64(out)
 	}
 }
 

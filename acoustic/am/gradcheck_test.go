@@ -44,15 +44,20 @@ func TestGradients(t *testing.T) {
 		kind    string
 		wkl, wp float64
 		phiZ    string
+		bidir   bool
 	}{
-		{"sru", KindSRU, 0, 0, PhiZNonPos},
-		{"strode-head", KindSTRODE, 0, 0, PhiZNonPos},
-		{"strode-whole-loss", KindSTRODE, 0.3, 0.5, PhiZNonPos},
-		{"strode-free-phi-z", KindSTRODE, 0.3, 0.5, PhiZFree},
+		{"sru", KindSRU, 0, 0, PhiZNonPos, false},
+		{"strode-head", KindSTRODE, 0, 0, PhiZNonPos, false},
+		{"strode-whole-loss", KindSTRODE, 0.3, 0.5, PhiZNonPos, false},
+		{"strode-free-phi-z", KindSTRODE, 0.3, 0.5, PhiZFree, false},
+		// Bidirectional encoder (masked: lengths 4, 2, 3 in a batch of 4).
+		{"sru-bidirectional", KindSRU, 0, 0, PhiZNonPos, true},
+		{"strode-bidirectional", KindSTRODE, 0.3, 0.5, PhiZFree, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
 			o.WKL, o.WP, o.PhiZ = tc.wkl, tc.wp, tc.phiZ
+			o.SRU.Bidirectional = tc.bidir
 			m, err := New(o, 3)
 			if err != nil {
 				t.Fatal(err)

@@ -17,8 +17,12 @@ func (f *File) WriteInfo(w io.Writer) error {
 	o := m.Opts
 	bw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(bw, "kind\t%s\n", o.Kind)
-	fmt.Fprintf(bw, "encoder\tSRU %d layers x %d, activation %s, dropout %g, highway bias %g\n",
-		o.SRU.Layers, o.SRU.Hidden, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
+	dirs := ""
+	if o.SRU.Bidirectional {
+		dirs = fmt.Sprintf(" x 2 directions (output %d)", o.SRU.OutDim())
+	}
+	fmt.Fprintf(bw, "encoder\tSRU %d layers x %d%s, activation %s, dropout %g, highway bias %g\n",
+		o.SRU.Layers, o.SRU.Hidden, dirs, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
 	if o.Kind == KindSTRODE {
 		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
 			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)

@@ -41,7 +41,7 @@ func New(o Options, seed int64) (*Model, error) {
 	if m.Enc, err = sru.NewEncoder(&m.Params, "sru", o.InputDim, o.SRU, rng); err != nil {
 		return nil, err
 	}
-	h, p := o.SRU.Hidden, o.NumPdfs
+	h, p := o.SRU.OutDim(), o.NumPdfs // encoder output: Hidden, or 2·Hidden bidirectional
 	m.Out = strode.NewLinear(&m.Params, "out", h, p, rng)
 	if o.Kind == KindSTRODE {
 		s := o.ODEState

@@ -31,8 +31,8 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 	if o.Kind != KindSTRODE {
 		return nil, fmt.Errorf("am: postdiction needs a strode model, this one is %q", o.Kind)
 	}
-	if len(e) != o.SRU.Hidden {
-		return nil, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.Hidden)
+	if len(e) != o.SRU.OutDim() {
+		return nil, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.OutDim())
 	}
 	s := o.ODEState
 	h := matVec(e, m.Proj.Data, s)

@@ -133,3 +133,50 @@ func TestTTildeHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeBitwiseBidirectional: the same with a bidirectional encoder
+// (dropout between its layers, the free b(z)).
+func TestResumeBitwiseBidirectional(t *testing.T) {
+	checkResumeBitwise(t, func(o *Options, _ *TrainOptions) {
+		o.PhiZ = PhiZFree
+		o.SRU.Bidirectional = true
+		o.SRU.Dropout = 0.1
+	})
+}
+
+// TestBidirectionalModelFile: a bidirectional model keeps its direction
+// count through the model file, and the loaded model's forward pass gives
+// the trained model's outputs bitwise (forward builds the encoder from the
+// stored options).
+func TestBidirectionalModelFile(t *testing.T) {
+	f, valid := trainToyWith(t, KindSRU, 1, "", false, func(o *Options, _ *TrainOptions) { o.SRU.Bidirectional = true })
+	path := filepath.Join(t.TempDir(), "bi.am")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Model.Opts.SRU.Bidirectional || g.Model.NumParams() != f.Model.NumParams() {
+		t.Fatalf("loaded options %+v, %d parameters (saved %d)", g.Model.Opts.SRU, g.Model.NumParams(), f.Model.NumParams())
+	}
+	a, b := NewForwarder(f.Model), NewForwarder(g.Model)
+	defer a.Close()
+	defer b.Close()
+	for _, u := range valid {
+		la, err := a.Logits(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, err := b.Logits(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range la {
+			if la[j] != lb[j] {
+				t.Fatalf("%s: logit %d: trained %v, loaded %v", u.Key, j, la[j], lb[j])
+			}
+		}
+	}
+}

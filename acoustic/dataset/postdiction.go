@@ -87,7 +87,7 @@ func Postdiction(f *am.File, featRspec string, o PostdictionOptions, table io.Wr
 	enc := g.Rows(g.Enc, 0)
 	logits := g.Output(0, nil)
 	p := f.Model.Opts.NumPdfs
-	hid := f.Model.Opts.SRU.Hidden
+	hid := f.Model.Opts.SRU.OutDim()
 	fmt.Fprintf(table, "# utterance %s: frame t~ aligned-pdf argmax-pdf\n", o.Utt)
 	for i := 0; i < m.Rows; i++ {
 		row := logits[i*p : (i+1)*p]

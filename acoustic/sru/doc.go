@@ -26,6 +26,17 @@
 // finite-difference gradient checks run on; TestStackMatchesGraph ties the
 // two together.
 //
+// Options.Bidirectional gives each layer a second recurrence with its own
+// parameters (named NAME.reverse.*) that runs backwards over every
+// utterance's real frames, as asappresearch/sru's bidirectional=True: each
+// direction has Hidden units and the layer's output is [forward | reverse],
+// 2·Hidden wide, the next layer's input. DESIGN.md does not cover it; we
+// follow the library: a direction's highway x′ is its own half of x when
+// the input is 2·Hidden wide (K = 3), else the projection U3 (K = 4). The
+// reverse direction runs the unchanged recurrence on x with each
+// utterance's real frames reversed (bidir.go), so it starts at that
+// utterance's last real frame, not at the padded end of the batch.
+//
 // Initialisation follows the library's reset_parameters: W ~ U(±√(3/in)),
 // the forget- and reset-gate columns scaled by √0.5, v ~ U(±√3)·√0.5, b_f = 0
 // and the reset-gate bias b_r = the highway bias (0 by default); the

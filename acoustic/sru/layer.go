@@ -20,7 +20,25 @@ type Options struct {
 	Activation  string  // g: "identity" (the library's default) or "tanh"
 	HighwayBias float64 // initial reset-gate bias b_r
 	Dropout     float64 // dropout on the output of every layer but the last (training only)
+
+	// Bidirectional adds a second recurrence per layer that runs backwards
+	// over each utterance's real frames, as asappresearch/sru's
+	// bidirectional=True: each direction has Hidden units, the layer's
+	// output is [forward | reverse] (2·Hidden), which is the next layer's
+	// input. Off in old model files.
+	Bidirectional bool `json:",omitempty"`
 }
+
+// Dirs is the number of directions per layer: 1, or 2 when bidirectional.
+func (o Options) Dirs() int {
+	if o.Bidirectional {
+		return 2
+	}
+	return 1
+}
+
+// OutDim is the size of every layer's output: Hidden × Dirs.
+func (o Options) OutDim() int { return o.Hidden * o.Dirs() }
 
 // DefaultOptions are the paper's encoder: 9 layers × 900, identity, dropout 0.1.
 func DefaultOptions() Options {
@@ -34,6 +52,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Activation, "sru-activation", o.Activation, "SRU cell activation: identity or tanh")
 	fs.Float64Var(&o.HighwayBias, "highway-bias", o.HighwayBias, "initial bias of the SRU reset (highway) gate")
 	fs.Float64Var(&o.Dropout, "dropout", o.Dropout, "dropout between SRU layers during training")
+	fs.BoolVar(&o.Bidirectional, "bidirectional", o.Bidirectional, "bidirectional SRU: a second recurrence per layer runs backwards over each utterance, outputs concatenated (2 x --sru-hidden)")
 }
 
 // Validate checks the options.
@@ -50,49 +69,83 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Layer is one SRU layer's parameters.
+// Layer is one SRU layer's parameters. A bidirectional layer has a second
+// set for the reverse direction (nil otherwise), initialised the same way.
 type Layer struct {
 	In, Hidden int
 	W          *optim.Param // In × K·Hidden, blocks [W0 | W1 | W2 | (W3)]
 	WeightC    *optim.Param // 1 × 2·Hidden: [v_f | v_r]
 	Bias       *optim.Param // 1 × 2·Hidden: [b_f | b_r]
 	Tanh       bool
+
+	WR, WeightCR, BiasR *optim.Param // reverse direction (bidirectional)
+}
+
+// Dirs is 1, or 2 for a bidirectional layer.
+func (l *Layer) Dirs() int {
+	if l.WR != nil {
+		return 2
+	}
+	return 1
 }
 
 // K is the number of input products per hidden unit: 3, or 4 with the
-// highway projection when the input and hidden sizes differ.
+// highway projection when the input size differs from the layer's output
+// size (Hidden × Dirs). For a bidirectional layer with K = 3 the highway
+// x′ of each direction is its half of x, as in asappresearch/sru.
 func (l *Layer) K() int {
-	if l.In == l.Hidden {
+	if l.In == l.Hidden*l.Dirs() {
 		return 3
 	}
 	return 4
 }
 
+// direction returns the parameters of direction d (0 forward, 1 reverse).
+func (l *Layer) direction(d int) (w, wc, bias *optim.Param) {
+	if d == 0 {
+		return l.W, l.WeightC, l.Bias
+	}
+	return l.WR, l.WeightCR, l.BiasR
+}
+
 // NewLayer adds a layer's parameters to ps, initialised as the library's
 // reset_parameters.
+// The reverse direction's parameters are named NAME.reverse.weight etc. and
+// drawn after the forward direction's, so a unidirectional layer draws
+// what it always did.
 func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand) *Layer {
 	l := &Layer{In: in, Hidden: o.Hidden, Tanh: o.Activation == Tanh}
-	h, k := o.Hidden, l.K()
-	l.W = optim.NewParam(name+".weight", in, k*h, optim.Free)
-	l.WeightC = optim.NewParam(name+".weight_c", 1, 2*h, optim.Free)
-	l.Bias = optim.NewParam(name+".bias", 1, 2*h, optim.Free)
-	ps.List = append(ps.List, l.W, l.WeightC, l.Bias)
-	r := math.Sqrt(3 / float64(in))
-	for i := 0; i < in; i++ {
-		row := l.W.Data[i*k*h : (i+1)*k*h]
-		for j := range row {
-			v := (2*rng.Float64() - 1) * r
-			if j >= h && j < 3*h { // forget and reset gates
-				v *= math.Sqrt(0.5)
+	h, k := o.Hidden, 3
+	if in != o.OutDim() {
+		k = 4 // as Layer.K
+	}
+	newDirection := func(prefix string) (w, wc, bias *optim.Param) {
+		w = optim.NewParam(prefix+".weight", in, k*h, optim.Free)
+		wc = optim.NewParam(prefix+".weight_c", 1, 2*h, optim.Free)
+		bias = optim.NewParam(prefix+".bias", 1, 2*h, optim.Free)
+		ps.List = append(ps.List, w, wc, bias)
+		r := math.Sqrt(3 / float64(in))
+		for i := 0; i < in; i++ {
+			row := w.Data[i*k*h : (i+1)*k*h]
+			for j := range row {
+				v := (2*rng.Float64() - 1) * r
+				if j >= h && j < 3*h { // forget and reset gates
+					v *= math.Sqrt(0.5)
+				}
+				row[j] = v
 			}
-			row[j] = v
 		}
+		for j := range wc.Data {
+			wc.Data[j] = (2*rng.Float64() - 1) * math.Sqrt(3) * math.Sqrt(0.5)
+		}
+		for j := h; j < 2*h; j++ {
+			bias.Data[j] = o.HighwayBias
+		}
+		return
 	}
-	for j := range l.WeightC.Data {
-		l.WeightC.Data[j] = (2*rng.Float64() - 1) * math.Sqrt(3) * math.Sqrt(0.5)
-	}
-	for j := h; j < 2*h; j++ {
-		l.Bias.Data[j] = o.HighwayBias
+	l.W, l.WeightC, l.Bias = newDirection(name)
+	if o.Bidirectional {
+		l.WR, l.WeightCR, l.BiasR = newDirection(name + ".reverse")
 	}
 	return l
 }
@@ -100,20 +153,56 @@ func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand)
 // Apply builds the layer on n for x (N×In, N = T·B rows, time-major) and the
 // 0/1 mask column (N×1): U = x·W is one graph multiply, the recurrence one
 // fused operation.
+//
+// A bidirectional layer runs the reverse direction on x with every
+// utterance's real frames in reverse order (reverseRows), so its
+// recurrence starts at the utterance's own last real frame, and puts the
+// result back in time order beside the forward direction's.
 func (l *Layer) Apply(n *strode.Net, x, mask *graph.Node, t, b int) (*graph.Node, error) {
-	u, err := MatMul(n, x, n.P(l.W))
+	if l.Dirs() == 1 {
+		return l.applyDirection(n, 0, x, x, mask, t, b)
+	}
+	// The highway input of each direction: its half of x when K = 3.
+	half := func(x *graph.Node, d int) *graph.Node {
+		if l.K() == 4 {
+			return nil
+		}
+		return n.Fused("cols", colsKernel{d * l.Hidden, (d + 1) * l.Hidden}, x)
+	}
+	hf, err := l.applyDirection(n, 0, x, half(x, 0), mask, t, b)
+	if err != nil {
+		return nil, err
+	}
+	xr := n.Fused("reverse", &reverseRows{t: t, b: b}, x, mask)
+	hr, err := l.applyDirection(n, 1, xr, half(xr, 1), mask, t, b)
+	if err != nil {
+		return nil, err
+	}
+	hr = n.Fused("reverse", &reverseRows{t: t, b: b}, hr, mask)
+	h := n.Fused("concat", &concatKernel{}, hf, hr)
+	return h, n.Err()
+}
+
+// applyDirection is one direction's recurrence on x (N×In) with highway
+// input xh (N×Hidden, used when K = 3).
+func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *graph.Node, t, b int) (*graph.Node, error) {
+	if err := n.Err(); err != nil {
+		return nil, err
+	}
+	w, wc, bias := l.direction(d)
+	u, err := MatMul(n, x, n.P(w))
 	if err != nil {
 		return nil, err
 	}
 	op := recurrenceOp{Shape{T: t, B: b, H: l.Hidden, K: l.K(), Tanh: l.Tanh}}
 	args := []*graph.Node{u}
 	if op.K == 3 {
-		args = append(args, x)
+		args = append(args, xh)
 	}
-	args = append(args, n.P(l.WeightC), n.P(l.Bias), mask)
+	args = append(args, n.P(wc), n.P(bias), mask)
 	h, err := gorgonia.ApplyOp(op, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sru: layer %s: %w", l.W.Name, err)
+		return nil, fmt.Errorf("sru: layer %s: %w", w.Name, err)
 	}
 	return h, nil
 }
@@ -132,7 +221,7 @@ func NewEncoder(ps *strode.Params, name string, in int, o Options, rng *rand.Ran
 	e := &Encoder{Opts: o}
 	for i := 0; i < o.Layers; i++ {
 		e.Layers = append(e.Layers, NewLayer(ps, fmt.Sprintf("%s.%d", name, i), in, o, rng))
-		in = o.Hidden
+		in = o.OutDim()
 	}
 	return e, nil
 }
@@ -152,12 +241,15 @@ func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, train bool
 	if Float32Products {
 		if drop != nil {
 			for range e.Layers[1:] {
-				drop.masks = append(drop.masks, make([]float32, t*b*e.Opts.Hidden))
+				drop.masks = append(drop.masks, make([]float32, t*b*e.Opts.OutDim()))
 			}
 		}
 		args := []*graph.Node{x, mask}
 		for _, l := range e.Layers {
-			args = append(args, n.P(l.W), n.P(l.WeightC), n.P(l.Bias))
+			for d := 0; d < l.Dirs(); d++ {
+				w, wc, bias := l.direction(d)
+				args = append(args, n.P(w), n.P(wc), n.P(bias))
+			}
 		}
 		h := n.Fused("sru", newStack(e, t, b, drop), args...)
 		return h, drop, n.Err()
@@ -168,7 +260,7 @@ func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, train bool
 			return nil, nil, err
 		}
 		if drop != nil && i < len(e.Layers)-1 {
-			d, buf := n.Input("dropout", t*b, e.Opts.Hidden)
+			d, buf := n.Input("dropout", t*b, e.Opts.OutDim())
 			drop.nodes = append(drop.nodes, buf)
 			x = n.Mul(x, d)
 		}

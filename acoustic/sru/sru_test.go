@@ -52,24 +52,33 @@ func TestRecurrenceGradient(t *testing.T) {
 		in     int
 		act    string
 		masked bool
+		bidir  bool
 	}{
-		{"k3-identity", 4, Identity, false},
-		{"k3-tanh-masked", 4, Tanh, true},
-		{"k4-highway-masked", 3, Identity, true},
+		{"k3-identity", 4, Identity, false, false},
+		{"k3-tanh-masked", 4, Tanh, true, false},
+		{"k4-highway-masked", 3, Identity, true, false},
+		// Bidirectional: layer 0 has K = 4 (3 ≠ 2·4) or K = 3 (8 = 2·4),
+		// layer 1 always K = 3 with each direction's half of x as highway.
+		{"bidir-k4-masked", 3, Identity, true, true},
+		{"bidir-k3-tanh-masked", 8, Tanh, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const T, B, H = 5, 3, 4
 			rng := rand.New(rand.NewSource(1))
 			var ps strode.Params
-			o := Options{Hidden: H, Layers: 2, Activation: tc.act, HighwayBias: -0.5}
+			o := Options{Hidden: H, Layers: 2, Activation: tc.act, HighwayBias: -0.5, Bidirectional: tc.bidir}
+			out := o.OutDim()
 			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Non-zero biases so every path is exercised.
 			for _, l := range enc.Layers {
-				for j := range l.Bias.Data {
-					l.Bias.Data[j] += 0.3 * rng.NormFloat64()
+				for d := 0; d < l.Dirs(); d++ {
+					_, _, bias := l.direction(d)
+					for j := range bias.Data {
+						bias.Data[j] += 0.3 * rng.NormFloat64()
+					}
 				}
 			}
 			x := optim.NewParam("x", T*B, tc.in, optim.Free)
@@ -93,11 +102,11 @@ func TestRecurrenceGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := make([]float64, T*B*H)
+			w := make([]float64, T*B*out)
 			for j := range w {
 				w[j] = rng.NormFloat64()
 			}
-			loss := n.Sum(n.Mul(h, n.Const("w", w, T*B, H)))
+			loss := n.Sum(n.Mul(h, n.Const("w", w, T*B, out)))
 			loss = n.Add(loss, n.Sum(n.Square(h))) // a non-linear loss
 			params, nodes := n.Bound()
 			m, err := n.Compile(loss, nodes)
@@ -118,9 +127,9 @@ func TestRecurrenceGradient(t *testing.T) {
 			// Padded frames give h = 0.
 			hv := graph.Value(h)
 			for r, mv := range mask {
-				for j := 0; j < H; j++ {
-					if mv == 0 && hv[r*H+j] != 0 {
-						t.Fatalf("row %d is padded but h = %g", r, hv[r*H+j])
+				for j := 0; j < out; j++ {
+					if mv == 0 && hv[r*out+j] != 0 {
+						t.Fatalf("row %d is padded but h = %g", r, hv[r*out+j])
 					}
 				}
 			}

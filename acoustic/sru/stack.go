@@ -14,62 +14,91 @@ import (
 // The reverse pass is the mirror image: backward32, then dW = xᵀ·dU and
 // dx = dU·Wᵀ (+ the highway's part), then the dropout mask.
 //
+// A bidirectional layer does this once per direction; the reverse one
+// works on a copy of the layer's input with every utterance's real frames
+// reversed (bidir.go), its output and gradients are put back in time order
+// with the same exchange of rows.
+//
 // Its inputs are x (N×In), the mask (N×1) and (W, weight_c, bias) per
-// layer; its output is the last layer's h (N×H). The graph around it stays
-// float64: x and the parameters are rounded to float32 on the way in, the
-// output and the parameter gradients widened on the way out (O(N·H + #W)
-// conversions against O(N·H·In) products). No gradient is computed for x,
-// which is always the features.
+// layer and direction; its output is the last layer's h (N×H·dirs). The
+// graph around it stays float64: x and the parameters are rounded to
+// float32 on the way in, the output and the parameter gradients widened on
+// the way out (O(N·H + #W) conversions against O(N·H·In) products). No
+// gradient is computed for x, which is always the features.
 type stack struct {
-	shapes []Shape
-	ins    []int // input size of every layer
+	layers []stackLayer
 	drop   *Dropout
-
-	x       [][]float32 // x[l]: input of layer l (after the previous dropout)
-	u       [][]float32 // N × K·H
-	c, f, r [][]float32 // N × H
-	w       [][]float32 // W in float32
-	wc, b   [][]float32 // weight_c, bias in float32
-	h       []float32   // the last layer's output
+	h      []float32 // the last layer's output
+	perm   []int     // reversal of the utterances' real frames (bidirectional)
+	t, b   int
 
 	dh, dx, du, dw []float32 // reverse-pass scratch
+	hd, dxh, dxd   []float32 // bidirectional scratch: one direction's h, highway dx, dx
+}
+
+type stackLayer struct {
+	in, out int       // input size; output size H·dirs
+	param   int       // index in the inputs of the first direction's W
+	x       []float32 // input (after the previous dropout)
+	xr      []float32 // x with every utterance reversed (bidirectional)
+	dirs    []stackDirection
+}
+
+type stackDirection struct {
+	sh      Shape
+	rev     bool
+	u       []float32 // N × K·H
+	c, f, r []float32 // N × H
+	w       []float32 // W in float32
+	wc, b   []float32 // weight_c, bias in float32
+	xh      []float32 // highway input, this direction's half of x (bidirectional with K = 3; else nil: x)
 }
 
 func newStack(e *Encoder, t, b int, drop *Dropout) *stack {
-	s := &stack{drop: drop}
+	s := &stack{drop: drop, t: t, b: b}
 	n := t * b
+	param := 2
 	for _, l := range e.Layers {
-		sh := Shape{T: t, B: b, H: l.Hidden, K: l.K(), Tanh: l.Tanh}
-		s.shapes = append(s.shapes, sh)
-		s.ins = append(s.ins, l.In)
-		s.x = append(s.x, make([]float32, n*l.In))
-		s.u = append(s.u, make([]float32, n*sh.K*sh.H))
-		s.c = append(s.c, make([]float32, n*sh.H))
-		s.f = append(s.f, make([]float32, n*sh.H))
-		s.r = append(s.r, make([]float32, n*sh.H))
-		s.w = append(s.w, make([]float32, l.In*sh.K*sh.H))
-		s.wc = append(s.wc, make([]float32, 2*sh.H))
-		s.b = append(s.b, make([]float32, 2*sh.H))
+		sl := stackLayer{in: l.In, out: l.Hidden * l.Dirs(), param: param, x: make([]float32, n*l.In)}
+		if l.Dirs() == 2 {
+			sl.xr = make([]float32, n*l.In)
+		}
+		for d := 0; d < l.Dirs(); d++ {
+			sh := Shape{T: t, B: b, H: l.Hidden, K: l.K(), Tanh: l.Tanh}
+			sd := stackDirection{sh: sh, rev: d == 1,
+				u: make([]float32, n*sh.K*sh.H),
+				c: make([]float32, n*sh.H), f: make([]float32, n*sh.H), r: make([]float32, n*sh.H),
+				w: make([]float32, l.In*sh.K*sh.H), wc: make([]float32, 2*sh.H), b: make([]float32, 2*sh.H)}
+			if l.Dirs() == 2 && sh.K == 3 {
+				sd.xh = make([]float32, n*sh.H)
+			}
+			sl.dirs = append(sl.dirs, sd)
+			param += 3
+		}
+		s.layers = append(s.layers, sl)
 	}
-	s.h = make([]float32, n*e.Opts.Hidden)
+	s.h = make([]float32, n*e.Opts.OutDim())
 	return s
 }
 
 func (s *stack) Shape(in [][2]int) (rows, cols int, err error) {
-	if len(in) != 2+3*len(s.shapes) {
-		return 0, 0, fmt.Errorf("sru: stack of %d layers has %d inputs", len(s.shapes), len(in))
+	last := s.layers[len(s.layers)-1]
+	if len(in) != last.param+3*len(last.dirs) {
+		return 0, 0, fmt.Errorf("sru: stack of %d layers has %d inputs", len(s.layers), len(in))
 	}
-	n := s.shapes[0].N()
-	if in[0] != [2]int{n, s.ins[0]} || in[1] != [2]int{n, 1} {
-		return 0, 0, fmt.Errorf("sru: stack inputs x %v and mask %v, want %d×%d and %d×1", in[0], in[1], n, s.ins[0], n)
+	n := s.t * s.b
+	if in[0] != [2]int{n, s.layers[0].in} || in[1] != [2]int{n, 1} {
+		return 0, 0, fmt.Errorf("sru: stack inputs x %v and mask %v, want %d×%d and %d×1", in[0], in[1], n, s.layers[0].in, n)
 	}
-	for l, sh := range s.shapes {
-		p := in[2+3*l:]
-		if p[0] != [2]int{s.ins[l], sh.K * sh.H} || p[1] != [2]int{1, 2 * sh.H} || p[2] != [2]int{1, 2 * sh.H} {
-			return 0, 0, fmt.Errorf("sru: layer %d parameters %v %v %v", l, p[0], p[1], p[2])
+	for l, sl := range s.layers {
+		for d, sd := range sl.dirs {
+			p := in[sl.param+3*d:]
+			if p[0] != [2]int{sl.in, sd.sh.K * sd.sh.H} || p[1] != [2]int{1, 2 * sd.sh.H} || p[2] != [2]int{1, 2 * sd.sh.H} {
+				return 0, 0, fmt.Errorf("sru: layer %d direction %d parameters %v %v %v", l, d, p[0], p[1], p[2])
+			}
 		}
 	}
-	return n, s.shapes[len(s.shapes)-1].H, nil
+	return n, last.out, nil
 }
 
 func narrow(dst []float32, src []float64) {
@@ -86,22 +115,72 @@ func widen(dst []float64, src []float32) {
 	}
 }
 
+// columns copies columns [c0, c0+w) of the rows of m (cols wide) into dst
+// (w wide), or with add adds dst into them.
+func columns(m []float32, cols, c0, w int, dst []float32, add bool) {
+	for r := 0; r < len(dst)/w; r++ {
+		row := m[r*cols+c0 : r*cols+c0+w]
+		d := dst[r*w : (r+1)*w]
+		if add {
+			for j, v := range d {
+				row[j] += v
+			}
+		} else {
+			copy(d, row)
+		}
+	}
+}
+
 func (s *stack) Forward(out []float64, in [][]float64) {
-	narrow(s.x[0], in[0])
+	narrow(s.layers[0].x, in[0])
 	mask := in[1]
-	last := len(s.shapes) - 1
-	for l, sh := range s.shapes {
-		p := in[2+3*l:]
-		narrow(s.w[l], p[0])
-		narrow(s.wc[l], p[1])
-		narrow(s.b[l], p[2])
-		kh := sh.K * sh.H
-		gemm.Sgemm(false, false, sh.N(), kh, s.ins[l], 1, s.x[l], s.ins[l], s.w[l], kh, 0, s.u[l], kh)
+	n := s.t * s.b
+	last := len(s.layers) - 1
+	for l := range s.layers {
+		sl := &s.layers[l]
 		h := s.h
 		if l < last {
-			h = s.x[l+1]
+			h = s.layers[l+1].x
 		}
-		sh.forward32(s.u[l], s.x[l], s.wc[l], s.b[l], mask, h, s.c[l], s.f[l], s.r[l])
+		if len(sl.dirs) == 2 {
+			if s.perm == nil || l == 0 {
+				s.perm = reversal(mask, s.t, s.b, s.perm)
+			}
+			permuteRows(sl.xr, sl.x, s.perm, sl.in)
+		}
+		for d := range sl.dirs {
+			sd := &sl.dirs[d]
+			p := in[sl.param+3*d:]
+			narrow(sd.w, p[0])
+			narrow(sd.wc, p[1])
+			narrow(sd.b, p[2])
+			x := sl.x
+			if sd.rev {
+				x = sl.xr
+			}
+			sh := sd.sh
+			kh := sh.K * sh.H
+			gemm.Sgemm(false, false, n, kh, sl.in, 1, x, sl.in, sd.w, kh, 0, sd.u, kh)
+			if len(sl.dirs) == 1 {
+				sh.forward32(sd.u, x, sd.wc, sd.b, mask, h, sd.c, sd.f, sd.r)
+				continue
+			}
+			xh := x
+			if sd.xh != nil {
+				xh = sd.xh
+				columns(x, sl.in, d*sh.H, sh.H, xh, false)
+			}
+			s.hd = grow32(s.hd, n*sh.H)
+			sh.forward32(sd.u, xh, sd.wc, sd.b, mask, s.hd, sd.c, sd.f, sd.r)
+			// Into h's column block d, in time order.
+			for r := 0; r < n; r++ {
+				dst := r
+				if sd.rev {
+					dst = s.perm[r]
+				}
+				copy(h[dst*sl.out+d*sh.H:dst*sl.out+(d+1)*sh.H], s.hd[r*sh.H:(r+1)*sh.H])
+			}
+		}
 		if l < last && s.drop != nil {
 			m := s.drop.masks[l]
 			for i := range h {
@@ -114,49 +193,108 @@ func (s *stack) Forward(out []float64, in [][]float64) {
 
 func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 	mask := in[1]
+	n := s.t * s.b
 	if s.dh == nil {
-		n, h := s.shapes[0].N(), s.shapes[0].H
-		maxKH := 0
-		maxW := 0
-		for l, sh := range s.shapes {
-			maxKH = max(maxKH, sh.K*sh.H)
-			maxW = max(maxW, s.ins[l]*sh.K*sh.H)
+		maxOut, maxKH, maxW, maxIn := 0, 0, 0, 0
+		for _, sl := range s.layers {
+			maxOut = max(maxOut, sl.out)
+			maxIn = max(maxIn, sl.in)
+			for _, sd := range sl.dirs {
+				maxKH = max(maxKH, sd.sh.K*sd.sh.H)
+				maxW = max(maxW, sl.in*sd.sh.K*sd.sh.H)
+			}
 		}
-		s.dh, s.dx = make([]float32, n*h), make([]float32, n*h)
+		s.dh, s.dx = make([]float32, n*maxOut), make([]float32, n*maxOut)
 		s.du, s.dw = make([]float32, n*maxKH), make([]float32, maxW)
+		s.dxh, s.dxd = make([]float32, n*maxOut), make([]float32, n*maxIn)
 	}
 	narrow(s.dh, dout)
-	for l := len(s.shapes) - 1; l >= 0; l-- {
-		sh := s.shapes[l]
-		n, kh, inl := sh.N(), sh.K*sh.H, s.ins[l]
-		d := din[2+3*l:]
-		du := s.du[:n*kh]
-		var dx []float32
-		if sh.K == 3 {
-			dx = s.dx[:n*sh.H]
+	for l := len(s.layers) - 1; l >= 0; l-- {
+		sl := &s.layers[l]
+		dhAll := s.dh[:n*sl.out]
+		dxAll := s.dx[:n*sl.in] // l > 0: sl.in is the previous layer's out
+		if l == 0 {
+			dxAll = nil
 		}
-		sh.backward32(s.u[l], s.x[l], s.wc[l], mask, s.c[l], s.f[l], s.r[l], s.dh, du, dx, d[1], d[2])
-		dw := s.dw[:inl*kh]
-		gemm.Sgemm(true, false, inl, kh, n, 1, s.x[l], inl, du, kh, 0, dw, kh)
-		widen(d[0], dw)
+		for d := range sl.dirs {
+			sd := &sl.dirs[d]
+			sh := sd.sh
+			kh, hid := sh.K*sh.H, sh.H
+			g := din[sl.param+3*d:]
+			du := s.du[:n*kh]
+			x := sl.x
+			if sd.rev {
+				x = sl.xr
+			}
+			if len(sl.dirs) == 1 {
+				var dx []float32
+				if sh.K == 3 {
+					dx = s.dx[:n*hid]
+				}
+				sh.backward32(sd.u, x, sd.wc, mask, sd.c, sd.f, sd.r, dhAll, du, dx, g[1], g[2])
+				dw := s.dw[:sl.in*kh]
+				gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
+				widen(g[0], dw)
+				if l == 0 {
+					break
+				}
+				// dx = dU·Wᵀ, added to the highway's part when K = 3.
+				var beta float32
+				if sh.K == 3 {
+					beta = 1
+				}
+				gemm.Sgemm(false, true, n, sl.in, kh, 1, du, kh, sd.w, kh, beta, dxAll, sl.in)
+				continue
+			}
+			// One direction of a bidirectional layer: its block of dh in
+			// its own row order.
+			dh := s.hd[:n*hid]
+			for r := 0; r < n; r++ {
+				src := r
+				if sd.rev {
+					src = s.perm[r]
+				}
+				copy(dh[r*hid:(r+1)*hid], dhAll[src*sl.out+d*hid:src*sl.out+(d+1)*hid])
+			}
+			xh := x
+			var dxh []float32
+			if sh.K == 3 {
+				xh, dxh = sd.xh, s.dxh[:n*hid]
+			}
+			sh.backward32(sd.u, xh, sd.wc, mask, sd.c, sd.f, sd.r, dh, du, dxh, g[1], g[2])
+			dw := s.dw[:sl.in*kh]
+			gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
+			widen(g[0], dw)
+			if l == 0 {
+				continue
+			}
+			dxd := s.dxd[:n*sl.in]
+			gemm.Sgemm(false, true, n, sl.in, kh, 1, du, kh, sd.w, kh, 0, dxd, sl.in)
+			if sh.K == 3 {
+				columns(dxd, sl.in, d*hid, hid, dxh, true)
+			}
+			if !sd.rev {
+				copy(dxAll, dxd)
+				continue
+			}
+			for r := 0; r < n; r++ {
+				dst := dxAll[s.perm[r]*sl.in : (s.perm[r]+1)*sl.in]
+				for j, v := range dxd[r*sl.in : (r+1)*sl.in] {
+					dst[j] += v
+				}
+			}
+		}
 		if l == 0 {
 			break
 		}
-		// dx = dU·Wᵀ, added to the highway's part when K = 3.
-		var beta float32
-		if sh.K == 3 {
-			beta = 1
-		}
-		dx = s.dx[:n*inl]
-		gemm.Sgemm(false, true, n, inl, kh, 1, du, kh, s.w[l], kh, beta, dx, inl)
 		// Through the dropout of layer l−1 into its output's gradient.
 		if s.drop != nil {
 			m := s.drop.masks[l-1]
-			for i := range dx {
-				dx[i] *= m[i]
+			for i := range dxAll {
+				dxAll[i] *= m[i]
 			}
 		}
-		s.dh, s.dx = dx, s.dh
+		s.dh, s.dx = s.dx, s.dh
 	}
 }
 

@@ -20,26 +20,33 @@ import (
 func TestStackMatchesGraph(t *testing.T) {
 	defer func(v bool) { Float32Products = v }(Float32Products)
 	for _, tc := range []struct {
-		name string
-		in   int
-		act  string
+		name  string
+		in    int
+		act   string
+		bidir bool
 	}{
-		{"k4-identity", 5, Identity},
-		{"k3-identity", 8, Identity},
-		{"k4-tanh", 5, Tanh},
+		{"k4-identity", 5, Identity, false},
+		{"k3-identity", 8, Identity, false},
+		{"k4-tanh", 5, Tanh, false},
+		{"bidir-k4-identity", 5, Identity, true},
+		{"bidir-k3-tanh", 16, Tanh, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const T, B, H = 7, 4, 8
 			rng := rand.New(rand.NewSource(11))
 			var ps strode.Params
-			o := Options{Hidden: H, Layers: 3, Activation: tc.act, HighwayBias: -0.5, Dropout: 0.25}
+			o := Options{Hidden: H, Layers: 3, Activation: tc.act, HighwayBias: -0.5, Dropout: 0.25, Bidirectional: tc.bidir}
+			out := o.OutDim()
 			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, l := range enc.Layers {
-				for j := range l.Bias.Data {
-					l.Bias.Data[j] += 0.3 * rng.NormFloat64()
+				for d := 0; d < l.Dirs(); d++ {
+					_, _, bias := l.direction(d)
+					for j := range bias.Data {
+						bias.Data[j] += 0.3 * rng.NormFloat64()
+					}
 				}
 			}
 			x := make([]float64, T*B*tc.in)
@@ -52,7 +59,7 @@ func TestStackMatchesGraph(t *testing.T) {
 					mask[i*B+b] = 1
 				}
 			}
-			w := make([]float64, T*B*H)
+			w := make([]float64, T*B*out)
 			for j := range w {
 				w[j] = rng.NormFloat64()
 			}
@@ -67,7 +74,7 @@ func TestStackMatchesGraph(t *testing.T) {
 					t.Fatal(err)
 				}
 				drop.Fill(rand.New(rand.NewSource(3)))
-				loss := n.Add(n.Sum(n.Mul(h, n.Const("w", w, T*B, H))), n.Sum(n.Square(h)))
+				loss := n.Add(n.Sum(n.Mul(h, n.Const("w", w, T*B, out))), n.Sum(n.Square(h)))
 				params, nodes := n.Bound()
 				m, err := n.Compile(loss, nodes)
 				if err != nil {
@@ -78,7 +85,7 @@ func TestStackMatchesGraph(t *testing.T) {
 				}
 				outs[i] = [][]float64{append([]float64(nil), graph.Value(h)...), {graph.Value(loss)[0]}}
 				for j, p := range params {
-					if j >= len(enc.Layers)*3 {
+					if j >= len(enc.Layers)*3*o.Dirs() {
 						t.Fatalf("unexpected parameter %s", p.Name)
 					}
 					grads[i] = append(grads[i], append([]float64(nil), m.Grad(j)...))
@@ -191,49 +198,113 @@ func TestAffineMatchesGraph(t *testing.T) {
 }
 
 // TestStackBitwiseAcrossCores: the fused stack's output and gradients do
-// not depend on how many cores split the units (what --resume relies on).
+// not depend on how many cores split the units (what --resume relies on),
+// one-directional and bidirectional.
 func TestStackBitwiseAcrossCores(t *testing.T) {
-	const T, B, In, H = 40, 3, 24, 200 // N·H above the one-worker threshold
-	rng := rand.New(rand.NewSource(8))
+	for _, bidir := range []bool{false, true} {
+		const T, B, In, H = 40, 3, 24, 200 // N·H above the one-worker threshold
+		rng := rand.New(rand.NewSource(8))
+		var ps strode.Params
+		o := Options{Hidden: H, Layers: 2, Activation: Identity, Dropout: 0.2, Bidirectional: bidir}
+		enc, err := NewEncoder(&ps, "sru", In, o, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := [][]float64{make([]float64, T*B*In), make([]float64, T*B)}
+		for i := range in[0] {
+			in[0][i] = rng.NormFloat64()
+		}
+		for i := range in[1] {
+			in[1][i] = 1
+		}
+		in[1][len(in[1])-1] = 0
+		for _, p := range ps.List {
+			in = append(in, p.Data)
+		}
+		out := o.OutDim()
+		dout := make([]float64, T*B*out)
+		for i := range dout {
+			dout[i] = rng.NormFloat64()
+		}
+		run := func(procs int) [][]float64 {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			drop := &Dropout{P: 0.2, keep: 1.25, masks: [][]float32{make([]float32, T*B*out)}}
+			drop.Fill(rand.New(rand.NewSource(1)))
+			s := newStack(enc, T, B, drop)
+			h := make([]float64, T*B*out)
+			s.Forward(h, in)
+			din := make([][]float64, len(in))
+			for i := range in {
+				din[i] = make([]float64, len(in[i]))
+			}
+			s.Backward(din, dout, in)
+			return append([][]float64{h}, din...)
+		}
+		a, b := run(1), run(4)
+		for i := range a {
+			for j := range a[i] {
+				if math.Float64bits(a[i][j]) != math.Float64bits(b[i][j]) {
+					t.Fatalf("bidirectional %v: array %d entry %d: 1 core %v, 4 cores %v", bidir, i, j, a[i][j], b[i][j])
+				}
+			}
+		}
+	}
+}
+
+// TestBidirectionalPadding: in a bidirectional stack an utterance's outputs
+// do not depend on the padding after it or on the other utterances of the
+// batch — the reverse direction starts at the utterance's own last real
+// frame. The utterance alone (no padding) is the reference, bitwise.
+func TestBidirectionalPadding(t *testing.T) {
+	const T, B, In, H, L = 9, 3, 6, 5, 4 // utterance 1 has L frames
+	rng := rand.New(rand.NewSource(21))
 	var ps strode.Params
-	enc, err := NewEncoder(&ps, "sru", In, Options{Hidden: H, Layers: 2, Activation: Identity, Dropout: 0.2}, rng)
+	o := Options{Hidden: H, Layers: 2, Activation: Identity, Bidirectional: true}
+	enc, err := NewEncoder(&ps, "sru", In, o, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := [][]float64{make([]float64, T*B*In), make([]float64, T*B)}
-	for i := range in[0] {
-		in[0][i] = rng.NormFloat64()
-	}
-	for i := range in[1] {
-		in[1][i] = 1
-	}
-	in[1][len(in[1])-1] = 0
-	for _, l := range enc.Layers {
-		in = append(in, l.W.Data, l.WeightC.Data, l.Bias.Data)
-	}
-	dout := make([]float64, T*B*H)
-	for i := range dout {
-		dout[i] = rng.NormFloat64()
-	}
-	run := func(procs int) [][]float64 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		drop := &Dropout{P: 0.2, keep: 1.25, masks: [][]float32{make([]float32, T*B*H)}}
-		drop.Fill(rand.New(rand.NewSource(1)))
-		s := newStack(enc, T, B, drop)
-		out := make([]float64, T*B*H)
-		s.Forward(out, in)
-		din := make([][]float64, len(in))
-		for i := range in {
-			din[i] = make([]float64, len(in[i]))
+	params := func(in [][]float64) [][]float64 {
+		for _, p := range ps.List {
+			in = append(in, p.Data)
 		}
-		s.Backward(din, dout, in)
-		return append([][]float64{out}, din...)
+		return in
 	}
-	a, b := run(1), run(4)
-	for i := range a {
-		for j := range a[i] {
-			if math.Float64bits(a[i][j]) != math.Float64bits(b[i][j]) {
-				t.Fatalf("array %d entry %d: 1 core %v, 4 cores %v", i, j, a[i][j], b[i][j])
+	run := func(t, b int, x, mask []float64) []float64 {
+		s := newStack(enc, t, b, nil)
+		out := make([]float64, t*b*o.OutDim())
+		s.Forward(out, params([][]float64{x, mask}))
+		return out
+	}
+	x := make([]float64, T*B*In)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	mask := make([]float64, T*B)
+	for i := 0; i < T; i++ {
+		mask[i*B], mask[i*B+2] = 1, 1
+		if i < L {
+			mask[i*B+1] = 1
+		}
+	}
+	batch := run(T, B, x, mask)
+	alone := make([]float64, L*In)
+	ones := make([]float64, L)
+	for i := 0; i < L; i++ {
+		copy(alone[i*In:(i+1)*In], x[(i*B+1)*In:(i*B+2)*In])
+		ones[i] = 1
+	}
+	ref := run(L, 1, alone, ones)
+	d := o.OutDim()
+	for i := 0; i < T; i++ {
+		for j := 0; j < d; j++ {
+			got := batch[(i*B+1)*d+j]
+			want := 0.0
+			if i < L {
+				want = ref[i*d+j]
+			}
+			if got != want {
+				t.Fatalf("frame %d output %d: in the batch %v, alone %v", i, j, got, want)
 			}
 		}
 	}

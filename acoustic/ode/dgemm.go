@@ -1,9 +1,9 @@
 package ode
 
-// gemm computes C += A·B for row-major A (m×k, leading dimension lda),
+// dgemm computes C += A·B for row-major A (m×k, leading dimension lda),
 // B (k×n, ldb) and C (m×n, ldc): 6×8, 4×8 and 4×4 blocks in the AVX2/FMA micro-kernels
 // where available, the edges (and every block elsewhere) in Go.
-func gemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+func dgemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	if m == 0 || n == 0 || k == 0 {
 		return
 	}

@@ -20,3 +20,6 @@ func tanh64x4(x *float64, n int)
 
 //go:noescape
 func tanh32x4(x *float32, n int)
+
+//go:noescape
+func sgemm6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)

@@ -27,7 +27,7 @@ func TestGemm(t *testing.T) {
 		}
 		want := append([]float64(nil), c...)
 		gemmGo(0, m, 0, n, k, a, k, b, n, want, n)
-		gemm(m, n, k, a, k, b, n, c, n)
+		dgemm(m, n, k, a, k, b, n, c, n)
 		for i := range c {
 			if math.Abs(c[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
 				t.Fatalf("%v: c[%d] = %v, want %v", sz, i, c[i], want[i])
@@ -48,7 +48,7 @@ func BenchmarkGemm450x100x100(b *testing.B) {
 		y[i] = 1
 	}
 	for i := 0; i < b.N; i++ {
-		gemm(m, n, k, x, k, y, n, c, n)
+		dgemm(m, n, k, x, k, y, n, c, n)
 	}
 	b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 }

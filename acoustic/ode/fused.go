@@ -21,18 +21,23 @@ func (m MLP) Func(g *graph.Graph) Func {
 }
 
 // SolveMLP integrates dh/dτ = f(h) for the MLP f from h0 (R×D) over
-// intervals span (R×1). Euler runs as one fused graph node (eulerMLP) unless
-// Opts.Unfused; RK4 is built from graph operations.
+// intervals span (R×1). Euler runs as one fused graph node unless
+// Opts.Unfused — eulerMLP in float64, eulerMLP32 when Opts.DType is Float32;
+// RK4 is built from graph operations.
 func (s Solver) SolveMLP(g *graph.Graph, f MLP, h0, span *graph.Node) *graph.Node {
 	if s.Opts.Method == Euler && !s.Opts.Unfused {
-		return g.Fused("euler-mlp", &eulerMLP{steps: s.Opts.Steps}, h0, span, f.W0, f.B0, f.W1, f.B1, f.W2, f.B2)
+		var k graph.Kernel = &eulerMLP{steps: s.Opts.Steps}
+		if s.Opts.DType == Float32 {
+			k = &eulerMLP32{steps: s.Opts.Steps}
+		}
+		return g.Fused("euler-mlp", k, h0, span, f.W0, f.B0, f.W1, f.B1, f.W2, f.B2)
 	}
 	return s.Solve(g, f.Func(g), h0, span)
 }
 
 // eulerMLP is K Euler steps h ← h + (span/K)⊙f(h) with its reverse pass by
 // hand (backpropagation through the stored trajectory). Products go through
-// gemm (AVX2/FMA where available).
+// dgemm (AVX2/FMA where available).
 type eulerMLP struct {
 	steps   int
 	r, d, h int
@@ -80,7 +85,7 @@ func dense(out, x, w, b []float64, r, k, n int, act bool) {
 	for i := 0; i < r; i++ {
 		copy(out[i*n:(i+1)*n], b)
 	}
-	gemm(r, n, k, x, k, w, n, out, n)
+	dgemm(r, n, k, x, k, w, n, out, n)
 	if act {
 		tanh64(out)
 	}
@@ -140,7 +145,7 @@ func (e *eulerMLP) Backward(din [][]float64, dout []float64, in [][]float64) {
 		e.accumWeights(dw2, db2, u1, df, r, hid, d)
 		du1 := e.du1
 		clear(du1)
-		gemm(r, hid, d, df, d, w2t, hid, du1, hid)
+		dgemm(r, hid, d, df, d, w2t, hid, du1, hid)
 		for i, u := range u1 {
 			du1[i] *= 1 - u*u
 		}
@@ -148,13 +153,13 @@ func (e *eulerMLP) Backward(din [][]float64, dout []float64, in [][]float64) {
 		e.accumWeights(dw1, db1, u0, du1, r, hid, hid)
 		du0 := e.du0
 		clear(du0)
-		gemm(r, hid, hid, du1, hid, w1t, hid, du0, hid)
+		dgemm(r, hid, hid, du1, hid, w1t, hid, du0, hid)
 		for i, u := range u0 {
 			du0[i] *= 1 - u*u
 		}
 		// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …
 		e.accumWeights(dw0, db0, hs, du0, r, d, hid)
-		gemm(r, d, hid, du0, hid, w0t, d, dh, d)
+		dgemm(r, d, hid, du0, hid, w0t, d, dh, d)
 	}
 	copy(dh0, dh)
 }
@@ -164,7 +169,7 @@ func (e *eulerMLP) Backward(din [][]float64, dout []float64, in [][]float64) {
 func (e *eulerMLP) accumWeights(dw, db, x, dy []float64, r, k, n int) {
 	xt := e.tmpT[:k*r]
 	transpose(r, k, x, xt)
-	gemm(k, n, r, xt, r, dy, n, dw, n)
+	dgemm(k, n, r, xt, r, dy, n, dw, n)
 	for i := 0; i < r; i++ {
 		for j := 0; j < n; j++ {
 			db[j] += dy[i*n+j]

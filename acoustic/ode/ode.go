@@ -13,6 +13,12 @@ const (
 	RK4   = "rk4"
 )
 
+// DType names the precision of the fused Euler solve.
+const (
+	Float64 = "float64"
+	Float32 = "float32"
+)
+
 // Options configures a Solver.
 type Options struct {
 	Method string // "euler" or "rk4"
@@ -20,10 +26,16 @@ type Options struct {
 	// Unfused builds SolveMLP's Euler steps from graph operations instead
 	// of the fused node (for comparisons and checks).
 	Unfused bool
+	// DType is the precision of the fused Euler solve (SolveMLP): Float64,
+	// or Float32 as the paper's reference PyTorch code trains (about twice
+	// as fast; inputs and results stay float64 on the graph). "" means
+	// Float64. Solves built from graph operations are always float64.
+	DType string
 }
 
-// DefaultOptions are the paper's: 10 Euler steps.
-func DefaultOptions() Options { return Options{Method: Euler, Steps: 10} }
+// DefaultOptions are the paper's: 10 Euler steps, in float64 (models that
+// train in float32 set DType).
+func DefaultOptions() Options { return Options{Method: Euler, Steps: 10, DType: Float64} }
 
 // Register adds the options to fs.
 func (o *Options) Register(fs *flag.FlagSet) {
@@ -36,6 +48,9 @@ func (o *Options) Register(fs *flag.FlagSet) {
 func (o Options) Validate() error {
 	if o.Method != Euler && o.Method != RK4 {
 		return fmt.Errorf("ode: unknown solver %q (want euler or rk4)", o.Method)
+	}
+	if o.DType != "" && o.DType != Float64 && o.DType != Float32 {
+		return fmt.Errorf("ode: unknown dtype %q (want float32 or float64)", o.DType)
 	}
 	if o.Steps < 1 {
 		return fmt.Errorf("ode: --ode-steps=%d, must be ≥ 1", o.Steps)

@@ -7,27 +7,31 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
 // BenchmarkTrainBatch is one training step of the sine recipe (batch of 50
 // sequences of 10 points: forward, backward, Adam) at the paper's sizes
 // (ode-hidden 8) and the reference code's (ode-hidden 100), with the Euler
-// steps as one fused node (default) or as graph operations (unfused). An
-// epoch is 100 such steps.
+// steps as one fused node in float32 (default), in float64, or as graph
+// operations (unfused, float64). An epoch is 100 such steps.
 func BenchmarkTrainBatch(b *testing.B) {
 	for _, tc := range []struct {
 		hid     int
 		unfused bool
-	}{{8, false}, {100, false}, {8, true}, {100, true}} {
+		dtype   string
+	}{{8, false, ode.Float32}, {100, false, ode.Float32}, {8, false, ode.Float64}, {100, false, ode.Float64}, {8, true, ode.Float64}, {100, true, ode.Float64}} {
 		name := fmt.Sprintf("ode-hidden=%d", tc.hid)
 		if tc.unfused {
 			name += "-unfused"
+		} else if tc.dtype == ode.Float64 {
+			name += "-float64"
 		}
 		b.Run(name, func(b *testing.B) {
 			o := DefaultSequentialOptions()
 			o.ODEHidden = tc.hid
-			o.ODE.Unfused = tc.unfused
+			o.ODE.Unfused, o.ODE.DType = tc.unfused, tc.dtype
 			m, err := NewSequential(o, rand.New(rand.NewSource(1)))
 			if err != nil {
 				b.Fatal(err)

@@ -264,7 +264,7 @@ func TestLossGradient(t *testing.T) {
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()
 		o.EncHidden, o.PhiHidden, o.ODEHidden, o.WKL = 4, 4, 5, 0.3
-		o.ODE.Steps = 4
+		o.ODE.Steps, o.ODE.DType = 4, ode.Float64 // finite differences need float64
 		tc.mod(&o)
 		rng := rand.New(rand.NewSource(5))
 		m, err := NewSequential(o, rng)

@@ -94,10 +94,14 @@ type SequentialOptions struct {
 }
 
 // DefaultSequentialOptions are the paper's sine sizes: encoder 2 FC ReLU × 8,
-// Φ/φ hidden 16, f_o hidden 8, 10 Euler steps, ε = 0.1, w_kl = 1e-7.
+// Φ/φ hidden 16, f_o hidden 8, 10 Euler steps, ε = 0.1, w_kl = 1e-7; the
+// fused Euler solve in float32 as the reference code trains (the gradient
+// checks set float64).
 func DefaultSequentialOptions() SequentialOptions {
-	return SequentialOptions{Encoder: EncoderContext, EncHidden: 8, EncLayers: 2, PhiHidden: 16, ODEHidden: 8,
+	o := SequentialOptions{Encoder: EncoderContext, EncHidden: 8, EncLayers: 2, PhiHidden: 16, ODEHidden: 8,
 		WKL: 1e-7, PhiInit: 1, Horizon: 1, ODE: ode.DefaultOptions(), KL: KLOptions{Epsilon: 0.1}, InputDim: 1}
+	o.ODE.DType = ode.Float32
+	return o
 }
 
 // Register adds the options to fs (the encoder choice and UnitGaps are left
@@ -119,6 +123,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.SkewPlanes, "skew-planes", o.SkewPlanes, "experimental: with --skew-ode, rotate only this many coordinate planes (0: all)")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
+	fs.StringVar(&o.ODE.DType, "ode-dtype", o.ODE.DType, "precision of the fused Euler ODE solve: float32 (as the reference code trains) or float64")
 	o.KL.Register(fs)
 }
 

@@ -1,0 +1,180 @@
+package ode
+
+// eulerMLP32 is eulerMLP computed in float32, as the paper's reference code
+// trains: the inputs are rounded to float32 once per Forward, the K steps,
+// their trajectory and the reverse pass run in float32 (products through
+// sgemm, which reads the trajectory transposed in place, so nothing is
+// transposed per step; activations through tanh32), and the results are
+// widened back to float64 for the graph. The interval and bias gradients,
+// sums of R·K terms, are accumulated in float64.
+type eulerMLP32 struct {
+	steps   int
+	r, d, h int
+	// float32 copies of the latest Forward's weights
+	w0, b0, w1, b1, w2, b2 []float32
+	state                  []float32
+	// trajectory of the latest Forward: per step the state and both hidden
+	// activations (after tanh) and f.
+	hs, u0, u1, fs [][]float32
+	// scratch for the reverse pass: the weights transposed once per pass,
+	// and dW2 transposed (D×H), which makes its product D×H×R (16-column
+	// blocks) rather than H×D×R.
+	w0t, w1t, w2t                    []float32
+	dh, df, du1, du0, dw0, dw1, dw2t []float32
+	mm                               sgemm
+}
+
+func (e *eulerMLP32) Shape(in [][2]int) (int, int, error) {
+	return (&eulerMLP{}).Shape(in)
+}
+
+func (e *eulerMLP32) alloc(r, d, h int) {
+	if e.r == r && e.d == d && e.h == h && e.hs != nil {
+		return
+	}
+	e.r, e.d, e.h = r, d, h
+	mk := func(n int) [][]float32 {
+		s := make([][]float32, e.steps)
+		for i := range s {
+			s[i] = make([]float32, n)
+		}
+		return s
+	}
+	e.hs, e.u0, e.u1, e.fs = mk(r*d), mk(r*h), mk(r*h), mk(r*d)
+	e.w0, e.b0, e.w1, e.b1, e.w2, e.b2 = make([]float32, d*h), make([]float32, h), make([]float32, h*h), make([]float32, h), make([]float32, h*d), make([]float32, d)
+	e.state, e.dh, e.df = make([]float32, r*d), make([]float32, r*d), make([]float32, r*d)
+	e.du1, e.du0 = make([]float32, r*h), make([]float32, r*h)
+	e.dw0, e.dw1, e.dw2t = make([]float32, d*h), make([]float32, h*h), make([]float32, d*h)
+	e.w0t, e.w1t, e.w2t = make([]float32, h*d), make([]float32, h*h), make([]float32, d*h)
+}
+
+// narrow rounds src into dst (same length).
+func narrow(dst []float32, src []float64) {
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
+// widen copies src into dst (same length).
+func widen(dst []float64, src []float32) {
+	for i, v := range src {
+		dst[i] = float64(v)
+	}
+}
+
+// dense is out = tanh?(x·w + b) for x r×k, w k×n, b 1×n.
+func (e *eulerMLP32) dense(out, x, w, b []float32, r, k, n int, act bool) {
+	for i := 0; i < r; i++ {
+		copy(out[i*n:(i+1)*n], b)
+	}
+	e.mm.mul(r, n, k, x, k, 1, w, n, out, n)
+	if act {
+		tanh32(out)
+	}
+}
+
+// stepSize is span/K rounded to float32, the Euler step of row i.
+func (e *eulerMLP32) stepSize(span []float64, i int) float32 {
+	return float32(span[i] / float64(e.steps))
+}
+
+func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
+	h0, span := in[0], in[1]
+	r, d := len(span), len(h0)/len(span)
+	hid := len(in[3])
+	e.alloc(r, d, hid)
+	for i, w := range [][]float32{e.w0, e.b0, e.w1, e.b1, e.w2, e.b2} {
+		narrow(w, in[i+2])
+	}
+	h := e.state
+	narrow(h, h0)
+	for s := 0; s < e.steps; s++ {
+		copy(e.hs[s], h)
+		e.dense(e.u0[s], h, e.w0, e.b0, r, d, hid, true)
+		e.dense(e.u1[s], e.u0[s], e.w1, e.b1, r, hid, hid, true)
+		e.dense(e.fs[s], e.u1[s], e.w2, e.b2, r, hid, d, false)
+		f := e.fs[s]
+		for i := 0; i < r; i++ {
+			st := e.stepSize(span, i)
+			for j := i * d; j < (i+1)*d; j++ {
+				h[j] += st * f[j]
+			}
+		}
+	}
+	widen(out, h)
+}
+
+// Backward is eulerMLP.Backward in float32 (see there for the equations).
+func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
+	span := in[1]
+	r, d, hid := e.r, e.d, e.h
+	dh0, dspan, db0, db1, db2 := din[0], din[1], din[3], din[5], din[7]
+	k := float64(e.steps)
+	dh, df, du1, du0 := e.dh, e.df, e.du1, e.du0
+	narrow(dh, dout)
+	clear(e.dw0)
+	clear(e.dw1)
+	clear(e.dw2t)
+	transpose32(d, hid, e.w0, e.w0t)
+	transpose32(hid, hid, e.w1, e.w1t)
+	transpose32(hid, d, e.w2, e.w2t)
+	for s := e.steps - 1; s >= 0; s-- {
+		f, u0, u1, hs := e.fs[s], e.u0[s], e.u1[s], e.hs[s]
+		for i := 0; i < r; i++ {
+			st := e.stepSize(span, i)
+			acc := 0.0
+			for j := i * d; j < (i+1)*d; j++ {
+				acc += float64(dh[j]) * float64(f[j])
+				df[j] = st * dh[j]
+			}
+			dspan[i] += acc / k
+		}
+		// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, du1 = df·W2ᵀ ⊙ (1 − u1²)
+		e.mm.mul(d, hid, r, df, 1, d, u1, hid, e.dw2t, hid)
+		colSums(db2, df, r, d)
+		clear(du1)
+		e.mm.mul(r, hid, d, df, d, 1, e.w2t, hid, du1, hid)
+		for i, u := range u1 {
+			du1[i] *= 1 - u*u
+		}
+		// u1 = tanh(u0·W1 + b1)
+		e.mm.mul(hid, hid, r, u0, 1, hid, du1, hid, e.dw1, hid)
+		colSums(db1, du1, r, hid)
+		clear(du0)
+		e.mm.mul(r, hid, hid, du1, hid, 1, e.w1t, hid, du0, hid)
+		for i, u := range u0 {
+			du0[i] *= 1 - u*u
+		}
+		// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …: dh += du0·W0ᵀ
+		e.mm.mul(d, hid, r, hs, 1, d, du0, hid, e.dw0, hid)
+		colSums(db0, du0, r, hid)
+		e.mm.mul(r, d, hid, du0, hid, 1, e.w0t, d, dh, d)
+	}
+	widen(dh0, dh)
+	widen(din[2], e.dw0)
+	widen(din[4], e.dw1)
+	dw2 := din[6] // H×D
+	for j := 0; j < d; j++ {
+		for i, v := range e.dw2t[j*hid : (j+1)*hid] {
+			dw2[i*d+j] = float64(v)
+		}
+	}
+}
+
+// colSums adds the column sums of the r×n matrix x to db, in float64.
+func colSums(db []float64, x []float32, r, n int) {
+	for i := 0; i < r; i++ {
+		for j, v := range x[i*n : (i+1)*n] {
+			db[j] += float64(v)
+		}
+	}
+}
+
+// transpose32 writes the n×m transpose of the row-major m×n matrix a into t.
+func transpose32(m, n int, a, t []float32) {
+	for i := 0; i < m; i++ {
+		for j, v := range a[i*n : (i+1)*n] {
+			t[j*m+i] = v
+		}
+	}
+}

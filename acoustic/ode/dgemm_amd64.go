@@ -19,7 +19,7 @@ func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 func tanh64x4(x *float64, n int)
 
 //go:noescape
-func tanh32x4(x *float32, n int)
+func sgemm6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)
 
 //go:noescape
-func sgemm6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)
+func tanh32x8(x *float32, n int)

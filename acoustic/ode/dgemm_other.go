@@ -18,8 +18,8 @@ func dgemm6x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 
 func tanh64x4(x *float64, n int) { panic("ode: tanh64x4 without amd64") }
 
-func tanh32x4(x *float32, n int) { panic("ode: tanh32x4 without amd64") }
-
 func sgemm6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int) {
 	panic("ode: sgemm6x16 without amd64")
 }
+
+func tanh32x8(x *float32, n int) { panic("ode: tanh32x8 without amd64") }

@@ -3,10 +3,10 @@ package ode
 import "math"
 
 // Vectorised tanh for the fused Euler kernel's activations. math.Tanh costs
-// about a quarter of a training step at the reference code's sizes; this one
+// about a quarter of a training step at the reference code's sizes; tanh64
 // runs four lanes at a time (AVX2+FMA) with the same operations as tanhOne,
 // so the vector lanes, the scalar tail and the non-amd64 build give bitwise
-// the same values.
+// the same values; tanh32 runs the same algorithm in float32, eight lanes.
 //
 // Numerics, for a = min(|x|, 20) (tanh(20) rounds to 1):
 //
@@ -71,17 +71,28 @@ func tanh64(x []float64) {
 	}
 }
 
-// tanh32 replaces every element of x by its tanh, computed in float64 and
-// rounded once.
+// tanh32 replaces every element of x by its tanh. With AVX2+FMA it runs the
+// algorithm of tanhOne in float32, eight lanes at a time (tanh32x8: clamp
+// at 10, where tanh rounds to 1 in float32; e^r − 1 to degree 7, truncation
+// < 2e-8·|p|), the tail through the same code on a padded copy, so a value's
+// result does not depend on its position; measured against math.Tanh over
+// 2·10⁶ points (TestTanh32): at most 4 float32 ulps. Elsewhere it rounds
+// tanhOne's float64 result.
 func tanh32(x []float32) {
-	n := 0
-	if haveFMA {
-		n = len(x) &^ 3
-		if n > 0 {
-			tanh32x4(&x[0], n)
+	if !haveFMA {
+		for i, v := range x {
+			x[i] = float32(tanhOne(float64(v)))
 		}
+		return
 	}
-	for i := n; i < len(x); i++ {
-		x[i] = float32(tanhOne(float64(x[i])))
+	n := len(x) &^ 7
+	if n > 0 {
+		tanh32x8(&x[0], n)
+	}
+	if n < len(x) {
+		var buf [8]float32
+		copy(buf[:], x[n:])
+		tanh32x8(&buf[0], 8)
+		copy(x[n:], buf[:])
 	}
 }

@@ -23,3 +23,6 @@ func sgemm6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32,
 
 //go:noescape
 func tanh32x8(x *float32, n int)
+
+//go:noescape
+func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)

@@ -9,17 +9,29 @@ import (
 // (eulerMLP32): C += A·B for an m×k A read through strides, A(i, p) =
 // a[i·ars + p·acs] — row-major (ars = lda, acs = 1) or stored transposed
 // (ars = 1, acs = lda) at the same cost — and row-major B (k×n) and C (m×n).
-// Its products are small (at most 450×100×100), where packing both operands
-// as a general SGEMM does costs about as much as the arithmetic; this one
-// reads A and B in place, 6×16 blocks of C in an AVX2/FMA micro-kernel
-// (sgemm6x16), and pads only the edge blocks. Each element of C gets one
-// sum over p in order, with one FMA per term, started from zero and then
-// added to C, whichever block it falls in: results do not depend on m, n or
-// the position in C.
+// Its products are small (at most 450×100×100, down to 450×8×8 at the
+// paper's sizes), where packing both operands as a general SGEMM does costs
+// about as much as the arithmetic; this one reads A and B in place, 6×16 and
+// 6×8 blocks of C in AVX2/FMA micro-kernels (sgemm6x16, sgemm6x8), and pads
+// only the edge blocks (fewer than 8 columns, or 6 rows). Each element of C
+// gets one sum over p in order, with one FMA per term, started from zero
+// and then added to C, whichever block it falls in: results do not depend
+// on m, n or the position in C.
 type sgemm struct {
-	bp []float32 // k×16: B's last columns, zero-padded
-	ap []float32 // k×6: A's last rows, zero-padded, as A(i, p) = ap[p·6 + i]
+	bp    []float32 // k×8: B's last (< 8) columns, zero-padded
+	ap    []float32 // k×6: A's last (< 6) rows, zero-padded, as A(i, p) = ap[p·6 + i]
+	tiles []colTile
 }
+
+// colTile is a block of columns of B: width 16 or 8, read from b (leading
+// dimension ldb) at column j, or from the padded copy.
+type colTile struct {
+	j, width, cols int // cols ≤ width are real
+	b              []float32
+	ldb            int
+}
+
+type microKernel func(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)
 
 // mul is C += A·B (see sgemm). Inconsistent sizes panic.
 func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int, c []float32, ldc int) {
@@ -29,37 +41,53 @@ func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int
 	if len(a) < (m-1)*ars+(k-1)*acs+1 || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n || ldb < n || ldc < n {
 		panic(fmt.Sprintf("ode: sgemm %d×%d×%d: operands too short (a %d, b %d ldb %d, c %d ldc %d)", m, n, k, len(a), len(b), ldb, len(c), ldc))
 	}
-	kern := sgemm6x16
+	k16, k8 := microKernel(sgemm6x16), microKernel(sgemm6x8)
 	if !haveFMA {
-		kern = sgemm6x16Go
+		k16, k8 = sgemm6x16Go, sgemm6x8Go
 	}
-	m6, n16 := m/6*6, n/16*16
-	// Column panels outside, so one k×16 panel of B stays in L1 while the
-	// row blocks of A stream past it.
-	for j := 0; j < n16; j += 16 {
-		for i := 0; i < m6; i += 6 {
-			kern(k, &a[i*ars], ars, acs, &b[j], ldb, &c[i*ldc+j], ldc)
+	s.tiles = s.tiles[:0]
+	j := 0
+	for ; j+16 <= n; j += 16 {
+		s.tiles = append(s.tiles, colTile{j, 16, 16, b[j:], ldb})
+	}
+	if j+8 <= n {
+		s.tiles = append(s.tiles, colTile{j, 8, 8, b[j:], ldb})
+		j += 8
+	}
+	if j < n {
+		s.bp = grow(s.bp, k*8)
+		for p := 0; p < k; p++ {
+			row := s.bp[p*8 : (p+1)*8]
+			clear(row[copy(row, b[p*ldb+j:p*ldb+n]):])
 		}
+		s.tiles = append(s.tiles, colTile{j, 8, n - j, s.bp, 8})
 	}
-	var ct [6 * 16]float32
-	// addTile adds the first rows×cols of ct to C at (i, j).
-	addTile := func(i, j, rows, cols int) {
+	var ct [6 * 16]float32 // a padded block's result
+	// addTile adds the first rows×cols of ct (leading dimension w) to C at (i, j).
+	addTile := func(i, j, rows, cols, w int) {
 		for r := 0; r < rows; r++ {
-			for q, v := range ct[r*16 : r*16+cols] {
-				c[(i+r)*ldc+j+q] += v
+			ci := c[(i+r)*ldc+j : (i+r)*ldc+j+cols]
+			for q, v := range ct[r*w : r*w+cols] {
+				ci[q] += v
 			}
 		}
 	}
-	if n16 < n {
-		s.bp = grow(s.bp, k*16)
-		for p := 0; p < k; p++ {
-			row := s.bp[p*16 : (p+1)*16]
-			clear(row[copy(row, b[p*ldb+n16:p*ldb+n]):])
+	m6 := m / 6 * 6
+	// Column tiles outside, so one k×16 panel of B stays in L1 while the
+	// row blocks of A stream past it.
+	for _, t := range s.tiles {
+		kern := k16
+		if t.width == 8 {
+			kern = k8
 		}
 		for i := 0; i < m6; i += 6 {
+			if t.cols == t.width {
+				kern(k, &a[i*ars], ars, acs, &t.b[0], t.ldb, &c[i*ldc+t.j], ldc)
+				continue
+			}
 			ct = [6 * 16]float32{}
-			kern(k, &a[i*ars], ars, acs, &s.bp[0], 16, &ct[0], 16)
-			addTile(i, n16, 6, n-n16)
+			kern(k, &a[i*ars], ars, acs, &t.b[0], t.ldb, &ct[0], t.width)
+			addTile(i, t.j, 6, t.cols, t.width)
 		}
 	}
 	if m6 < m {
@@ -73,14 +101,14 @@ func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int
 				s.ap[p*6+i] = v
 			}
 		}
-		for j := 0; j < n; j += 16 {
-			bt, ldt := b[j:], ldb
-			if j == n16 {
-				bt, ldt = s.bp, 16
+		for _, t := range s.tiles {
+			kern := k16
+			if t.width == 8 {
+				kern = k8
 			}
 			ct = [6 * 16]float32{}
-			kern(k, &s.ap[0], 1, 6, &bt[0], ldt, &ct[0], 16)
-			addTile(m6, j, m-m6, min(16, n-j))
+			kern(k, &s.ap[0], 1, 6, &t.b[0], t.ldb, &ct[0], t.width)
+			addTile(m6, t.j, m-m6, t.cols, t.width)
 		}
 	}
 }
@@ -93,20 +121,29 @@ func grow(buf []float32, n int) []float32 {
 	return buf[:n]
 }
 
-// sgemm6x16Go is sgemm6x16 in Go (no AVX2/FMA, or another architecture).
+// sgemm6x16Go and sgemm6x8Go are the micro-kernels in Go (no AVX2/FMA, or
+// another architecture).
 func sgemm6x16Go(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int) {
+	sgemmGo(16, k, a, ars, acs, b, ldb, c, ldc)
+}
+
+func sgemm6x8Go(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int) {
+	sgemmGo(8, k, a, ars, acs, b, ldb, c, ldc)
+}
+
+func sgemmGo(w, k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int) {
 	as := unsafe.Slice(a, 5*ars+(k-1)*acs+1)
-	bs := unsafe.Slice(b, (k-1)*ldb+16)
-	cs := unsafe.Slice(c, 5*ldc+16)
+	bs := unsafe.Slice(b, (k-1)*ldb+w)
+	cs := unsafe.Slice(c, 5*ldc+w)
 	for i := 0; i < 6; i++ {
 		var acc [16]float32
 		for p := 0; p < k; p++ {
 			av := as[i*ars+p*acs]
-			for j, bv := range bs[p*ldb : p*ldb+16] {
+			for j, bv := range bs[p*ldb : p*ldb+w] {
 				acc[j] += av * bv
 			}
 		}
-		for j, v := range acc {
+		for j, v := range acc[:w] {
 			cs[i*ldc+j] += v
 		}
 	}

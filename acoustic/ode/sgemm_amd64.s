@@ -97,3 +97,70 @@ store:
 	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET
+
+// func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)
+//
+// sgemm6x16 for an 8-column block (one YMM of B per step, six accumulators).
+TEXT ·sgemm6x8(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ ars+16(FP), R8
+	SHLQ $2, R8
+	MOVQ acs+24(FP), R12
+	SHLQ $2, R12
+	MOVQ b+32(FP), DI
+	MOVQ ldb+40(FP), R13
+	SHLQ $2, R13
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R14
+	SHLQ $2, R14
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	TESTQ CX, CX
+	JE    store8
+
+loop8:
+	VMOVUPS      (DI), Y12
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VBROADCASTSS (SI)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y1
+	VBROADCASTSS (SI)(R8*2), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VBROADCASTSS (SI)(R9*1), Y15
+	VFMADD231PS  Y12, Y15, Y3
+	VBROADCASTSS (SI)(R8*4), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VBROADCASTSS (SI)(R10*1), Y15
+	VFMADD231PS  Y12, Y15, Y5
+	ADDQ         R12, SI
+	ADDQ         R13, DI
+	DECQ         CX
+	JNZ          loop8
+
+store8:
+	VADDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DX)
+	ADDQ    R14, DX
+	VADDPS  (DX), Y1, Y1
+	VMOVUPS Y1, (DX)
+	ADDQ    R14, DX
+	VADDPS  (DX), Y2, Y2
+	VMOVUPS Y2, (DX)
+	ADDQ    R14, DX
+	VADDPS  (DX), Y3, Y3
+	VMOVUPS Y3, (DX)
+	ADDQ    R14, DX
+	VADDPS  (DX), Y4, Y4
+	VMOVUPS Y4, (DX)
+	ADDQ    R14, DX
+	VADDPS  (DX), Y5, Y5
+	VMOVUPS Y5, (DX)
+	VZEROUPPER
+	RET

@@ -4,10 +4,14 @@
 # peer doing the same computation (bench/sine_peer.py) in the same run, at the
 # paper's sizes (ode-hidden 8) and the reference code's (ode-hidden 100); and
 # the split of strode's time between gorgonia's machinery and arithmetic
-# (from a CPU profile).
+# (from a CPU profile). strode's figure is its default, the fused Euler solve
+# in float32 like the peer; the fused float64 solve and the unfused (graph
+# operations, float64) one are shown beside it.
 #
 # usage: bench/sine.sh [RUNS]      (default 5; medians are reported)
-#   PY=python3 with torch (default /usr/bin/python3, Debian's python3-torch)
+#   PY=python3 with torch (default /usr/bin/python3, Debian's python3-torch);
+#   the peer runs on one thread, OpenBLAS included (its spinning second
+#   thread used to be counted in the peer's CPU time)
 #   STRODE_TEST=prebuilt test binary of ./acoustic/strode (default: go test -c)
 set -eu
 cd "$(dirname "$0")/.."
@@ -33,11 +37,12 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 gomed() { grep -E "ode-hidden=$1 " "$OUT/go.txt" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="cpu-s/epoch") print $i}' | median; }
 for h in 8 100; do
-	OPENBLAS_CORETYPE=$CORE $PY bench/sine_peer.py $h "$RUNS" > "$OUT/peer$h.txt"
+	OPENBLAS_CORETYPE=$CORE OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $PY bench/sine_peer.py $h "$RUNS" > "$OUT/peer$h.txt"
 	ours=$(gomed $h)
-	unf=$(grep -E "ode-hidden=$h-unfused " "$OUT/go.txt" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="cpu-s/epoch") print $i}' | median)
+	f64=$(gomed "$h-float64")
+	unf=$(gomed "$h-unfused")
 	peer=$(median < "$OUT/peer$h.txt")
-	echo "ode-hidden $h: strode $ours s/epoch (unfused Euler $unf), peer $peer s/epoch, strode/peer time ratio $(echo "$ours $peer" | awk '{printf "%.2f", $1/$2}')"
+	echo "ode-hidden $h: strode $ours s/epoch (fused float64 $f64, unfused Euler $unf), peer $peer s/epoch, strode/peer time ratio $(echo "$ours $peer" | awk '{printf "%.2f", $1/$2}')"
 done
 # Machinery vs arithmetic: flat CPU samples of the fused training step.
 for h in 8 100; do

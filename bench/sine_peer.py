@@ -2,16 +2,24 @@
 sine data in PyTorch, the same computation as strode's (DESIGN.md §3):
 context encoder 2 FC ReLU x 8, Φ/φ hidden 16 with tangent derivatives, KL
 term on K-1 nodes, 10 Euler steps of f_o (hidden H), decoder, Adam 3e-4,
-batch 50, 100 batches, one thread. float32 (as the reference code).
+batch 50, 100 batches, one thread (torch and OpenBLAS). float32 (as the
+reference code).
 
 usage: sine_peer.py ODE_HIDDEN REPEATS  -> prints CPU seconds per epoch (process
 time, comparable with strode's cpu-s/epoch on a loaded machine), one per repeat
 """
 import math
+import os
 import sys
 import time
 
-import torch
+# One thread for OpenBLAS too: torch.set_num_threads does not reach it, and
+# its idle second thread spins on the other core, which process_time counts
+# (that doubled the peer's figures before this was set).
+for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import torch  # noqa: E402 (after the thread settings)
 import torch.nn.functional as F
 
 torch.set_num_threads(1)

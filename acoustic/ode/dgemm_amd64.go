@@ -26,3 +26,6 @@ func tanh32x8(x *float32, n int)
 
 //go:noescape
 func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int)
+
+//go:noescape
+func tanhGrad32x8(du, u *float32, n int)

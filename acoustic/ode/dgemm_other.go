@@ -27,3 +27,5 @@ func tanh32x8(x *float32, n int) { panic("ode: tanh32x8 without amd64") }
 func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int) {
 	panic("ode: sgemm6x8 without amd64")
 }
+
+func tanhGrad32x8(du, u *float32, n int) { panic("ode: tanhGrad32x8 without amd64") }

@@ -5,8 +5,9 @@ package ode
 // their trajectory and the reverse pass run in float32 (products through
 // sgemm, which reads the trajectory transposed in place, so nothing is
 // transposed per step; activations through tanh32), and the results are
-// widened back to float64 for the graph. The interval and bias gradients,
-// sums of R·K terms, are accumulated in float64.
+// widened back to float64 for the graph. The interval gradients are summed
+// in float64; the bias gradients, column sums, are products with a row of
+// ones (1ᵀ·dy) in float32 like the weights'.
 type eulerMLP32 struct {
 	steps   int
 	r, d, h int
@@ -21,6 +22,8 @@ type eulerMLP32 struct {
 	// blocks) rather than H×D×R.
 	w0t, w1t, w2t                    []float32
 	dh, df, du1, du0, dw0, dw1, dw2t []float32
+	db0, db1, db2                    []float32
+	ones                             []float32 // R ones: column sums as products
 	mm                               sgemm
 }
 
@@ -46,6 +49,11 @@ func (e *eulerMLP32) alloc(r, d, h int) {
 	e.du1, e.du0 = make([]float32, r*h), make([]float32, r*h)
 	e.dw0, e.dw1, e.dw2t = make([]float32, d*h), make([]float32, h*h), make([]float32, d*h)
 	e.w0t, e.w1t, e.w2t = make([]float32, h*d), make([]float32, h*h), make([]float32, d*h)
+	e.db0, e.db1, e.db2 = make([]float32, h), make([]float32, h), make([]float32, d)
+	e.ones = make([]float32, r)
+	for i := range e.ones {
+		e.ones[i] = 1
+	}
 }
 
 // narrow rounds src into dst (same length).
@@ -108,13 +116,16 @@ func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
 func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	span := in[1]
 	r, d, hid := e.r, e.d, e.h
-	dh0, dspan, db0, db1, db2 := din[0], din[1], din[3], din[5], din[7]
+	dh0, dspan := din[0], din[1]
 	k := float64(e.steps)
 	dh, df, du1, du0 := e.dh, e.df, e.du1, e.du0
 	narrow(dh, dout)
 	clear(e.dw0)
 	clear(e.dw1)
 	clear(e.dw2t)
+	clear(e.db0)
+	clear(e.db1)
+	clear(e.db2)
 	transpose32(d, hid, e.w0, e.w0t)
 	transpose32(hid, hid, e.w1, e.w1t)
 	transpose32(hid, d, e.w2, e.w2t)
@@ -129,43 +140,34 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 			}
 			dspan[i] += acc / k
 		}
-		// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, du1 = df·W2ᵀ ⊙ (1 − u1²)
+		// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, db2 += 1ᵀ·df,
+		// du1 = df·W2ᵀ ⊙ (1 − u1²)
 		e.mm.mul(d, hid, r, df, 1, d, u1, hid, e.dw2t, hid)
-		colSums(db2, df, r, d)
+		e.mm.mul(1, d, r, e.ones, r, 1, df, d, e.db2, d)
 		clear(du1)
 		e.mm.mul(r, hid, d, df, d, 1, e.w2t, hid, du1, hid)
-		for i, u := range u1 {
-			du1[i] *= 1 - u*u
-		}
+		tanhGrad32(du1, u1)
 		// u1 = tanh(u0·W1 + b1)
 		e.mm.mul(hid, hid, r, u0, 1, hid, du1, hid, e.dw1, hid)
-		colSums(db1, du1, r, hid)
+		e.mm.mul(1, hid, r, e.ones, r, 1, du1, hid, e.db1, hid)
 		clear(du0)
 		e.mm.mul(r, hid, hid, du1, hid, 1, e.w1t, hid, du0, hid)
-		for i, u := range u0 {
-			du0[i] *= 1 - u*u
-		}
+		tanhGrad32(du0, u0)
 		// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …: dh += du0·W0ᵀ
 		e.mm.mul(d, hid, r, hs, 1, d, du0, hid, e.dw0, hid)
-		colSums(db0, du0, r, hid)
+		e.mm.mul(1, hid, r, e.ones, r, 1, du0, hid, e.db0, hid)
 		e.mm.mul(r, d, hid, du0, hid, 1, e.w0t, d, dh, d)
 	}
 	widen(dh0, dh)
 	widen(din[2], e.dw0)
 	widen(din[4], e.dw1)
+	widen(din[3], e.db0)
+	widen(din[5], e.db1)
+	widen(din[7], e.db2)
 	dw2 := din[6] // H×D
 	for j := 0; j < d; j++ {
 		for i, v := range e.dw2t[j*hid : (j+1)*hid] {
 			dw2[i*d+j] = float64(v)
-		}
-	}
-}
-
-// colSums adds the column sums of the r×n matrix x to db, in float64.
-func colSums(db []float64, x []float32, r, n int) {
-	for i := 0; i < r; i++ {
-		for j, v := range x[i*n : (i+1)*n] {
-			db[j] += float64(v)
 		}
 	}
 }

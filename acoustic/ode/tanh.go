@@ -96,3 +96,18 @@ func tanh32(x []float32) {
 		copy(x[n:], buf[:])
 	}
 }
+
+// tanhGrad32 is du ⊙= 1 − u² for u = tanh(·), the reverse pass of tanh32.
+func tanhGrad32(du, u []float32) {
+	u = u[:len(du)]
+	n := 0
+	if haveFMA {
+		n = len(du) &^ 7
+		if n > 0 {
+			tanhGrad32x8(&du[0], &u[0], n)
+		}
+	}
+	for i := n; i < len(du); i++ {
+		du[i] *= 1 - u[i]*u[i]
+	}
+}

@@ -389,3 +389,27 @@ DATA tanhsC6<>+20(SB)/4, $0x3f800000
 DATA tanhsC6<>+24(SB)/4, $0x3f800000
 DATA tanhsC6<>+28(SB)/4, $0x3f800000
 GLOBL tanhsC6<>(SB), RODATA|NOPTR, $32
+
+// func tanhGrad32x8(du, u *float32, n int)
+//
+// du[0:n] *= 1 − u[0:n]² (the derivative of tanh through its output), for
+// n a positive multiple of 8: u², then 1 − u², then the product, each
+// rounded, as the Go loop in tanhGrad32.
+TEXT ·tanhGrad32x8(SB), NOSPLIT, $0-24
+	MOVQ    du+0(FP), DI
+	MOVQ    u+8(FP), SI
+	MOVQ    n+16(FP), CX
+	VMOVUPS tanhsUnit<>(SB), Y3
+
+loopgrad:
+	VMOVUPS (SI), Y0
+	VMULPS  Y0, Y0, Y0
+	VSUBPS  Y0, Y3, Y0
+	VMULPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JNZ     loopgrad
+	VZEROUPPER
+	RET

@@ -13,7 +13,9 @@
 // # Defaults and experiments
 //
 // The defaults are DESIGN.md §3 and the paper's settings (Adam 3e-4, batch
-// 50, w_kl 1e-7, 20 epochs). With them the gaps learn a code of the next
+// 50, w_kl 1e-7, 20 epochs); the fused Euler solve runs in float32 as the
+// reference code trains (--ode-dtype float64 for the float64 one; the
+// figures agree to several digits, RESULTS.md). With them the gaps learn a code of the next
 // value rather than its time (gap r ≈ −0.1): the ODE restarts from z_j on
 // every interval, so any monotone code of x_{j+1} in the gap predicts as well
 // as the true gap. Options beyond DESIGN.md §3, all off by default (see

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 const none = -1
@@ -504,27 +505,30 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	var arcs int64
 	var sink uint32
 	for t := range ptoks {
-		// Software prefetch by plain loads: the graph look-ups of a token
-		// miss the cache on a large graph, and a mispredicted branch in
-		// the arc loop (new token or not, within the cutoff or not) stops
-		// the processor from running ahead to the next token's. Touching
-		// the state record of the token prefetchDistance ahead, the arcs
-		// of the one half as far and the frontier entry of the first arc's
-		// target of the one a quarter as far starts those misses early;
-		// the loads complete even when the branch flushes the pipeline.
+		// Software prefetch: the graph look-ups of a token miss the cache
+		// on a large graph, and a mispredicted branch in the arc loop (new
+		// token or not, within the cutoff or not) stops the processor from
+		// running ahead to the next token's. So the state record of the
+		// token prefetchDistance ahead is fetched, the arcs of the one half
+		// as far (its state record is in the cache by then) and the
+		// frontier entry of the first arc's target of the one a quarter as
+		// far, as prefetch instructions, which unlike plain loads do not
+		// hold up the search when they miss.
+		pa, pb, pc := unsafe.Pointer(&first[0]), unsafe.Pointer(&first[0]), unsafe.Pointer(&first[0])
 		if u := t + prefetchDistance; u < len(ptoks) {
-			sink += uint32(first[ptoks[u].state].emit)
+			pa = unsafe.Pointer(&first[ptoks[u].state])
 		}
 		if u := t + prefetchDistance/2; u < len(ptoks) {
 			if i := first[ptoks[u].state].emit; int(i) < len(emit) {
-				sink += uint32(emit[i].next)
+				pb = unsafe.Pointer(&emit[i])
 			}
 		}
 		if u := t + prefetchDistance/4; u < len(ptoks) {
 			if i := first[ptoks[u].state].emit; int(i) < len(emit) {
-				sink += entries[emit[i].next]
+				pc = unsafe.Pointer(&entries[emit[i].next])
 			}
 		}
+		prefetch3(pa, pb, pc)
 		tk := &ptoks[t]
 		cur := tk.tot
 		if cur > curCutoff {

@@ -22,7 +22,10 @@
 # --models "sru strode" (the default) picks the models of stages 6-8: e.g. train them in two
 # parallel runs with --stop-stage 6, then run --stage 7 once.
 # Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
-# the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames).
+# the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
+# --bidirectional BOOL (the sru and strode models of stage 6), --align-bidirectional BOOL (the
+# realignment SRUs of stage 4), --hidden N (units per SRU layer and direction), --train-opts "..."
+# (more options for every strode train).
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -41,9 +44,13 @@ warps=
 speeds=
 target_delay=0
 context=4
+bidirectional=false
+align_bidirectional=false
+hidden=
+extra_train_opts=
 models="sru strode"
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -61,6 +68,10 @@ while [ $# -gt 0 ]; do
     --models) models=$2; shift 2 ;;
     --target-delay) target_delay=$2; shift 2 ;;
     --context) context=$2; shift 2 ;;
+    --bidirectional) bidirectional=$2; shift 2 ;;
+    --align-bidirectional) align_bidirectional=$2; shift 2 ;;
+    --hidden) hidden=$2; shift 2 ;;
+    --train-opts) extra_train_opts=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -109,6 +120,8 @@ cmvn_opts() { echo "--cmvn=ark:$data/$1/cmvn.ark --utt2spk=ark:$data/$1/utt2spk"
 data_opts="$(cmvn_opts train) $splice_opts"
 # --phi-z=free: the STRODE head's boundary branch b(e) with free signs; DESIGN.md's
 # all-non-positive b(z) collapses t~ to a constant ~2e-4 (acoustic/am boundaryZ).
+[ -z "$hidden" ] || model_opts="$model_opts --sru-hidden=$hidden"
+model_opts="$model_opts $extra_train_opts"
 train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
 S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
@@ -199,7 +212,7 @@ if run_stage 4; then
     prev=$(ali_dir $((r-1))); am=$exp_dir/sru_ali$r; out=$(ali_dir $r)
     echo "== stage 4: round $r: SRU on $(basename $prev)'s alignments, then realignment"
     mkdir -p $am/log $out/log
-    S train $train_opts --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
+    S train $train_opts --bidirectional=$align_bidirectional --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$am/checkpoint.am --resume=true \
       --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
@@ -222,7 +235,7 @@ if run_stage 6; then
   for m in $models; do
     echo "== stage 6: train $m"
     mkdir -p $exp_dir/$m/log
-    S train $train_opts --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
+    S train $train_opts --bidirectional=$bidirectional --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$m/checkpoint.am --resume=true \
       --curves-png=$exp_dir/$m/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log

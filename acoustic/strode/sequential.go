@@ -290,7 +290,7 @@ type Batch struct {
 	Loss, MSE *graph.Node // scalars
 	KL        *graph.Node // scalar: mean KL term (nil for unit gaps)
 	Pred      *graph.Node // ((N−1)·B)×D: predictions of x_1 … x_{N−1}, step-major
-	Times     []*graph.Node
+	Gaps      *graph.Node // ((N−1)·B)×1: inferred t_i − t_{i−1}, step-major (nil for unit gaps)
 	Machine   *graph.Machine
 	Params    []*optim.Param // parameters of this graph, in gradient order
 	enc, tgt  []float64
@@ -318,8 +318,6 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	z := m.Enc.Apply(net, x)
 
 	var gaps *graph.Node
-	zero := net.Const("t0", make([]float64, b), b, 1)
-	bt.Times = []*graph.Node{zero}
 	if o.UnitGaps {
 		ones := make([]float64, (n-1)*b)
 		for i := range ones {
@@ -327,17 +325,11 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		}
 		gaps = net.Const("gaps", ones, (n-1)*b, 1)
 	} else {
-		bz := m.Boundary.B(net, z)
-		t := zero
-		var gs []*graph.Node
-		for i := 1; i < n; i++ {
-			var gap *graph.Node
-			t, gap = m.Boundary.Next(net, t, net.Rows(bz, i*b, (i+1)*b))
-			bt.Times = append(bt.Times, t)
-			gs = append(gs, gap)
-		}
-		gaps = net.ConcatRows(gs...)
-		q := m.Boundary.Density(net, m.kl.Nodes(), net.Rows(bz, b, n*b))
+		// b(z_i) for i = 1 … n−1: the boundary steps and q(t | z_i).
+		bz := net.Rows(m.Boundary.B(net, z), b, n*b)
+		gaps = m.Boundary.Gaps(net, bz, b)
+		bt.Gaps = gaps
+		q := m.Boundary.Density(net, m.kl.Nodes(), bz)
 		p := m.Prior.Density(net, m.kl.Nodes())
 		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
 	}
@@ -505,10 +497,11 @@ func (bt *Batch) InferredTimes() [][]float64 {
 		}
 		return out
 	}
-	for i, t := range bt.Times {
-		v := graph.Value(t)
+	// t_i = t_{i−1} + gap_i, the addition the recurrence makes.
+	g := graph.Value(bt.Gaps)
+	for i := 1; i < bt.N; i++ {
 		for s := range out {
-			out[s][i] = v[s]
+			out[s][i] = out[s][i-1] + g[(i-1)*bt.B+s]
 		}
 	}
 	return out

@@ -330,7 +330,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		gaps = m.Boundary.Gaps(net, bz, b)
 		bt.Gaps = gaps
 		q := m.Boundary.Density(net, m.kl.Nodes(), bz)
-		p := m.Prior.Density(net, m.kl.Nodes())
+		p := m.Prior.DensityFused(net, m.kl.Nodes())
 		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
 	}
 	if o.OracleGaps > 0 {

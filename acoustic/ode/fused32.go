@@ -23,7 +23,6 @@ type eulerMLP32 struct {
 	w0t, w1t, w2t                    []float32
 	dh, df, du1, du0, dw0, dw1, dw2t []float32
 	db0, db1, db2                    []float32
-	ones                             []float32 // R ones: column sums as products
 	mm                               sgemm
 }
 
@@ -50,10 +49,6 @@ func (e *eulerMLP32) alloc(r, d, h int) {
 	e.dw0, e.dw1, e.dw2t = make([]float32, d*h), make([]float32, h*h), make([]float32, d*h)
 	e.w0t, e.w1t, e.w2t = make([]float32, h*d), make([]float32, h*h), make([]float32, d*h)
 	e.db0, e.db1, e.db2 = make([]float32, h), make([]float32, h), make([]float32, d)
-	e.ones = make([]float32, r)
-	for i := range e.ones {
-		e.ones[i] = 1
-	}
 }
 
 // narrow rounds src into dst (same length).
@@ -143,19 +138,19 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 		// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, db2 += 1ᵀ·df,
 		// du1 = df·W2ᵀ ⊙ (1 − u1²)
 		e.mm.mul(d, hid, r, df, 1, d, u1, hid, e.dw2t, hid)
-		e.mm.mul(1, d, r, e.ones, r, 1, df, d, e.db2, d)
+		e.mm.sumRows(d, r, df, d, e.db2)
 		clear(du1)
 		e.mm.mul(r, hid, d, df, d, 1, e.w2t, hid, du1, hid)
 		tanhGrad32(du1, u1)
 		// u1 = tanh(u0·W1 + b1)
 		e.mm.mul(hid, hid, r, u0, 1, hid, du1, hid, e.dw1, hid)
-		e.mm.mul(1, hid, r, e.ones, r, 1, du1, hid, e.db1, hid)
+		e.mm.sumRows(hid, r, du1, hid, e.db1)
 		clear(du0)
 		e.mm.mul(r, hid, hid, du1, hid, 1, e.w1t, hid, du0, hid)
 		tanhGrad32(du0, u0)
 		// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …: dh += du0·W0ᵀ
 		e.mm.mul(d, hid, r, hs, 1, d, du0, hid, e.dw0, hid)
-		e.mm.mul(1, hid, r, e.ones, r, 1, du0, hid, e.db0, hid)
+		e.mm.sumRows(hid, r, du0, hid, e.db0)
 		e.mm.mul(r, d, hid, du0, hid, 1, e.w0t, d, dh, d)
 	}
 	widen(dh0, dh)

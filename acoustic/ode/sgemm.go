@@ -20,6 +20,7 @@ import (
 type sgemm struct {
 	bp    []float32 // k×8: B's last (< 8) columns, zero-padded
 	ap    []float32 // k×6: A's last (< 6) rows, zero-padded, as A(i, p) = ap[p·6 + i]
+	ones  []float32 // k×6: the panel of a row of ones (sumRows)
 	tiles []colTile
 }
 
@@ -41,6 +42,24 @@ type microKernel func(k int, a *float32, ars, acs int, b *float32, ldb int, c *f
 
 // mul is C += A·B (see sgemm). Inconsistent sizes panic.
 func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int, c []float32, ldc int) {
+	s.mulPanel(m, n, k, a, ars, acs, b, ldb, c, ldc, nil)
+}
+
+// sumRows is c (1×n) += 1ᵀ·B, the column sums of the k×n B, as a product
+// whose padded A panel (a column of ones) is built once per k.
+func (s *sgemm) sumRows(n, k int, b []float32, ldb int, c []float32) {
+	if len(s.ones) != k*6 {
+		s.ones = make([]float32, k*6)
+		for p := 0; p < k; p++ {
+			s.ones[p*6] = 1
+		}
+	}
+	s.mulPanel(1, n, k, s.ones, 0, 1, b, ldb, c, n, s.ones)
+}
+
+// mulPanel is mul; edge, when not nil, is A's last m − ⌊m/6⌋·6 rows already
+// as the zero-padded k×6 panel.
+func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ldb int, c []float32, ldc int, edge []float32) {
 	if m == 0 || n == 0 || k == 0 {
 		return
 	}
@@ -103,15 +122,17 @@ func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int
 		}
 	}
 	if m6 < m {
-		s.ap = grow(s.ap, k*6)
-		for p := 0; p < k; p++ {
-			for i := 0; i < 6; i++ {
-				v := float32(0)
-				if m6+i < m {
-					v = a[(m6+i)*ars+p*acs]
+		if edge == nil {
+			rem := m - m6
+			s.ap = grow(s.ap, k*6)
+			for p := 0; p < k; p++ {
+				row := s.ap[p*6 : p*6+6]
+				for i := range rem {
+					row[i] = a[(m6+i)*ars+p*acs]
 				}
-				s.ap[p*6+i] = v
+				clear(row[rem:])
 			}
+			edge = s.ap
 		}
 		for p0 := 0; p0 < k; p0 += sgemmKC {
 			kc := min(sgemmKC, k-p0)
@@ -121,7 +142,7 @@ func (s *sgemm) mul(m, n, k int, a []float32, ars, acs int, b []float32, ldb int
 					kern = k8
 				}
 				ct = [6 * 16]float32{}
-				kern(kc, &s.ap[p0*6], 1, 6, &t.b[p0*t.ldb], t.ldb, &ct[0], t.width)
+				kern(kc, &edge[p0*6], 1, 6, &t.b[p0*t.ldb], t.ldb, &ct[0], t.width)
 				addTile(m6, t.j, m-m6, t.cols, t.width)
 			}
 		}

@@ -100,3 +100,33 @@ func BenchmarkSgemm(b *testing.B) {
 		})
 	}
 }
+
+// TestSgemmSumRows checks c += 1ᵀ·B against float64 column sums, for widths
+// with every kind of column edge, twice on one sgemm (the panel is reused).
+func TestSgemmSumRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	var s sgemm
+	for _, sh := range [][2]int{{8, 450}, {100, 450}, {3, 7}, {24, 130}, {8, 450}} {
+		n, k := sh[0], sh[1]
+		b := make([]float32, k*n)
+		for i := range b {
+			b[i] = float32(rng.NormFloat64())
+		}
+		c := make([]float32, n)
+		c[0] = 1
+		s.sumRows(n, k, b, n, c)
+		for j := 0; j < n; j++ {
+			want, mag := 0.0, 0.0
+			if j == 0 {
+				want = 1
+			}
+			for p := 0; p < k; p++ {
+				want += float64(b[p*n+j])
+				mag += math.Abs(float64(b[p*n+j]))
+			}
+			if d := math.Abs(float64(c[j]) - want); d > float64(k+1)*0x1p-23*mag {
+				t.Fatalf("%d×%d: column %d sums to %v, want %v", k, n, j, c[j], want)
+			}
+		}
+	}
+}

@@ -15,6 +15,14 @@
 //
 // Parameters are optim.Params; a Net binds them to nodes of one graph, so the
 // same parameters drive a training graph and an evaluation graph of another
-// batch size. The acoustic model reuses Boundary, Prior, KL, the ODE solver
+// batch size.
+//
+// The equations are written once as graph operations (Boundary.Next,
+// Prior.Density, …: the readable form, used by the tests and the acoustic
+// model). Where the sequential model would pay gorgonia's per-node cost for
+// little arithmetic, it uses fused nodes with hand-written reverse passes
+// that compute the same (Boundary.Gaps for the recurrence of Φ,
+// Prior.DensityFused; the Euler solve in package ode), each tested against
+// the graph form and by finite differences. The acoustic model reuses Boundary, Prior, KL, the ODE solver
 // and the optimizers.
 package strode

@@ -329,9 +329,10 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		bz := net.Rows(m.Boundary.B(net, z), b, n*b)
 		gaps = m.Boundary.Gaps(net, bz, b)
 		bt.Gaps = gaps
-		q := m.Boundary.Density(net, m.kl.Nodes(), bz)
+		// KL term of q(t | z_i) = Boundary.Density against p = Prior.Density,
+		// both as fused nodes (the graph forms cost ~250 nodes).
 		p := m.Prior.DensityFused(net, m.kl.Nodes())
-		bt.KL = net.Mean(m.kl.Term(net.Graph, q, p))
+		bt.KL = net.Mean(m.Boundary.KLTerm(net, m.kl, bz, p))
 	}
 	if o.OracleGaps > 0 {
 		var g *graph.Node

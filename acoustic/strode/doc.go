@@ -21,8 +21,9 @@
 // Prior.Density, …: the readable form, used by the tests and the acoustic
 // model). Where the sequential model would pay gorgonia's per-node cost for
 // little arithmetic, it uses fused nodes with hand-written reverse passes
-// that compute the same (Boundary.Gaps for the recurrence of Φ,
-// Prior.DensityFused; the Euler solve in package ode), each tested against
-// the graph form and by finite differences. The acoustic model reuses Boundary, Prior, KL, the ODE solver
+// that compute the same (MLP.ApplyFused for the encoder, Boundary.BFused,
+// Boundary.Gaps for the recurrence of Φ, Prior.DensityFused, Boundary.KLTerm;
+// the Euler solve in package ode): 631 → 120 graph nodes per sine training
+// step. Each is tested against the graph form and by finite differences. The acoustic model reuses Boundary, Prior, KL, the ODE solver
 // and the optimizers.
 package strode

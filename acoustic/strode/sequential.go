@@ -315,7 +315,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	x, enc := net.Input("x", n*b, din) // row i·B + s: observation i of sequence s
 	y, tgt := net.Input("y", (n-1)*b, o.InputDim)
 	bt.enc, bt.tgt = enc, tgt
-	z := m.Enc.Apply(net, x)
+	z := m.Enc.ApplyFused(net, x)
 
 	var gaps *graph.Node
 	if o.UnitGaps {
@@ -326,7 +326,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		gaps = net.Const("gaps", ones, (n-1)*b, 1)
 	} else {
 		// b(z_i) for i = 1 … n−1: the boundary steps and q(t | z_i).
-		bz := net.Rows(m.Boundary.B(net, z), b, n*b)
+		bz := net.Rows(m.Boundary.BFused(net, z), b, n*b)
 		gaps = m.Boundary.Gaps(net, bz, b)
 		bt.Gaps = gaps
 		// KL term of q(t | z_i) = Boundary.Density against p = Prior.Density,

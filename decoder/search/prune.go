@@ -14,26 +14,35 @@ import "math"
 func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []token, tokExtra float32) (hi int32, extra float32, pruned bool, minTo int32) {
 	w := sp.lo
 	minTo = int32(math.MaxInt32)
+	latBeam := d.latBeam
+	cost := tok.tot
+	// Branch-free, as whether a link survives is data (about as often yes
+	// as no): every link is written to its slot (w ≤ l) and w advances when
+	// it survives; the lowest extra cost is taken on the bit patterns,
+	// which order non-negative floats (+Inf included) as the floats, with
+	// integer conditional moves.
+	best := math.Float32bits(tokExtra)
 	for l := sp.lo; l < sp.hi; l++ {
 		lk := links[l]
 		minTo = min(minTo, lk.to)
 		nt := &dst[lk.to]
-		linkExtra := nt.extra + ((tok.tot + lk.ac + lk.graph) - nt.tot)
-		if linkExtra > d.latBeam || linkExtra != linkExtra {
-			pruned = true
-			continue
+		linkExtra := nt.extra + ((cost + lk.ac + lk.graph) - nt.tot)
+		keep := linkExtra <= latBeam // false for NaN
+		// k is 1 for a kept link (SETcc, no branch).
+		var k uint32
+		if keep {
+			k = 1
 		}
-		if linkExtra < 0 {
+		links[w] = lk
+		w += int32(k)
+		if linkExtra <= 0 { // -0 too: its bits would order it above +Inf
 			linkExtra = 0
 		}
-		if linkExtra < tokExtra {
-			tokExtra = linkExtra
-		}
-		if w != l {
-			links[w] = lk
-		}
-		w++
+		mask := -k // all ones when kept
+		best = min(best, math.Float32bits(linkExtra)&mask|infBits&^mask)
 	}
+	tokExtra = math.Float32frombits(best)
+	pruned = w != sp.hi
 	return w, tokExtra, pruned, minTo
 }
 
@@ -112,6 +121,8 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 	}
 	return
 }
+
+var infBits = math.Float32bits(inf32)
 
 // absf is fabs, except that NaN (from inf − inf) gives 0: Kaldi's test
 // fabs(NaN) > delta is false.

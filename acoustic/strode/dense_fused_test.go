@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -65,6 +66,64 @@ func TestDenseFused(t *testing.T) {
 				a, b := g[i], grads[1][name][i]
 				if math.Abs(a-b) > 1e-10*(1+math.Abs(a)) {
 					t.Fatalf("%s: d/d%s[%d]: graph %v, fused %v", which, name, i, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestGraphFormsMatchFused builds the sequential model with its fused nodes
+// and with the graph forms (SequentialOptions.GraphForms) from the same
+// seed and checks that the loss and every parameter's gradient agree to
+// 1e-9 relative, for both encoders (float64 Euler, so that only the fused
+// boundary, prior, KL and dense nodes differ).
+func TestGraphFormsMatchFused(t *testing.T) {
+	for _, enc := range []string{EncoderPaper, EncoderContext} {
+		var loss [2]float64
+		var grads [2]map[string][]float64
+		for k, gf := range []bool{true, false} {
+			o := DefaultSequentialOptions()
+			o.Encoder, o.GraphForms, o.WKL, o.ODE.DType = enc, gf, 0.3, ode.Float64
+			m, err := NewSequential(o, rand.New(rand.NewSource(21)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bt, err := m.Build(4, 6, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seqs := make([][][]float64, 4)
+			for s := range seqs {
+				for i := 0; i < 6; i++ {
+					seqs[s] = append(seqs[s], []float64{math.Sin(0.7*float64(i+s)) + 0.05})
+				}
+			}
+			if err := bt.Set(seqs); err != nil {
+				t.Fatal(err)
+			}
+			if err := bt.Machine.Run(); err != nil {
+				t.Fatal(err)
+			}
+			loss[k] = graph.Value(bt.Loss)[0]
+			grads[k] = map[string][]float64{}
+			for i, p := range bt.Params {
+				grads[k][p.Name] = append([]float64(nil), bt.Machine.Grad(i)...)
+			}
+		}
+		if math.Abs(loss[0]-loss[1]) > 1e-12*math.Abs(loss[0]) {
+			t.Fatalf("%s: loss %v (graph forms) vs %v (fused)", enc, loss[0], loss[1])
+		}
+		if len(grads[0]) != len(grads[1]) {
+			t.Fatalf("%s: %d vs %d parameters", enc, len(grads[0]), len(grads[1]))
+		}
+		for name, g := range grads[0] {
+			scale := 0.0
+			for _, v := range g {
+				scale = math.Max(scale, math.Abs(v))
+			}
+			for i, v := range g {
+				if d := math.Abs(v - grads[1][name][i]); d > 1e-9*math.Max(scale, 1e-12) {
+					t.Fatalf("%s: d/d%s[%d]: graph forms %v, fused %v", enc, name, i, v, grads[1][name][i])
 				}
 			}
 		}

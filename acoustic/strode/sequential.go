@@ -88,6 +88,12 @@ type SequentialOptions struct {
 	// supplies them): if the model cannot fit the data with the true gaps,
 	// no inference of the gaps can find them.
 	OracleGaps float64
+	// GraphForms builds the encoder, b(z), Φ's recurrence, the prior
+	// density and the KL term from graph operations (the readable forms)
+	// instead of their fused nodes: the same numbers to rounding, several
+	// times the graph machinery (for checks, and to reproduce runs made
+	// before the fused nodes existed bit for bit).
+	GraphForms bool
 	ODE        ode.Options
 	KL         KLOptions
 	InputDim   int // values per observation (1 for the sine waves)
@@ -121,6 +127,7 @@ func (o *SequentialOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.OracleGaps, "oracle-gaps", o.OracleGaps, "diagnostic: run the ODE over the true gaps times this scale instead of the inferred ones (0: off)")
 	fs.BoolVar(&o.SkewODE, "skew-ode", o.SkewODE, "experimental: with --linear-ode, make the linear map skew-symmetric (pure rotations)")
 	fs.IntVar(&o.SkewPlanes, "skew-planes", o.SkewPlanes, "experimental: with --skew-ode, rotate only this many coordinate planes (0: all)")
+	fs.BoolVar(&o.GraphForms, "graph-forms", o.GraphForms, "build the encoder, b(z), the boundary recurrence, the prior density and the KL term from graph operations instead of fused nodes (same numbers to rounding, slower)")
 	fs.BoolVar(&o.Anchor, "anchor", o.Anchor, "experimental: also decode x_j from the ODE's initial state z_j and add that MSE to the loss")
 	o.ODE.Register(fs)
 	fs.StringVar(&o.ODE.DType, "ode-dtype", o.ODE.DType, "precision of the fused Euler ODE solve: float32 (as the reference code trains) or float64")
@@ -315,7 +322,12 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	x, enc := net.Input("x", n*b, din) // row i·B + s: observation i of sequence s
 	y, tgt := net.Input("y", (n-1)*b, o.InputDim)
 	bt.enc, bt.tgt = enc, tgt
-	z := m.Enc.ApplyFused(net, x)
+	var z *graph.Node
+	if o.GraphForms {
+		z = m.Enc.Apply(net, x)
+	} else {
+		z = m.Enc.ApplyFused(net, x)
+	}
 
 	var gaps *graph.Node
 	if o.UnitGaps {
@@ -325,14 +337,18 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		}
 		gaps = net.Const("gaps", ones, (n-1)*b, 1)
 	} else {
-		// b(z_i) for i = 1 … n−1: the boundary steps and q(t | z_i).
-		bz := net.Rows(m.Boundary.BFused(net, z), b, n*b)
-		gaps = m.Boundary.Gaps(net, bz, b)
+		if o.GraphForms {
+			gaps, bt.KL = m.graphBoundary(net, z, b, n)
+		} else {
+			// b(z_i) for i = 1 … n−1: the boundary steps and q(t | z_i).
+			bz := net.Rows(m.Boundary.BFused(net, z), b, n*b)
+			gaps = m.Boundary.Gaps(net, bz, b)
+			// KL term of q(t | z_i) = Boundary.Density against p =
+			// Prior.Density, both fused (the graph forms cost ~250 nodes).
+			p := m.Prior.DensityFused(net, m.kl.Nodes())
+			bt.KL = net.Mean(m.Boundary.KLTerm(net, m.kl, bz, p))
+		}
 		bt.Gaps = gaps
-		// KL term of q(t | z_i) = Boundary.Density against p = Prior.Density,
-		// both as fused nodes (the graph forms cost ~250 nodes).
-		p := m.Prior.DensityFused(net, m.kl.Nodes())
-		bt.KL = net.Mean(m.Boundary.KLTerm(net, m.kl, bz, p))
 	}
 	if o.OracleGaps > 0 {
 		var g *graph.Node
@@ -402,6 +418,23 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	}
 	bt.Machine = mc
 	return bt, nil
+}
+
+// graphBoundary is the gaps and the mean KL term built from graph
+// operations (SequentialOptions.GraphForms): b(z), the loop of
+// Boundary.Next, Boundary.Density, Prior.Density and KL.Term.
+func (m *Sequential) graphBoundary(net *Net, z *graph.Node, b, n int) (gaps, kl *graph.Node) {
+	bz := m.Boundary.B(net, z)
+	t := net.Const("t0", make([]float64, b), b, 1)
+	var gs []*graph.Node
+	for i := 1; i < n; i++ {
+		var gap *graph.Node
+		t, gap = m.Boundary.Next(net, t, net.Rows(bz, i*b, (i+1)*b))
+		gs = append(gs, gap)
+	}
+	q := m.Boundary.Density(net, m.kl.Nodes(), net.Rows(bz, b, n*b))
+	p := m.Prior.Density(net, m.kl.Nodes())
+	return net.ConcatRows(gs...), net.Mean(m.kl.Term(net.Graph, q, p))
 }
 
 // Set loads a batch: seqs[s][i] holds observation i (InputDim values) of

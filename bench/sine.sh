@@ -55,7 +55,7 @@ for h in 8 100; do
 			v = $1; sub(/ms$/, "", v); if ($1 ~ /ms$/) v /= 1000; else sub(/s$/, "", v)
 			f = $6
 			if (f ~ /asyncPreempt/) pre += v
-			else if (f ~ /acoustic\/ode\.|strode\.\(\*recurrence\)|^math\.|gonum\/blas|gonum\/internal\/asm|tensor\/internal\/execution|vecf64|optim\.\(\*Adam\)/) ar += v
+			else if (f ~ /acoustic\/ode\.|strode\.\(\*(recurrence|priorDensity|klTerm|denseStack)\)|^math\.|gonum\/blas|gonum\/internal\/asm|tensor\/internal\/execution|vecf64|optim\.\(\*Adam\)/) ar += v
 			else mach += v
 		}
 		END { t = ar + mach; printf "ode-hidden %s: arithmetic %.0f%%, gorgonia machinery + runtime %.0f%% (preemption samples %.0f%% left out)\n", h, 100*ar/t, 100*mach/t, 100*pre/(t+pre) }'

@@ -212,9 +212,9 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 	for l := len(s.layers) - 1; l >= 0; l-- {
 		sl := &s.layers[l]
 		dhAll := s.dh[:n*sl.out]
-		dxAll := s.dx[:n*sl.in] // l > 0: sl.in is the previous layer's out
-		if l == 0 {
-			dxAll = nil
+		var dxAll []float32 // no gradient for the features (l = 0)
+		if l > 0 {
+			dxAll = s.dx[:n*sl.in] // sl.in is the previous layer's out
 		}
 		for d := range sl.dirs {
 			sd := &sl.dirs[d]

@@ -26,6 +26,8 @@ func TestStackMatchesGraph(t *testing.T) {
 		bidir bool
 	}{
 		{"k4-identity", 5, Identity, false},
+		{"k4-wide-input", 21, Identity, false}, // input wider than the layers, as spliced features
+		{"bidir-k4-wide-input", 21, Identity, true},
 		{"k3-identity", 8, Identity, false},
 		{"k4-tanh", 5, Tanh, false},
 		{"bidir-k4-identity", 5, Identity, true},

@@ -23,9 +23,9 @@
 # parallel runs with --stop-stage 6, then run --stage 7 once.
 # Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
-# --bidirectional BOOL (the sru and strode models of stage 6), --align-bidirectional BOOL (the
-# realignment SRUs of stage 4), --hidden N (units per SRU layer and direction), --train-opts "..."
-# (more options for every strode train).
+# --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
+# BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
+# direction), --train-opts "..." (more options for every strode train).
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -44,13 +44,13 @@ warps=
 speeds=
 target_delay=0
 context=4
-bidirectional=false
-align_bidirectional=false
+bidirectional=true        # measured better than one direction on jackson and nicolas (RESULTS.md)
+align_bidirectional=false # the realigners stay one-directional (cheaper; the alignments the bidirectional models were measured on)
 hidden=
 extra_train_opts=
 models="sru strode"
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;

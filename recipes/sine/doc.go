@@ -36,7 +36,10 @@
 //   - --continue-state, --rotation-init, --anchor: a carried ODE state (from a
 //     learned initial state), a rotation-like f_o at initialisation, a
 //     reconstruction term; --oracle-gaps s: the ODE runs over the true gaps
-//     (a diagnostic, never a result).
+//     (a diagnostic, never a result);
+//   - --graph-forms: the encoder, b(z), Φ's recurrence, the prior density
+//     and the KL term from graph operations instead of fused nodes (the same
+//     model to rounding, slower; reproduces runs made before the fused nodes).
 //
 // The progress line shows, per epoch, validation MSE, CS, gap r and the mean
 // inferred gap at each step with the gaps' within-step spread (cv): a

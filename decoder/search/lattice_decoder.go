@@ -183,7 +183,6 @@ type LatticeDecoder struct {
 	final   finalInfo
 	decoded bool // FinalizeDecoding ran
 	stats   Stats
-	sink    uint32 // keeps processEmitting's prefetching loads alive
 	// pruneCalls counts the periodic prunings of the utterance (see
 	// pruneActiveTokens).
 	pruneCalls int
@@ -503,7 +502,6 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
 	emit, first := d.g.emit, d.g.first
 	var arcs int64
-	var sink uint32
 	for t := range ptoks {
 		// Software prefetch: the graph look-ups of a token miss the cache
 		// on a large graph, and a mispredicted branch in the arc loop (new
@@ -563,7 +561,6 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 		}
 		tk.emit = span{linkLo, int32(len(links))}
 	}
-	d.sink = sink
 	d.numToks += len(ntoks) - len(f.toks)
 	d.stats.Tokens += int64(len(ntoks) - len(f.toks))
 	f.toks = ntoks

@@ -8,8 +8,8 @@
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
 #     --speeds "0.9 1.0 1.1" (the default) every training take appears once per speed factor
-#     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by speedperturb, as
-#     Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
+#     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by strode wav-speed-perturb,
+#     as Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
 #     takes at their own speed (SPK-wF): augmentation that imitates other speakers
 #   1 fbank features (23 mel bins at 8 kHz, warped per utterance by --vtln-map), CMVN stats per speaker
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
@@ -105,11 +105,6 @@ else
   align_epochs=5; epochs=6; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.9 1.0 1.1}
 fi
 cv_idx="5 6 7 8 9"
-speedperturb=${SPEEDPERTURB:-}
-if [ "$speeds" != 1.0 ] && [ -z "$speedperturb" ]; then
-  speedperturb=$exp_dir/bin/speedperturb
-  (cd "$root" && go build -o "$speedperturb" ./recipes/fsdd/speedperturb)
-fi
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
@@ -153,7 +148,9 @@ if run_stage 0; then
     done
   done
   for sp in $speeds; do  # speed-perturbed copies of the training takes, written once
-    [ "$sp" = 1.0 ] || "$speedperturb" $sp $data/train/sp$sp < $data/train/sp$sp.list >> $data/train/wav.scp
+    [ "$sp" = 1.0 ] && continue
+    S wav-speed-perturb --speed=$sp scp:$data/train/sp$sp.list ark,scp:$data/train/sp$sp.ark,$data/train/sp$sp.scp
+    cat $data/train/sp$sp.scp >> $data/train/wav.scp
   done
   for set in train test; do
     for x in wav.scp text utt2spk warp; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done

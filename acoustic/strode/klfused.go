@@ -154,15 +154,21 @@ func (k *klTerm) Backward(din [][]float64, dout []float64, in [][]float64) {
 			dw1[q] += t * du
 		}
 	}
-	// g = W1·W2
-	for q := 0; q < hn; q++ {
-		row := w2[q*hn : (q+1)*hn]
-		drow := dw2[q*hn : (q+1)*hn]
+	addProductGrad(dg, w1, w2, dw1, dw2) // g = W1·W2
+}
+
+// addProductGrad adds the gradients of g = a·B (a of length n, B n × n row
+// major) given dg: da += B·dg, dB += a ⊗ dg.
+func addProductGrad(dg, a, b, da, db []float64) {
+	n := len(a)
+	for q := 0; q < n; q++ {
+		row := b[q*n : (q+1)*n]
+		drow := db[q*n : (q+1)*n]
 		s := 0.0
 		for j, x := range dg {
 			s += x * row[j]
-			drow[j] += w1[q] * x
+			drow[j] += a[q] * x
 		}
-		dw1[q] += s
+		da[q] += s
 	}
 }

@@ -136,17 +136,7 @@ func (k *priorDensity) Backward(din [][]float64, dout []float64, in [][]float64)
 		dv[j] = dc0 * u3[j] * (1 - v*v)
 	}
 	k.backHidden(dv, 0, u1, b1, u2, du1, db1, du2, db2)
-	// g = U1·U2
-	for q := 0; q < hn; q++ {
-		row := u2[q*hn : (q+1)*hn]
-		drow := du2[q*hn : (q+1)*hn]
-		s := 0.0
-		for j, x := range dg {
-			s += x * row[j]
-			drow[j] += u1[q] * x
-		}
-		du1[q] += s
-	}
+	addProductGrad(dg, u1, u2, du1, du2) // g = U1·U2
 }
 
 // backHidden adds the gradients of h = tanh((t·U1 + β1)·U2 + β2) given

@@ -100,6 +100,9 @@ func Load(path string) (*File, error) {
 	if f.Pipeline.InputDim() != o.InputDim {
 		return nil, fmt.Errorf("%s: the feature pipeline gives dimension %d, the model takes %d", path, f.Pipeline.InputDim(), o.InputDim)
 	}
+	if err := checkSizes(o, mf.Tensors); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if f.Model, err = New(o, 0); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -141,4 +144,37 @@ func (f *File) Tensor(name string) (*modelfile.Tensor, bool) {
 		}
 	}
 	return nil, false
+}
+
+// checkSizes refuses options whose sizes the stored tensors cannot hold,
+// before New allocates them: every size of a saved model is at most some
+// stored tensor's dimension, and every layer has tensors of its own. Without
+// it a corrupt options string in a small file (hidden 49999, found by
+// FuzzLoad) made Load allocate until the process ran out of memory.
+func checkSizes(o Options, tensors []modelfile.Tensor) error {
+	largest := 0
+	for _, t := range tensors {
+		for _, d := range t.Shape {
+			largest = max(largest, d)
+		}
+	}
+	sizes := []struct {
+		name string
+		v    int
+	}{{"input_dim", o.InputDim}, {"num_pdfs", o.NumPdfs}, {"sru hidden", o.SRU.Hidden}}
+	if o.Kind == KindSTRODE {
+		sizes = append(sizes, []struct {
+			name string
+			v    int
+		}{{"ode_state", o.ODEState}, {"ode_hidden", o.ODEHidden}, {"phi_hidden", o.PhiHidden}, {"prior_hidden", o.PriorHidden}}...)
+	}
+	for _, s := range sizes {
+		if s.v > largest {
+			return fmt.Errorf("options: %s %d is larger than every stored tensor (largest dimension %d)", s.name, s.v, largest)
+		}
+	}
+	if o.SRU.Layers > len(tensors) {
+		return fmt.Errorf("options: %d SRU layers, but only %d tensors are stored", o.SRU.Layers, len(tensors))
+	}
+	return nil
 }

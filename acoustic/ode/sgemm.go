@@ -25,11 +25,13 @@ type sgemm struct {
 }
 
 // colTile is a block of columns of B: width 16 or 8, read from b (leading
-// dimension ldb) at column j, or from the padded copy.
+// dimension ldb) at column j, or from the padded copy, and the micro-kernel
+// of its width.
 type colTile struct {
 	j, width, cols int // cols ≤ width are real
 	b              []float32
 	ldb            int
+	kern           microKernel
 }
 
 // sgemmKC is the number of steps over p per kernel call: a 128×16 panel of
@@ -73,10 +75,10 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 	s.tiles = s.tiles[:0]
 	j := 0
 	for ; j+16 <= n; j += 16 {
-		s.tiles = append(s.tiles, colTile{j, 16, 16, b[j:], ldb})
+		s.tiles = append(s.tiles, colTile{j, 16, 16, b[j:], ldb, k16})
 	}
 	if j+8 <= n {
-		s.tiles = append(s.tiles, colTile{j, 8, 8, b[j:], ldb})
+		s.tiles = append(s.tiles, colTile{j, 8, 8, b[j:], ldb, k8})
 		j += 8
 	}
 	if j < n {
@@ -85,7 +87,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 			row := s.bp[p*8 : (p+1)*8]
 			clear(row[copy(row, b[p*ldb+j:p*ldb+n]):])
 		}
-		s.tiles = append(s.tiles, colTile{j, 8, n - j, s.bp, 8})
+		s.tiles = append(s.tiles, colTile{j, 8, n - j, s.bp, 8, k8})
 	}
 	var ct [6 * 16]float32 // a padded block's result
 	// addTile adds the first rows×cols of ct (leading dimension w) to C at (i, j).
@@ -104,10 +106,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 	for p0 := 0; p0 < k; p0 += sgemmKC {
 		kc := min(sgemmKC, k-p0)
 		for _, t := range s.tiles {
-			kern := k16
-			if t.width == 8 {
-				kern = k8
-			}
+			kern := t.kern
 			bt := t.b[p0*t.ldb:]
 			for i := 0; i < m6; i += 6 {
 				ai := &a[i*ars+p0*acs]
@@ -137,12 +136,8 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 		for p0 := 0; p0 < k; p0 += sgemmKC {
 			kc := min(sgemmKC, k-p0)
 			for _, t := range s.tiles {
-				kern := k16
-				if t.width == 8 {
-					kern = k8
-				}
 				ct = [6 * 16]float32{}
-				kern(kc, &edge[p0*6], 1, 6, &t.b[p0*t.ldb], t.ldb, &ct[0], t.width)
+				t.kern(kc, &edge[p0*6], 1, 6, &t.b[p0*t.ldb], t.ldb, &ct[0], t.width)
 				addTile(m6, t.j, m-m6, t.cols, t.width)
 			}
 		}

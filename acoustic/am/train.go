@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/strode-asr/strode/acoustic/modelfile"
@@ -38,6 +39,7 @@ type TrainOptions struct {
 	Seed             int64
 	Checkpoint       string // file written after every epoch ("" none)
 	Resume           bool   // continue from Checkpoint
+	EpochModels      string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
 	Mask             MaskOptions
 }
 
@@ -72,6 +74,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "seed for initialisation, shuffling and dropout")
 	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
 	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")
+	fs.StringVar(&o.EpochModels, "epoch-models", o.EpochModels, "write every epoch's model (its own parameters, accepted or not) to this pattern, %d the epoch (e.g. to choose an epoch on another held-out set)")
 	o.Mask.Register(fs)
 }
 
@@ -84,6 +87,9 @@ func (o TrainOptions) validate() error {
 	}
 	if o.Resume && o.Checkpoint == "" {
 		return fmt.Errorf("am: --resume needs --checkpoint")
+	}
+	if o.EpochModels != "" && strings.Count(o.EpochModels, "%d") != 1 {
+		return fmt.Errorf("am: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
 	}
 	return o.Mask.validate()
 }
@@ -289,6 +295,11 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		}
 		t.Log("epoch %d: train CE %.4f acc %.2f%% | held-out CE %.4f acc %.2f%% | lr %.3g | %.0f frames/s | %s%s",
 			epoch, e.TrainCE, 100*e.TrainAcc, e.ValidCE, 100*e.ValidAcc, e.LearningRate, e.FramesPerSec, status, head)
+		if t.Opts.EpochModels != "" { // this epoch's parameters (under --newbob a rejected epoch has already been undone)
+			if err := t.File.Save(strings.Replace(t.Opts.EpochModels, "%d", fmt.Sprint(epoch), 1)); err != nil {
+				return err
+			}
+		}
 		if t.Opts.Checkpoint != "" {
 			if err := t.saveCheckpoint(); err != nil {
 				return err

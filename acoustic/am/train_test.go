@@ -1,6 +1,7 @@
 package am
 
 import (
+	"fmt"
 	"math/rand"
 	"path/filepath"
 	"testing"
@@ -178,5 +179,37 @@ func TestBidirectionalModelFile(t *testing.T) {
 				t.Fatalf("%s: logit %d: trained %v, loaded %v", u.Key, j, la[j], lb[j])
 			}
 		}
+	}
+}
+
+// TestEpochModels: --epoch-models writes one model per epoch, the last of
+// them holding the parameters of the last epoch (the final model holds the
+// best epoch's, by held-out CE).
+func TestEpochModels(t *testing.T) {
+	dir := t.TempDir()
+	pat := filepath.Join(dir, "epoch%d.am")
+	var epochs []*File
+	f, _ := trainToyWith(t, KindSRU, 3, "", false, func(_ *Options, to *TrainOptions) { to.EpochModels = pat })
+	for e := 1; e <= 3; e++ {
+		g, err := Load(filepath.Join(dir, fmt.Sprintf("epoch%d.am", e)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.History) != e {
+			t.Errorf("epoch %d model has %d history entries", e, len(g.History))
+		}
+		epochs = append(epochs, g)
+	}
+	best := 0
+	for i, e := range f.History {
+		if e.Accepted {
+			best = i
+		}
+	}
+	if a, b := f.Model.Checksum(), epochs[best].Model.Checksum(); a != b {
+		t.Errorf("final model %s, best epoch %d's %s", a, best+1, b)
+	}
+	if _, err := NewTrainer(f, TrainOptions{Optimizer: "adam", MaxEpochs: 1, BatchUtts: 1, BatchFrames: 1, Quantum: 1, EpochModels: "x.am"}); err == nil {
+		t.Error("an --epoch-models pattern without the epoch verb accepted")
 	}
 }

@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"math/rand"
@@ -23,6 +25,7 @@ type TrainSetup struct {
 	NumPdfs                  int     // --num-pdfs: output size (0: from --transition-model, else the largest pdf-id + 1)
 	FeatureDescription       string  // --feature-description: the command that made the features, stored in the model
 	Curves                   string  // --curves-png: training curves written here ("" none)
+	InitModel                string  // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
 	Data                     Options
 	Model                    am.Options
 	Train                    am.TrainOptions
@@ -38,6 +41,7 @@ func (s *TrainSetup) Register(fs *flag.FlagSet) {
 	fs.IntVar(&s.NumPdfs, "num-pdfs", s.NumPdfs, "number of outputs (0: from --transition-model, else the largest pdf-id + 1)")
 	fs.StringVar(&s.FeatureDescription, "feature-description", s.FeatureDescription, "how the features were made, stored in the model (e.g. 'compute-fbank-feats --num-mel-bins=23')")
 	fs.StringVar(&s.Curves, "curves-png", s.Curves, "write the training curves to this PNG")
+	fs.StringVar(&s.InitModel, "init-model", s.InitModel, "start from this model (its options and parameters; the size options are ignored): fine-tuning, e.g. adaptation to a speaker; its feature pipeline and pdf count must match")
 }
 
 func speakerOf(key string) string {
@@ -158,6 +162,12 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	if err != nil {
 		return nil, err
 	}
+	if s.InitModel != "" {
+		if m, err = initModel(s.InitModel, p, s.NumPdfs); err != nil {
+			return nil, err
+		}
+		log("initialised from %s (its options: %s)", s.InitModel, m.Opts.JSON())
+	}
 	log("model %s: %d parameters, input %d (%s), %d pdfs", s.Model.Kind, m.NumParams(), p.InputDim(), p, s.NumPdfs)
 	f := &am.File{Model: m, Pipeline: p}
 	tr, err := am.NewTrainer(f, s.Train)
@@ -178,4 +188,27 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 		}
 	}
 	return f, nil
+}
+
+// ErrInitModel is wrapped by errors about an --init-model that does not fit
+// the data.
+var ErrInitModel = errors.New("init model does not fit")
+
+// initModel loads the model to fine-tune and checks that it was trained on
+// the same feature pipeline (the command that made the features aside) and
+// has numPdfs outputs.
+func initModel(path string, p am.Pipeline, numPdfs int) (*am.Model, error) {
+	g, err := am.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	q := g.Pipeline
+	q.Features, p.Features = "", ""
+	if q.JSON() != p.JSON() {
+		return nil, fmt.Errorf("%s: %w: its feature pipeline is %s, the data's %s", path, ErrInitModel, q.JSON(), p.JSON())
+	}
+	if g.Model.Opts.NumPdfs != numPdfs {
+		return nil, fmt.Errorf("%s: %w: %d outputs, the targets need %d", path, ErrInitModel, g.Model.Opts.NumPdfs, numPdfs)
+	}
+	return g.Model, nil
 }

@@ -25,7 +25,7 @@
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
 # --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
 # BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
-# direction), --train-opts "..." (more options for every strode train).
+# direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6).
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -48,6 +48,7 @@ bidirectional=true        # measured better than one direction on jackson and ni
 align_bidirectional=false # the realigners stay one-directional (cheaper; the alignments the bidirectional models were measured on)
 hidden=
 extra_train_opts=
+epochs_opt=
 models="sru strode"
 
 usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
@@ -72,6 +73,7 @@ while [ $# -gt 0 ]; do
     --align-bidirectional) align_bidirectional=$2; shift 2 ;;
     --hidden) hidden=$2; shift 2 ;;
     --train-opts) extra_train_opts=$2; shift 2 ;;
+    --epochs) epochs_opt=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -104,6 +106,7 @@ else
   # 3x the takes (speed perturbation; measured better than VTLN warps on george and jackson): 6 epochs
   align_epochs=5; epochs=6; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.9 1.0 1.1}
 fi
+[ -z "$epochs_opt" ] || epochs=$epochs_opt
 cv_idx="5 6 7 8 9"
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"

@@ -26,6 +26,11 @@
 # --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
 # BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
 # direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6).
+# --adapt true adds stage 9, unsupervised adaptation to the test speaker (after stage 7): the
+# stage-7 1-best paths of the --adapt-keep most confident test utterances (mean posterior of the
+# path's pdfs) are the targets of --adapt-epochs epochs of fine-tuning at --adapt-lr, then the
+# test speaker is decoded again; results.json keeps the speaker-independent "wer" and adds
+# "adapted" (an adapted WER is not a speaker-independent result).
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -49,9 +54,13 @@ align_bidirectional=false # the realigners stay one-directional (cheaper; the al
 hidden=
 extra_train_opts=
 epochs_opt=
+adapt=false          # stage 9: unsupervised adaptation to the test speaker (off: the WER of stage 7 is speaker-independent)
+adapt_keep=0.8       # fraction of the test utterances (the most confident 1-best) the adaptation trains on
+adapt_epochs=2
+adapt_lr=0.0001
 models="sru strode"
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -74,6 +83,10 @@ while [ $# -gt 0 ]; do
     --hidden) hidden=$2; shift 2 ;;
     --train-opts) extra_train_opts=$2; shift 2 ;;
     --epochs) epochs_opt=$2; shift 2 ;;
+    --adapt) adapt=$2; shift 2 ;;
+    --adapt-keep) adapt_keep=$2; shift 2 ;;
+    --adapt-epochs) adapt_epochs=$2; shift 2 ;;
+    --adapt-lr) adapt_lr=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -277,4 +290,40 @@ if run_stage 8; then
     else echo "   $m: 1-best DIFFERS"; diff $dir/words.int $dir/words_file.int | head -5; fi
     rm -f $dir/loglikes.ark $dir/lat_file.ark
   done
+fi
+
+if $adapt && run_stage 9; then
+  echo "== stage 9: unsupervised adaptation to the test speaker (1-best of stage 7, --adapt-keep=$adapt_keep)"
+  json="{"
+  for m in $models; do
+    dir=$exp_dir/$m/adapt; dec=$exp_dir/$m/decode_test; mkdir -p $dir/log $dir/decode_test/log
+    # The decoded path: words and transition-ids, and how sure the network is of it (mean
+    # posterior of the path's pdfs over the frames).
+    S lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dec/lat.1.gz |" ark,t:$dir/words.int ark:$dir/ali.ark 2> $dir/log/best_path.log
+    S forward $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp ark,t:- 2> $dir/log/forward_post.log |
+      awk 'NR==FNR{n=split($0,a," "); k=a[1]; for(i=2;i<=n;i++) pdf[k,i-2]=a[i]; next}
+           /\[/{k=$1; t=0; s=0; next}
+           {e=($NF=="]"); nf=NF-e; s+=$(pdf[k,t]+1); t++; if(e) print k, s/t}' \
+        <(S ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark,t:- 2> $dir/log/ali_to_pdf.log) - | LC_ALL=C sort -k2,2gr > $dir/confidence
+    keep=$(awk -v f=$adapt_keep 'END{n=int(NR*f+0.5); print (n<1?1:n)}' $dir/confidence)
+    head -n $keep $dir/confidence | cut -d' ' -f1 | LC_ALL=C sort > $dir/keep.list
+    awk 'NR==FNR{k[$1]=1; next} ($1 in k)' $dir/keep.list $data/test/feats.scp > $dir/feats.scp
+    # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
+    S train $train_opts --bidirectional=$bidirectional --model=$m --init-model=$exp_dir/$m/final.am \
+      --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
+      --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
+      scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log
+    grep -E "epoch [0-9]+:" $dir/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-110 || true
+    S forward --no-softmax=true --class-frame-counts=$ali/pdf.counts $(cmvn_opts test) $dir/final.am scp:$data/test/feats.scp ark:- 2> $dir/decode_test/log/forward.log |
+      S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
+        $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/decode_test/lat.1.gz" ark,t:$dir/decode_test/words.int 2> $dir/decode_test/log/decode.log
+    awk -v map=$lang/words.txt 'BEGIN{while((getline l < map)>0){split(l,a," "); w[a[2]]=a[1]}} {printf "%s", $1; for(i=2;i<=NF;i++) printf " %s", w[$i]; print ""}' \
+      $dir/decode_test/words.int > $dir/decode_test/hyp.txt
+    S compute-wer --text --mode=present ark:$data/test/text ark:$dir/decode_test/hyp.txt > $dir/decode_test/wer 2> $dir/decode_test/log/wer.log
+    line=$(grep WER $dir/decode_test/wer); si=$(grep WER $dec/wer)
+    echo "   $m adapted ($keep of $(wc -l < $dir/confidence) test utterances): $line (speaker-independent: $si)"
+    json="$json\"$m\": {\"wer\": $(echo "$si" | awk '{print $2}'), \"wer_line\": \"$si\", \"adapted\": {\"wer\": $(echo "$line" | awk '{print $2}'), \"wer_line\": \"$line\", \"utterances\": $keep}},"
+  done
+  echo "${json%,}}" > $exp_dir/results.json
+  cat $exp_dir/results.json
 fi

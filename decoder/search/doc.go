@@ -14,8 +14,9 @@
 // out, exactly as Kaldi does.
 //
 // Memory: each frame owns a slab of its tokens (in creation order, so
-// Kaldi's newest-first token list is the slab read backwards) and a slab of
-// the forward links leaving them (16 bytes each: target token, graph arc,
+// Kaldi's newest-first token list is the slab read backwards), a parallel
+// slab of their two costs (apart, as the pruning reads them at random link
+// targets and the beam test alone), and a slab of the forward links leaving them (16 bytes each: target token, graph arc,
 // two costs), each token naming its epsilon and its emitting links as two
 // ranges. Pruning removes links in place and deletes tokens by compacting
 // the slab once a quarter of them are dead; a pruned frame moves to a

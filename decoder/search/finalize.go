@@ -13,13 +13,14 @@ import (
 // no token is final).
 func (d *LatticeDecoder) computeFinalCosts() {
 	fi := &d.final
-	toks := d.frames[len(d.frames)-1].toks
+	fr := &d.frames[len(d.frames)-1]
+	toks, costs := fr.toks, fr.costs
 	fi.costs = fi.costs[:0]
 	fi.any = false
 	best, bestFinal := inf32, inf32
 	for i := range toks {
 		fc := d.g.final[toks[i].state]
-		c := toks[i].tot
+		c := costs[i].tot
 		best = min(best, c)
 		bestFinal = min(bestFinal, c+fc)
 		fi.costs = append(fi.costs, fc)
@@ -91,7 +92,7 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 	d.computeFinalCosts()
 	d.newFrontier()
 	const delta = 1e-5
-	toks, links := fr.toks, fr.links
+	toks, costs, links := fr.toks, fr.costs, fr.links
 	d.stats.PruneFrames++
 	changed := true
 	for changed {
@@ -100,20 +101,20 @@ func (d *LatticeDecoder) pruneForwardLinksFinal(f int, warn func(string, ...any)
 		d.stats.PruneTokenVisits += int64(len(toks))
 		stale := false
 		for t := len(toks) - 1; t >= 0; t-- {
-			tk := &toks[t]
-			tokExtra := tk.tot + d.finalCost(t) - d.final.best
+			tk, tc := &toks[t], &costs[t]
+			tokExtra := tc.tot + d.finalCost(t) - d.final.best
 			if tk.eps.hi > tk.eps.lo {
 				var minTo int32
-				tk.eps.hi, tokExtra, _, minTo = d.pruneLinks(links, tk.eps, tk, toks, tokExtra)
+				tk.eps.hi, tokExtra, _, minTo = d.pruneLinks(links, tk.eps, tc.tot, costs, tokExtra)
 				stale = stale || minTo <= int32(t) // see pruneForwardLinks
 			}
 			if tokExtra > d.latBeam {
 				tokExtra = inf32
 			}
-			if !approxEqual(tk.extra, tokExtra, delta) {
+			if !approxEqual(tc.extra, tokExtra, delta) {
 				changed = true
 			}
-			tk.extra = tokExtra
+			tc.extra = tokExtra
 		}
 		if !stale {
 			break

@@ -21,15 +21,23 @@ const prefetchDistance = 8
 // token is named by its frame and its index there; Kaldi's per-frame list,
 // newest token first, is the slab read backwards. Deleting tokens compacts
 // the slab, keeping that order.
+//
+// The two costs live apart, in a parallel slab of tokCost (hot/cold split):
+// the lattice pruning reads them at the target of every link, in random
+// order, and the beam test reads the costs alone; 8 bytes a token keep a
+// frame's costs in the second-level cache where the 28-byte token did not.
 type token struct {
-	tot, extra float32
-	state      int32 // graph state
+	state int32 // graph state
 	// The forward links, as ranges of the frame's link slab: epsilon links
 	// (to tokens of the same frame) and emitting links (to the next frame).
 	// Kaldi's list holds both, newest first: the emitting links backwards,
 	// then the epsilon links backwards.
 	eps, emit span
 }
+
+// tokCost is a token's best cost (tot) and extra cost, Kaldi's tot_cost and
+// extra_cost.
+type tokCost struct{ tot, extra float32 }
 
 // span is the half-open range [lo, hi) of a frame's link slab.
 type span struct{ lo, hi int32 }
@@ -49,6 +57,7 @@ type link struct {
 // Kaldi's TokenList pruning flags.
 type frameToks struct {
 	toks                        []token
+	costs                       []tokCost // parallel to toks
 	links                       []link
 	mustPruneLinks, mustPruneTk bool
 	// narrowToks and narrowLinks mark slabs swapped for narrow ones after
@@ -65,6 +74,7 @@ type frameToks struct {
 // the same utterances again takes exactly the slabs it returned.
 type slabPools struct {
 	wideToks  [][]token
+	wideCosts [][]tokCost
 	wideLinks [][]link
 	// Running averages of a complete frame's tokens and links over the
 	// last few hundred frames: a wide slab grown by a rare frame far above
@@ -74,6 +84,7 @@ type slabPools struct {
 	// ordinary slabs, which the next frames then had to allocate again.
 	avgToks, avgLinks float64
 	narrowToks        sizeClasses[token]
+	narrowCosts       sizeClasses[tokCost]
 	narrowLinks       sizeClasses[link]
 }
 
@@ -88,9 +99,12 @@ func pop[T any](p *[][]T) []T {
 	return s[:0]
 }
 
-func (d *LatticeDecoder) putWideToks(s []token) {
+func (d *LatticeDecoder) putWideToks(s []token, c []tokCost) {
 	if float64(cap(s)) <= 4*d.pools.avgToks+4096 {
 		d.pools.wideToks = append(d.pools.wideToks, s[:0])
+	}
+	if float64(cap(c)) <= 4*d.pools.avgToks+4096 {
+		d.pools.wideCosts = append(d.pools.wideCosts, c[:0])
 	}
 }
 
@@ -206,6 +220,8 @@ type Stats struct {
 	// final pruning processed; PrunePasses the passes over them;
 	// PruneTokenVisits the tokens those passes visited.
 	PruneFrames, PrunePasses, PruneTokenVisits int64
+	// PruneLinkVisits is the number of links those passes visited.
+	PruneLinkVisits int64
 	// PeakTokens and PeakLinks are the most tokens and links (slab
 	// lengths, dropped expansions included) held by all frames together,
 	// sampled after each periodic pruning: the decoder's memory high mark.
@@ -242,8 +258,9 @@ func (d *LatticeDecoder) reset() {
 		f := &d.frames[i]
 		if f.narrowToks {
 			d.pools.narrowToks.push(f.toks)
+			d.pools.narrowCosts.push(f.costs)
 		} else {
-			d.putWideToks(f.toks)
+			d.putWideToks(f.toks, f.costs)
 		}
 		if f.narrowLinks {
 			d.pools.narrowLinks.push(f.links)
@@ -271,7 +288,7 @@ func (d *LatticeDecoder) pushFrame() {
 		p.avgToks += (float64(len(d.frames[n-1].toks)) - p.avgToks) / 256
 		p.avgLinks += (float64(len(d.frames[n-2].links)) - p.avgLinks) / 256
 	}
-	f := frameToks{toks: pop(&d.pools.wideToks), links: pop(&d.pools.wideLinks)}
+	f := frameToks{toks: pop(&d.pools.wideToks), costs: pop(&d.pools.wideCosts), links: pop(&d.pools.wideLinks)}
 	// A fresh slab (the pools are empty on a decoder's first long
 	// utterance), or a pooled one smaller than the newest complete frame
 	// used, gets room for a little more than that frame and at least twice
@@ -279,8 +296,12 @@ func (d *LatticeDecoder) pushFrame() {
 	// frame fills; sized for the newest frame alone, slabs made on small
 	// frames would keep being replaced on large ones.
 	if n := len(d.frames); n >= 2 {
-		if nt := len(d.frames[n-1].toks); cap(f.toks) < nt {
+		nt := len(d.frames[n-1].toks)
+		if cap(f.toks) < nt {
 			f.toks = make([]token, 0, max(nt+nt/4, int(2*d.pools.avgToks))+16)
+		}
+		if cap(f.costs) < nt {
+			f.costs = make([]tokCost, 0, max(nt+nt/4, int(2*d.pools.avgToks))+16)
 		}
 		if nl := len(d.frames[n-2].links); cap(f.links) < nl {
 			f.links = make([]link, 0, max(nl+nl/4, int(2*d.pools.avgLinks))+16)
@@ -310,15 +331,16 @@ func (d *LatticeDecoder) findOrAdd(state int32, tot float32) (tok int32, changed
 	e := &ft.entries[state]
 	if *e>>ft.tokBits == ft.stamp {
 		tok = int32(*e & ft.tokMask)
-		tk := &f.toks[tok]
-		if tk.tot > tot {
-			tk.tot = tot
+		tc := &f.costs[tok]
+		if tc.tot > tot {
+			tc.tot = tot
 			return tok, true
 		}
 		return tok, false
 	}
 	tok = int32(len(f.toks))
-	f.toks = append(f.toks, token{tot: tot, state: state})
+	f.toks = append(f.toks, token{state: state})
+	f.costs = append(f.costs, tokCost{tot: tot})
 	*e = ft.stamp<<ft.tokBits | uint32(tok)
 	d.numToks++
 	d.stats.Tokens++
@@ -361,7 +383,7 @@ func (d *LatticeDecoder) NumFramesDecoded() int { return len(d.frames) - 1 }
 // getCutoff is Kaldi's GetCutoff over the frontier: the cost cutoff from the
 // beam and the max-active/min-active limits, the adaptive beam, and the best
 // token.
-func (d *LatticeDecoder) getCutoff(front []token) (cutoff, adaptiveBeam float32, best int32) {
+func (d *LatticeDecoder) getCutoff(front []tokCost) (cutoff, adaptiveBeam float32, best int32) {
 	bestW := inf32
 	best = none
 	maxActive, minActive := d.opts.MaxActive, d.opts.MinActive
@@ -475,16 +497,17 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	d.pushFrame()
 	prev := &d.frames[len(d.frames)-2]
 	ptoks := prev.toks
-	curCutoff, adaptiveBeam, best := d.getCutoff(ptoks)
+	pcosts := prev.costs
+	curCutoff, adaptiveBeam, best := d.getCutoff(pcosts)
 	ll := d.tidLL
 	dec.LogLikes(frame, ll)
 	nextCutoff := inf32
 	var costOffset float32
 	if best != none {
-		bt := &ptoks[best]
-		costOffset = -bt.tot
-		for _, a := range d.g.emitting(bt.state) {
-			w := a.weight + costOffset - ll[a.ilabel] + bt.tot
+		btot := pcosts[best].tot
+		costOffset = -btot
+		for _, a := range d.g.emitting(ptoks[best].state) {
+			w := a.weight + costOffset - ll[a.ilabel] + btot
 			if w+adaptiveBeam < nextCutoff {
 				nextCutoff = w + adaptiveBeam
 			}
@@ -497,7 +520,7 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	// findOrAdd or keep the fields it reads through d in registers.
 	links := prev.links
 	f := &d.frames[len(d.frames)-1]
-	ntoks := f.toks
+	ntoks, ncosts := f.toks, f.costs
 	ft := d.stateTok
 	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
 	emit, first := d.g.emit, d.g.first
@@ -528,7 +551,7 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 		}
 		prefetch3(pa, pb, pc)
 		tk := &ptoks[t]
-		cur := tk.tot
+		cur := pcosts[t].tot
 		if cur > curCutoff {
 			continue
 		}
@@ -549,12 +572,13 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 			var nt int32
 			if *e&^tokMask == stamp {
 				nt = int32(*e & tokMask)
-				if nk := &ntoks[nt]; nk.tot > tot {
+				if nk := &ncosts[nt]; nk.tot > tot {
 					nk.tot = tot
 				}
 			} else {
 				nt = int32(len(ntoks))
-				ntoks = append(ntoks, token{tot: tot, state: a.next})
+				ntoks = append(ntoks, token{state: a.next})
+				ncosts = append(ncosts, tokCost{tot: tot})
 				*e = stamp | uint32(nt)
 			}
 			links = append(links, link{to: nt, arc: ai, graph: a.weight, ac: ac})
@@ -563,7 +587,7 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	}
 	d.numToks += len(ntoks) - len(f.toks)
 	d.stats.Tokens += int64(len(ntoks) - len(f.toks))
-	f.toks = ntoks
+	f.toks, f.costs = ntoks, ncosts
 	d.stats.EmittingArcs += arcs
 	d.stats.Links += int64(len(links) - len(prev.links))
 	prev.links = links
@@ -587,7 +611,7 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 	epsArcs, first, epsBits := g.eps, g.first, g.epsBits
 	ft := d.stateTok
 	entries, tokMask, stamp := ft.entries, ft.tokMask, ft.stamp<<ft.tokBits
-	toks, links, queue := f.toks, f.links, d.queue[:0]
+	toks, costs, links, queue := f.toks, f.costs, f.links, d.queue[:0]
 	for t := range toks {
 		if s := uint32(toks[t].state); epsBits[s/64]&(1<<(s%64)) != 0 {
 			queue = append(queue, int32(t))
@@ -598,7 +622,7 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 	for len(queue) > 0 {
 		t := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		cur := toks[t].tot
+		cur := costs[t].tot
 		if cur >= cutoff {
 			continue
 		}
@@ -617,14 +641,15 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 			changed := true
 			if *e&^tokMask == stamp {
 				nt = int32(*e & tokMask)
-				if nk := &toks[nt]; nk.tot > tot {
+				if nk := &costs[nt]; nk.tot > tot {
 					nk.tot = tot
 				} else {
 					changed = false
 				}
 			} else {
 				nt = int32(len(toks))
-				toks = append(toks, token{tot: tot, state: a.next})
+				toks = append(toks, token{state: a.next})
+				costs = append(costs, tokCost{tot: tot})
 				*e = stamp | uint32(nt)
 			}
 			links = append(links, link{to: nt, arc: ai, graph: a.weight})
@@ -638,5 +663,5 @@ func (d *LatticeDecoder) processNonemitting(cutoff float32, warn func(string, ..
 	d.stats.Tokens += int64(len(toks) - created)
 	d.stats.EpsilonArcs += arcs
 	d.stats.Links += int64(len(links) - len(f.links))
-	f.toks, f.links, d.queue = toks, links, queue
+	f.toks, f.costs, f.links, d.queue = toks, costs, links, queue
 }

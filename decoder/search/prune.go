@@ -3,19 +3,18 @@ package search
 import "math"
 
 // pruneLinks is the inner step of Kaldi's PruneForwardLinks for one run of
-// links of tok (its epsilon or its emitting links, whose targets are in
-// dst): it drops the links whose extra cost exceeds the lattice beam or is
+// links of a token of best cost cost (its epsilon or its emitting links,
+// whose targets' costs are in dst): it drops the links whose extra cost exceeds the lattice beam or is
 // NaN, keeping the others in order at the front of the run, and returns the
 // run's new end and the lowest extra cost of a kept link (clamped at 0), or
 // tokExtra if lower. The caller also learns the lowest target index of the
 // run (before pruning): the passes visit tokens from the highest index down,
 // so an epsilon link to index ≤ the token's own leads to a token not yet
 // recomputed in the current pass.
-func (d *LatticeDecoder) pruneLinks(links []link, sp span, tok *token, dst []token, tokExtra float32) (hi int32, extra float32, pruned bool, minTo int32) {
+func (d *LatticeDecoder) pruneLinks(links []link, sp span, cost float32, dst []tokCost, tokExtra float32) (hi int32, extra float32, pruned bool, minTo int32) {
 	w := sp.lo
 	minTo = int32(math.MaxInt32)
 	latBeam := d.latBeam
-	cost := tok.tot
 	// Branch-free, as whether a link survives is data (about as often yes
 	// as no): every link is written to its slot (w ≤ l) and w advances when
 	// it survives; the lowest extra cost is taken on the bit patterns,
@@ -65,10 +64,10 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 		}
 		d.warned = true
 	}
-	toks, links := fr.toks, fr.links
-	var next []token
+	toks, costs, links := fr.toks, fr.costs, fr.links
+	var next []tokCost
 	if f+1 < len(d.frames) {
-		next = d.frames[f+1].toks
+		next = d.frames[f+1].costs
 	}
 	d.stats.PruneFrames++
 	// Kaldi repeats the pass until no extra cost moves by more than delta,
@@ -86,7 +85,7 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 		d.stats.PrunePasses++
 		stale := false
 		for t := len(toks) - 1; t >= 0; t-- {
-			tk := &toks[t]
+			tk, tc := &toks[t], &costs[t]
 			hasEps := tk.eps.hi > tk.eps.lo
 			if pass > 0 && !hasEps {
 				continue
@@ -94,20 +93,21 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 			d.stats.PruneTokenVisits++
 			tokExtra := inf32
 			var pruned bool
+			d.stats.PruneLinkVisits += int64(tk.emit.hi-tk.emit.lo) + int64(tk.eps.hi-tk.eps.lo)
 			if tk.emit.hi > tk.emit.lo {
-				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tk, next, tokExtra)
+				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tc.tot, next, tokExtra)
 				linksPruned = linksPruned || pruned
 			}
 			if hasEps {
 				var minTo int32
-				tk.eps.hi, tokExtra, pruned, minTo = d.pruneLinks(links, tk.eps, tk, toks, tokExtra)
+				tk.eps.hi, tokExtra, pruned, minTo = d.pruneLinks(links, tk.eps, tc.tot, costs, tokExtra)
 				linksPruned = linksPruned || pruned
 				stale = stale || minTo <= int32(t)
 			}
-			if absf(tokExtra-tk.extra) > delta {
+			if absf(tokExtra-tc.extra) > delta {
 				changed = true
 			}
-			tk.extra = tokExtra
+			tc.extra = tokExtra
 		}
 		if changed {
 			extraChanged = true
@@ -188,8 +188,8 @@ func (d *LatticeDecoder) pruneTokensForFrame(f int, force bool) {
 	fr := &d.frames[f]
 	if !force {
 		dead := 0
-		for t := range fr.toks {
-			if fr.toks[t].extra == inf32 {
+		for t := range fr.costs {
+			if fr.costs[t].extra == inf32 {
 				dead++
 			}
 		}
@@ -208,12 +208,13 @@ func (d *LatticeDecoder) pruneTokensForFrame(f int, force bool) {
 	}
 	n := int32(0)
 	for t := range fr.toks {
-		if fr.toks[t].extra == inf32 {
+		if fr.costs[t].extra == inf32 {
 			remap[t] = none
 			continue
 		}
 		remap[t] = n
 		fr.toks[n] = fr.toks[t]
+		fr.costs[n] = fr.costs[t]
 		if fc != nil {
 			fc[n] = fc[t]
 		}
@@ -226,15 +227,17 @@ func (d *LatticeDecoder) pruneTokensForFrame(f int, force bool) {
 		return
 	}
 	d.numToks -= len(fr.toks) - int(n)
-	fr.toks = fr.toks[:n]
+	fr.toks, fr.costs = fr.toks[:n], fr.costs[:n]
 	if cap(fr.toks) > 2*int(n)+64 {
-		// As compactLinks: a narrow slab for what survived.
-		old := fr.toks
+		// As compactLinks: narrow slabs for what survived.
+		old, oldCosts := fr.toks, fr.costs
 		fr.toks = append(d.pools.narrowToks.pop(int(n)), old...)
+		fr.costs = append(d.pools.narrowCosts.pop(int(n)), oldCosts...)
 		if fr.narrowToks {
 			d.pools.narrowToks.push(old)
+			d.pools.narrowCosts.push(oldCosts)
 		} else {
-			d.putWideToks(old)
+			d.putWideToks(old, oldCosts)
 		}
 		fr.narrowToks = true
 	}

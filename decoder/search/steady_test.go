@@ -57,6 +57,9 @@ func BenchmarkDecodeBigram5k(b *testing.B) {
 		sum.EpsilonArcs += st.EpsilonArcs
 		sum.Links += st.Links
 		sum.PruneTokenVisits += st.PruneTokenVisits
+		sum.PruneLinkVisits += st.PruneLinkVisits
+		sum.PeakTokens = max(sum.PeakTokens, st.PeakTokens)
+		sum.PeakLinks = max(sum.PeakLinks, st.PeakLinks)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -77,5 +80,8 @@ func BenchmarkDecodeBigram5k(b *testing.B) {
 	b.ReportMetric(arcs/f, "arcs/frame")
 	b.ReportMetric(float64(sum.Links)/f, "links/frame")
 	b.ReportMetric(float64(sum.PruneTokenVisits)/f, "prunevisits/frame")
+	b.ReportMetric(float64(sum.PruneLinkVisits)/f, "prunelinks/frame")
+	b.ReportMetric(float64(sum.PeakTokens), "peaktokens")
+	b.ReportMetric(float64(sum.PeakLinks), "peaklinks")
 	b.ReportMetric(arcs/sec/1e6, "Marcs/s")
 }

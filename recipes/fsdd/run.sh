@@ -7,7 +7,7 @@
 # Stages (--stage N / --stop-stage N):
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
-#     --speeds "0.9 1.0 1.1" (the default) every training take appears once per speed factor
+#     --speeds "0.8 0.9 1.0 1.1 1.2" (the default) every training take appears once per speed factor
 #     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by strode wav-speed-perturb,
 #     as Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
 #     takes at their own speed (SPK-wF): augmentation that imitates other speakers
@@ -19,18 +19,20 @@
 #   6 train sru and strode on the final alignment
 #   7 forward with priors, latgen-faster-mapped, compute-wer; DIR/results.json
 #   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
-# --models "sru strode" (the default) picks the models of stages 6-8: e.g. train them in two
-# parallel runs with --stop-stage 6, then run --stage 7 once.
+#   9 unsupervised adaptation to the test speaker (--adapt, default true; see below)
+# --models "sru strode" (the default) picks the models of stages 6-9; --parallel-models BOOL
+# (default true) trains them as parallel processes in stage 6.
 # Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
 # --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
 # BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
 # direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6).
-# --adapt true adds stage 9, unsupervised adaptation to the test speaker (after stage 7): the
+# Stage 9 (--adapt true, the default; false skips it) adapts to the test speaker without its transcripts: the
 # stage-7 1-best paths of the --adapt-keep most confident test utterances (mean posterior of the
 # path's pdfs) are the targets of --adapt-epochs epochs of fine-tuning at --adapt-lr, then the
 # test speaker is decoded again; results.json keeps the speaker-independent "wer" and adds
-# "adapted" (an adapted WER is not a speaker-independent result).
+# "adapted" (an adapted WER is not a speaker-independent result). --adapt-rounds N repeats it
+# from the previous round's model and 1-best.
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -54,13 +56,15 @@ align_bidirectional=false # the realigners stay one-directional (cheaper; the al
 hidden=
 extra_train_opts=
 epochs_opt=
-adapt=false          # stage 9: unsupervised adaptation to the test speaker (off: the WER of stage 7 is speaker-independent)
+parallel_models=true # stage 6 trains the models as parallel processes (a 2-core machine trains sru and strode in the time of strode)
+adapt=true           # stage 9: unsupervised adaptation to the test speaker (the WER of stage 7 stays the speaker-independent one)
 adapt_keep=0.8       # fraction of the test utterances (the most confident 1-best) the adaptation trains on
 adapt_epochs=2
 adapt_lr=0.0001
+adapt_rounds=        # 3 (--quick: 1); each further round starts from the previous round's model and 1-best
 models="sru strode"
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -84,9 +88,11 @@ while [ $# -gt 0 ]; do
     --train-opts) extra_train_opts=$2; shift 2 ;;
     --epochs) epochs_opt=$2; shift 2 ;;
     --adapt) adapt=$2; shift 2 ;;
+    --parallel-models) parallel_models=$2; shift 2 ;;
     --adapt-keep) adapt_keep=$2; shift 2 ;;
     --adapt-epochs) adapt_epochs=$2; shift 2 ;;
     --adapt-lr) adapt_lr=$2; shift 2 ;;
+    --adapt-rounds) adapt_rounds=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -111,13 +117,14 @@ if $quick; then
   train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
   test_idx="0 1 2 3 4 5 6 7 8 9"
   model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}; : ${speeds:=1.0}
+  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}; : ${speeds:=1.0}; : ${adapt_rounds:=1}
 else
   train_idx=$(seq 5 49 | tr '\n' ' ')
   test_idx=$(seq 0 49 | tr '\n' ' ')
   model_opts="--sru-hidden=192 --sru-layers=3 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  # 3x the takes (speed perturbation; measured better than VTLN warps on george and jackson): 6 epochs
-  align_epochs=5; epochs=6; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.9 1.0 1.1}
+  # 5x the takes (speed perturbation 0.8-1.2; measured better than VTLN warps and than 0.9-1.1,
+  # RESULTS.md): 4 epochs
+  align_epochs=5; epochs=4; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.8 0.9 1.0 1.1 1.2}; : ${adapt_rounds:=3}
 fi
 [ -z "$epochs_opt" ] || epochs=$epochs_opt
 cv_idx="5 6 7 8 9"
@@ -245,15 +252,25 @@ if run_stage 5; then
 fi
 
 if run_stage 6; then
+  train_model() {
+    S train $train_opts --bidirectional=$bidirectional --model=$1 --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
+      --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$1/checkpoint.am --resume=true \
+      --curves-png=$exp_dir/$1/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
+      scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$1/final.am 2> $exp_dir/$1/log/train.log
+  }
+  pids=()
   for m in $models; do
-    echo "== stage 6: train $m"
     mkdir -p $exp_dir/$m/log
-    S train $train_opts --bidirectional=$bidirectional --model=$m --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
-      --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$m/checkpoint.am --resume=true \
-      --curves-png=$exp_dir/$m/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
-      scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$m/final.am 2> $exp_dir/$m/log/train.log
+    if $parallel_models; then
+      echo "== stage 6: train $m (in parallel with the other models)"; train_model $m & pids+=($!)
+    else
+      echo "== stage 6: train $m"; train_model $m
+    fi
+  done
+  for p in ${pids[@]+"${pids[@]}"}; do wait $p; done  # a failed training stops the recipe here
+  for m in $models; do
     # A re-run resumes from the last checkpoint (and logs that instead of epochs).
-    grep -E "epoch [0-9]+:|resumed from" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /' || true
+    echo "   $m:"; grep -E "epoch [0-9]+:|resumed from" $exp_dir/$m/log/train.log | sed 's/^LOG (strode train) /   /' || true
   done
 fi
 
@@ -296,20 +313,23 @@ if $adapt && run_stage 9; then
   echo "== stage 9: unsupervised adaptation to the test speaker (1-best of stage 7, --adapt-keep=$adapt_keep)"
   json="{"
   for m in $models; do
-    dir=$exp_dir/$m/adapt; dec=$exp_dir/$m/decode_test; mkdir -p $dir/log $dir/decode_test/log
+   src=$exp_dir/$m/final.am; dec=$exp_dir/$m/decode_test
+   for r in $(seq 1 $adapt_rounds); do
+    dir=$exp_dir/$m/adapt; [ $r = 1 ] || dir=$exp_dir/$m/adapt$r
+    mkdir -p $dir/log $dir/decode_test/log
     # The decoded path: words and transition-ids, and how sure the network is of it (mean
     # posterior of the path's pdfs over the frames).
     S lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dec/lat.1.gz |" ark,t:$dir/words.int ark:$dir/ali.ark 2> $dir/log/best_path.log
-    S forward $(cmvn_opts test) $exp_dir/$m/final.am scp:$data/test/feats.scp ark,t:- 2> $dir/log/forward_post.log |
+    S forward $(cmvn_opts test) $src scp:$data/test/feats.scp ark,t:- 2> $dir/log/forward_post.log |
       awk 'NR==FNR{n=split($0,a," "); k=a[1]; for(i=2;i<=n;i++) pdf[k,i-2]=a[i]; next}
            /\[/{k=$1; t=0; s=0; next}
-           {e=($NF=="]"); nf=NF-e; s+=$(pdf[k,t]+1); t++; if(e) print k, s/t}' \
+           {e=($NF=="]"); s+=$(pdf[k,t]+1); t++; if(e) print k, s/t}' \
         <(S ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark,t:- 2> $dir/log/ali_to_pdf.log) - | LC_ALL=C sort -k2,2gr > $dir/confidence
     keep=$(awk -v f=$adapt_keep 'END{n=int(NR*f+0.5); print (n<1?1:n)}' $dir/confidence)
     head -n $keep $dir/confidence | cut -d' ' -f1 | LC_ALL=C sort > $dir/keep.list
     awk 'NR==FNR{k[$1]=1; next} ($1 in k)' $dir/keep.list $data/test/feats.scp > $dir/feats.scp
     # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
-    S train $train_opts --bidirectional=$bidirectional --model=$m --init-model=$exp_dir/$m/final.am \
+    S train $train_opts --bidirectional=$bidirectional --model=$m --init-model=$src \
       --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
       --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
       scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log
@@ -320,9 +340,11 @@ if $adapt && run_stage 9; then
     awk -v map=$lang/words.txt 'BEGIN{while((getline l < map)>0){split(l,a," "); w[a[2]]=a[1]}} {printf "%s", $1; for(i=2;i<=NF;i++) printf " %s", w[$i]; print ""}' \
       $dir/decode_test/words.int > $dir/decode_test/hyp.txt
     S compute-wer --text --mode=present ark:$data/test/text ark:$dir/decode_test/hyp.txt > $dir/decode_test/wer 2> $dir/decode_test/log/wer.log
-    line=$(grep WER $dir/decode_test/wer); si=$(grep WER $dec/wer)
-    echo "   $m adapted ($keep of $(wc -l < $dir/confidence) test utterances): $line (speaker-independent: $si)"
-    json="$json\"$m\": {\"wer\": $(echo "$si" | awk '{print $2}'), \"wer_line\": \"$si\", \"adapted\": {\"wer\": $(echo "$line" | awk '{print $2}'), \"wer_line\": \"$line\", \"utterances\": $keep}},"
+    line=$(grep WER $dir/decode_test/wer); si=$(grep WER $exp_dir/$m/decode_test/wer)
+    echo "   $m adapted, round $r ($keep of $(wc -l < $dir/confidence) test utterances): $line (speaker-independent: $si)"
+    src=$dir/final.am; dec=$dir/decode_test
+   done
+    json="$json\"$m\": {\"wer\": $(echo "$si" | awk '{print $2}'), \"wer_line\": \"$si\", \"adapted\": {\"wer\": $(echo "$line" | awk '{print $2}'), \"wer_line\": \"$line\", \"utterances\": $keep, \"rounds\": $adapt_rounds}},"
   done
   echo "${json%,}}" > $exp_dir/results.json
   cat $exp_dir/results.json

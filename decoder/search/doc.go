@@ -31,8 +31,7 @@
 // removes links whose extra cost, a lower bound of the final one, already
 // exceeds the lattice beam, and FinalizeDecoding recomputes every extra
 // cost to the exact fixed point. So periodic pruning makes one pass per
-// frame (Kaldi repeats it while epsilon links see stale values), and three
-// calls in four prune only the frames new since the last call, where
-// Kaldi's goes back as far as extra costs keep changing (see
-// pruneActiveTokens). The lattices are byte-identical either way.
+// frame (Kaldi repeats it while epsilon links see stale values), and runs
+// at every fourth prune interval only (see pruneActiveTokens). The
+// lattices are byte-identical either way.
 package search

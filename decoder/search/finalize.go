@@ -56,6 +56,7 @@ func (d *LatticeDecoder) ReachedFinal() bool { return d.final.relative != inf32 
 // finalize is Kaldi's FinalizeDecoding: prune the last frame's links with the
 // final costs taken into account, then every frame backwards with delta 0.
 func (d *LatticeDecoder) finalize(warn func(string, ...any)) {
+	d.samplePeak()
 	last := len(d.frames) - 1
 	d.pruneForwardLinksFinal(last, warn)
 	for f := last - 1; f >= 0; f-- {

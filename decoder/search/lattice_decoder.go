@@ -99,11 +99,12 @@ func pop[T any](p *[][]T) []T {
 	return s[:0]
 }
 
+// putWideToks pools a frame's token and cost slabs together (or neither),
+// so that the two pools stay in step and pushFrame gets back pairs that
+// served one frame.
 func (d *LatticeDecoder) putWideToks(s []token, c []tokCost) {
-	if float64(cap(s)) <= 4*d.pools.avgToks+4096 {
+	if limit := 4*d.pools.avgToks + 4096; float64(cap(s)) <= limit && float64(cap(c)) <= limit {
 		d.pools.wideToks = append(d.pools.wideToks, s[:0])
-	}
-	if float64(cap(c)) <= 4*d.pools.avgToks+4096 {
 		d.pools.wideCosts = append(d.pools.wideCosts, c[:0])
 	}
 }
@@ -201,8 +202,8 @@ type LatticeDecoder struct {
 	// pruneActiveTokens).
 	pruneCalls int
 	// kaldiPruning makes periodic pruning follow Kaldi's schedule exactly
-	// (every call as deep as changes propagate, passes repeated): tests
-	// compare the lattices of both schedules.
+	// (every interval, as deep as changes propagate, passes repeated):
+	// tests compare the lattices of both schedules.
 	kaldiPruning bool
 }
 
@@ -224,7 +225,8 @@ type Stats struct {
 	PruneLinkVisits int64
 	// PeakTokens and PeakLinks are the most tokens and links (slab
 	// lengths, dropped expansions included) held by all frames together,
-	// sampled after each periodic pruning: the decoder's memory high mark.
+	// sampled before and after each periodic pruning: the decoder's memory
+	// high mark.
 	PeakTokens, PeakLinks int64
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 // Periodic pruning only frees memory, so our schedule (one pass per frame,
-// deep only every fourth call) must give byte for byte the lattices of
+// every fourth interval) must give byte for byte the lattices of
 // Kaldi's (every call as deep as changes propagate, passes repeated), at
 // Kaldi's beams and (kaldi-mini) at narrower ones, determinized and raw;
 // without -short also on utterances of benchmark (b)'s 5,000-word bigram

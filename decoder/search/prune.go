@@ -151,16 +151,25 @@ func (d *LatticeDecoder) compactLinks(f int) {
 	}
 	// Copy the live runs straight into a narrow slab (they fit: a class
 	// holds more than the size asked for); the wide one serves a new frame.
+	// Runs are a link or two: copied by hand, as a call of memmove per
+	// run costs more than the copy.
 	old := fr.links
-	buf := d.pools.narrowLinks.pop(live)
+	buf := d.pools.narrowLinks.pop(live)[:live]
+	w := int32(0)
 	for i := range fr.toks {
 		tk := &fr.toks[i]
-		lo := int32(len(buf))
-		buf = append(buf, old[tk.eps.lo:tk.eps.hi]...)
-		tk.eps = span{lo, int32(len(buf))}
-		lo = int32(len(buf))
-		buf = append(buf, old[tk.emit.lo:tk.emit.hi]...)
-		tk.emit = span{lo, int32(len(buf))}
+		lo := w
+		for l := tk.eps.lo; l < tk.eps.hi; l++ {
+			buf[w] = old[l]
+			w++
+		}
+		tk.eps = span{lo, w}
+		lo = w
+		for l := tk.emit.lo; l < tk.emit.hi; l++ {
+			buf[w] = old[l]
+			w++
+		}
+		tk.emit = span{lo, w}
 	}
 	if fr.narrowLinks {
 		d.pools.narrowLinks.push(old)

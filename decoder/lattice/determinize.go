@@ -56,6 +56,9 @@ type determinizer struct {
 	keyb  []byte
 	heap  stateHeap
 	buf   []int32 // scratch string
+	// elems is the closure's result, reused from one closure to the next:
+	// stateFor keeps a copy of a new state's subset.
+	elems []detElem
 }
 
 // DeterminizePruned determinizes a state-level lattice on its words, as
@@ -112,10 +115,10 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 // closure follows word-less arcs from the elements, keeping for each input
 // state the best element (Kaldi's order); input states are topologically
 // numbered, so visiting them in increasing order settles each one before
-// its successors.
+// its successors. The result is valid until the next closure.
 func (d *determinizer) closure(seed []detElem) []detElem {
 	d.gen++
-	var elems []detElem
+	elems := d.elems[:0]
 	h := d.heap[:0]
 	add := func(e detElem) {
 		if d.stamp[e.state] == d.gen {
@@ -148,6 +151,7 @@ func (d *determinizer) closure(seed []detElem) []detElem {
 		}
 	}
 	d.heap = h
+	d.elems = elems
 	return elems
 }
 
@@ -232,7 +236,7 @@ func (d *determinizer) stateFor(elems []detElem, fwd float64) int32 {
 	}
 	s := d.out.AddState()
 	d.index[string(k)] = append(d.index[string(k)], s)
-	d.subset = append(d.subset, elems)
+	d.subset = append(d.subset, append([]detElem(nil), elems...))
 	d.fwd = append(d.fwd, fwd)
 	d.done = append(d.done, false)
 	if s == 0 {

@@ -11,6 +11,11 @@ import (
 func TestTidStoreMatchesSlices(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	st := newTidStore()
+	// Filler nodes first, so that the strings' nodes lie in a later chunk
+	// than their root and chains cross chunk boundaries.
+	for range 2*tidChunk - 50 {
+		st.append(emptyString, 9)
+	}
 	ids := []tidString{emptyString}
 	strs := [][]int32{nil}
 	for len(ids) < 300 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/scoring"
 )
 
@@ -276,5 +277,33 @@ func TestBigramBenchSmoke(t *testing.T) {
 	}
 	if len(res.Alignment) != bb.frames[0] {
 		t.Errorf("alignment has %d frames, want %d", len(res.Alignment), bb.frames[0])
+	}
+}
+
+// BenchmarkDeterminizeBigram5k is the determinization alone
+// (DeterminizePruned at Kaldi's lattice beam) of the raw lattice of
+// benchmark (b)'s first utterance.
+func BenchmarkDeterminizeBigram5k(b *testing.B) {
+	bb := buildBigramBench(b, 1, 30, 6)
+	opts := DefaultOptions()
+	d := NewLatticeDecoder(bb.g, opts)
+	dec, err := NewMatrixMapped(bb.utts[0], bb.frames[0], bb.tm.NumPdfs(), bb.tm.TransitionIDToPdfArray(), bb.tm.NumPdfs(), 0.1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := d.Decode(dec, nil); err != nil {
+		b.Fatal(err)
+	}
+	raw, err := d.RawLattice()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw.Connect()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := lattice.DeterminizePruned(raw, opts.LatticeBeam, lattice.DeterminizeOptions{Delta: float32(opts.Delta)}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

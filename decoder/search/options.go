@@ -12,7 +12,7 @@ type Options struct {
 	MaxActive          int     // --max-active
 	MinActive          int     // --min-active
 	LatticeBeam        float64 // --lattice-beam
-	PruneInterval      int     // --prune-interval
+	PruneInterval      int     // --prune-interval (links are pruned every pruneEvery-th interval; see pruneActiveTokens)
 	DeterminizeLattice bool    // --determinize-lattice
 	BeamDelta          float64 // --beam-delta
 	HashRatio          float64 // --hash-ratio (accepted; the dense state table needs no hash)
@@ -40,7 +40,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxActive, "max-active", o.MaxActive, "Decoder max active states.  Larger->slower; more accurate")
 	fs.IntVar(&o.MinActive, "min-active", o.MinActive, "Decoder minimum #active states.")
 	fs.Float64Var(&o.LatticeBeam, "lattice-beam", o.LatticeBeam, "Lattice generation beam.  Larger->slower, and deeper lattices")
-	fs.IntVar(&o.PruneInterval, "prune-interval", o.PruneInterval, "Interval (in frames) at which to prune tokens")
+	fs.IntVar(&o.PruneInterval, "prune-interval", o.PruneInterval, "Interval (in frames) at which to prune tokens (strode prunes the lattice links at every fourth interval: the lattices are the same, fewer passes over old frames)")
 	fs.BoolVar(&o.DeterminizeLattice, "determinize-lattice", o.DeterminizeLattice, "If true, determinize the lattice (lattice-determinization, keeping only best pdf-sequence for each word-sequence).")
 	fs.Float64Var(&o.BeamDelta, "beam-delta", o.BeamDelta, "Increment used in decoding-- this parameter is obscure and relates to a speedup in the way the max-active constraint is applied.  Larger is more accurate.")
 	fs.Float64Var(&o.HashRatio, "hash-ratio", o.HashRatio, "Setting used in decoder to control hash behavior")

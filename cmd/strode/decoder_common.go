@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -22,33 +24,53 @@ func readModelTM(ctx *kaldicmd.Context, rx string) (*decoder.TransitionModel, er
 // it returns to a wspecifier with codec c. Per-utterance errors are warned
 // about and counted; it returns (done, errors).
 func mapAlignments[T any](ctx *kaldicmd.Context, rspec, wspec string, c kaldiio.Codec[T], f func(key string, ali []int32) (T, error)) (int, int, error) {
-	sr, err := kaldiio.OpenSequentialReader(rspec, kaldiio.IntVectorCodec, tableStreams(ctx)...)
+	return mapTable(ctx, rspec, kaldiio.IntVectorCodec, wspec, c, func(key string, ali kaldiio.IntVector) (T, error) {
+		v, err := f(key, ali)
+		if err != nil {
+			ctx.Warn("%s: %v", key, err)
+			return v, errSkipped
+		}
+		return v, nil
+	})
+}
+
+// errSkipped, returned by a mapTable function, skips the utterance: it is
+// counted, not written.
+var errSkipped = errors.New("utterance skipped")
+
+// mapTable runs f over every object of an rspecifier read with codec in,
+// writing what it returns to a wspecifier with codec out. It returns the
+// number written and the number f skipped (errSkipped); any other error
+// from f stops it, and the output table is abandoned.
+func mapTable[In, Out any](ctx *kaldicmd.Context, rspec string, in kaldiio.Codec[In], wspec string, out kaldiio.Codec[Out], f func(key string, v In) (Out, error)) (done, skipped int, err error) {
+	sr, err := kaldiio.OpenSequentialReader(rspec, in, tableStreams(ctx)...)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer sr.Close()
-	tw, err := kaldiio.OpenTableWriter(wspec, c, tableStreams(ctx)...)
+	tw, err := kaldiio.OpenTableWriter(wspec, out, tableStreams(ctx)...)
 	if err != nil {
 		return 0, 0, err
 	}
-	done, failed := 0, 0
 	for sr.Next() {
 		key := sr.Key()
 		v, err := f(key, sr.Value())
-		if err != nil {
-			ctx.Warn("%s: %v", key, err)
-			failed++
+		if errors.Is(err, errSkipped) {
+			skipped++
 			continue
 		}
-		if err := tw.Write(key, v); err != nil {
+		if err == nil {
+			err = tw.Write(key, v)
+		}
+		if err != nil {
 			tw.Abort()
-			return done, failed, err
+			return done, skipped, err
 		}
 		done++
 	}
 	if err := sr.Err(); err != nil {
 		tw.Abort()
-		return done, failed, err
+		return done, skipped, err
 	}
-	return done, failed, tw.Close()
+	return done, skipped, tw.Close()
 }

@@ -320,11 +320,10 @@ if $adapt && run_stage 9; then
     # The decoded path: words and transition-ids, and how sure the network is of it (mean
     # posterior of the path's pdfs over the frames).
     S lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dec/lat.1.gz |" ark,t:$dir/words.int ark:$dir/ali.ark 2> $dir/log/best_path.log
-    S forward $(cmvn_opts test) $src scp:$data/test/feats.scp ark,t:- 2> $dir/log/forward_post.log |
-      awk 'NR==FNR{n=split($0,a," "); k=a[1]; for(i=2;i<=n;i++) pdf[k,i-2]=a[i]; next}
-           /\[/{k=$1; t=0; s=0; next}
-           {e=($NF=="]"); s+=$(pdf[k,t]+1); t++; if(e) print k, s/t}' \
-        <(S ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark,t:- 2> $dir/log/ali_to_pdf.log) - | LC_ALL=C sort -k2,2gr > $dir/confidence
+    S forward $(cmvn_opts test) $src scp:$data/test/feats.scp ark:- 2> $dir/log/forward_post.log |
+      S prob-to-post --min-post=0 ark:- ark:- 2> $dir/log/prob_to_post.log |
+      S get-post-on-ali ark:- "ark:$strode ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark:- |" ark,t:- 2> $dir/log/get_post_on_ali.log |
+      awk '{s=0; for(i=3;i<NF;i++) s+=$i; print $1, s/(NF-3)}' | LC_ALL=C sort -k2,2gr > $dir/confidence
     keep=$(awk -v f=$adapt_keep 'END{n=int(NR*f+0.5); print (n<1?1:n)}' $dir/confidence)
     head -n $keep $dir/confidence | cut -d' ' -f1 | LC_ALL=C sort > $dir/keep.list
     awk 'NR==FNR{k[$1]=1; next} ($1 in k)' $dir/keep.list $data/test/feats.scp > $dir/feats.scp

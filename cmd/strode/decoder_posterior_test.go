@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
 // prob-to-post then get-post-on-ali give each frame the probability of its
@@ -32,11 +29,9 @@ func TestProbToPostGetPostOnAli(t *testing.T) {
 	}
 
 	must(t, os.WriteFile(ali, []byte("u1 2\n"), 0o644))
-	var out, errb bytes.Buffer
-	code := app.Run([]string{"strode", "get-post-on-ali", "ark:" + post, "ark,t:" + ali, "ark,t:-"},
-		kaldicmd.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	if code == 0 || !strings.Contains(errb.String(), "utterance u1") || !strings.Contains(errb.String(), "2 frames, alignment 1") {
-		t.Errorf("length mismatch: exit %d, stderr %q", code, errb.String())
+	code, _, stderr := runKaldiioCmd(t, "get-post-on-ali", "ark:"+post, "ark,t:"+ali, "ark,t:-")
+	if code == 0 || !strings.Contains(stderr, "utterance u1") || !strings.Contains(stderr, "2 frames, alignment 1") {
+		t.Errorf("length mismatch: exit %d, stderr %q", code, stderr)
 	}
 }
 

@@ -26,13 +26,14 @@
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
 # --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
 # BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
-# direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6).
+# direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6),
+# --spec-augment "..." (strode train's SpecAugment masks in stage 6; default none).
 # Stage 9 (--adapt true, the default; false skips it) adapts to the test speaker without its transcripts: the
 # stage-7 1-best paths of the --adapt-keep most confident test utterances (mean posterior of the
 # path's pdfs) are the targets of --adapt-epochs epochs of fine-tuning at --adapt-lr, then the
 # test speaker is decoded again; results.json keeps the speaker-independent "wer" and adds
 # "adapted" (an adapted WER is not a speaker-independent result). --adapt-rounds N repeats it
-# from the previous round's model and 1-best.
+# from the previous round's model and 1-best; --adapt-spec-augment "..." are its SpecAugment masks.
 # Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
@@ -55,6 +56,7 @@ bidirectional=true        # measured better than one direction on jackson and ni
 align_bidirectional=false # the realigners stay one-directional (cheaper; the alignments the bidirectional models were measured on)
 hidden=
 extra_train_opts=
+spec_augment=        # SpecAugment masks in stage 6: off (measured worse on jackson and yweweler, RESULTS.md)
 epochs_opt=
 parallel_models=true # stage 6 trains the models as parallel processes (a 2-core machine trains sru and strode in the time of strode)
 adapt=true           # stage 9: unsupervised adaptation to the test speaker (the WER of stage 7 stays the speaker-independent one)
@@ -62,9 +64,12 @@ adapt_keep=0.8       # fraction of the test utterances (the most confident 1-bes
 adapt_epochs=2
 adapt_lr=0.0001
 adapt_rounds=        # 3 (--quick: 1); each further round starts from the previous round's model and 1-best
+# SpecAugment masks of the adaptation's fine-tuning (a frequency band is up to 4 of the 23 mel
+# bins): they keep it from fitting the errors of the 1-best it trains on (RESULTS.md)
+adapt_spec_augment="--freq-masks=2 --freq-mask-width=4 --time-masks=1 --time-mask-width=5"
 models="sru strode"
 
-usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -86,6 +91,8 @@ while [ $# -gt 0 ]; do
     --align-bidirectional) align_bidirectional=$2; shift 2 ;;
     --hidden) hidden=$2; shift 2 ;;
     --train-opts) extra_train_opts=$2; shift 2 ;;
+    --spec-augment) spec_augment=$2; shift 2 ;;
+    --adapt-spec-augment) adapt_spec_augment=$2; shift 2 ;;
     --epochs) epochs_opt=$2; shift 2 ;;
     --adapt) adapt=$2; shift 2 ;;
     --parallel-models) parallel_models=$2; shift 2 ;;
@@ -253,7 +260,7 @@ fi
 
 if run_stage 6; then
   train_model() {
-    S train $train_opts --bidirectional=$bidirectional --model=$1 --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
+    S train $train_opts $spec_augment --bidirectional=$bidirectional --model=$1 --max-iters=$epochs $data_opts --transition-model=$ali/final.mdl \
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$exp_dir/$1/checkpoint.am --resume=true \
       --curves-png=$exp_dir/$1/curves.png --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $ali/ali.1.gz |" $exp_dir/$1/final.am 2> $exp_dir/$1/log/train.log
@@ -328,7 +335,7 @@ if $adapt && run_stage 9; then
     head -n $keep $dir/confidence | cut -d' ' -f1 | LC_ALL=C sort > $dir/keep.list
     awk 'NR==FNR{k[$1]=1; next} ($1 in k)' $dir/keep.list $data/test/feats.scp > $dir/feats.scp
     # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
-    S train $train_opts --bidirectional=$bidirectional --model=$m --init-model=$src \
+    S train $train_opts $adapt_spec_augment --bidirectional=$bidirectional --model=$m --init-model=$src \
       --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
       --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
       scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log

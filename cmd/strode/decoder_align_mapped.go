@@ -33,25 +33,7 @@ func init() {
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
 			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph). (An option of Kaldi's gmm-align-compiled, offered here too.)")
 			return func(ctx *kaldicmd.Context) error {
-				tree, err := decoder.ReadTree(ctx.Arg(0))
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				tm, err := readModelTM(ctx, ctx.Arg(1))
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				var disambig []int32
-				if *disambigRx != "" {
-					if disambig, err = decoder.ReadIntList(*disambigRx); err != nil {
-						return kaldicmd.Exit(decoderFailure, err)
-					}
-				}
-				comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, gopt)
+				comp, tm, err := openGraphCompiler(ctx, *disambigRx, gopt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

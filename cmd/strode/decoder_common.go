@@ -74,3 +74,33 @@ func mapTable[In, Out any](ctx *kaldicmd.Context, rspec string, in kaldiio.Codec
 	}
 	return done, skipped, tw.Close()
 }
+
+// openGraphCompiler reads the tree, model and lexicon FST of
+// compile-train-graphs and align-mapped (arguments 0, 1 and 2) and the
+// optional --read-disambig-syms list, and returns the training-graph
+// compiler with the model's transition model.
+func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.TrainingGraphOptions) (*decoder.TrainingGraphCompiler, *decoder.TransitionModel, error) {
+	tree, err := decoder.ReadTree(ctx.Arg(0))
+	if err != nil {
+		return nil, nil, err
+	}
+	tm, err := readModelTM(ctx, ctx.Arg(1))
+	if err != nil {
+		return nil, nil, err
+	}
+	lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var disambig []int32
+	if disambigRx != "" {
+		if disambig, err = decoder.ReadIntList(disambigRx); err != nil {
+			return nil, nil, err
+		}
+	}
+	comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return comp, tm, nil
+}

@@ -27,25 +27,7 @@ func init() {
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
 			_ = fs.Int("batch-size", 250, "Number of FSTs to compile at a time (more -> faster but uses more memory); accepted for compatibility")
 			return func(ctx *kaldicmd.Context) error {
-				tree, err := decoder.ReadTree(ctx.Arg(0))
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				tm, err := readModelTM(ctx, ctx.Arg(1))
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
-				if err != nil {
-					return kaldicmd.Exit(decoderFailure, err)
-				}
-				var disambig []int32
-				if *disambigRx != "" {
-					if disambig, err = decoder.ReadIntList(*disambigRx); err != nil {
-						return kaldicmd.Exit(decoderFailure, err)
-					}
-				}
-				comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
+				comp, _, err := openGraphCompiler(ctx, *disambigRx, opt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

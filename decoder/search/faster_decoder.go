@@ -115,7 +115,7 @@ func (d *FasterDecoder) getCutoff() (cutoff float64, adaptiveBeam float64, best 
 	beamCutoff := bestW + beam
 	minCut, maxCut := math.Inf(1), math.Inf(1)
 	if len(d.costs) > d.opts.MaxActive {
-		maxCut = nthElement64(d.costs, d.opts.MaxActive)
+		maxCut = nthElement(d.costs, d.opts.MaxActive)
 	}
 	if maxCut < beamCutoff {
 		return maxCut, maxCut - bestW + d.opts.BeamDelta, best
@@ -128,50 +128,13 @@ func (d *FasterDecoder) getCutoff() (cutoff float64, adaptiveBeam float64, best 
 			if len(d.costs) > d.opts.MaxActive {
 				upto = d.opts.MaxActive
 			}
-			minCut = nthElement64(d.costs[:upto], d.opts.MinActive)
+			minCut = nthElement(d.costs[:upto], d.opts.MinActive)
 		}
 	}
 	if minCut > beamCutoff {
 		return minCut, minCut - bestW + d.opts.BeamDelta, best
 	}
 	return beamCutoff, beam, best
-}
-
-func nthElement64(a []float64, n int) float64 {
-	lo, hi := 0, len(a)-1
-	if n >= len(a) {
-		m := a[0]
-		for _, x := range a {
-			m = max(m, x)
-		}
-		return m
-	}
-	for lo < hi {
-		p := a[(lo+hi)/2]
-		i, j := lo, hi
-		for i <= j {
-			for a[i] < p {
-				i++
-			}
-			for a[j] > p {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return a[n]
-		}
-	}
-	return a[n]
 }
 
 func (d *FasterDecoder) processEmitting(dec Decodable, frame int) float64 {

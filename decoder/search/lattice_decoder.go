@@ -494,7 +494,9 @@ func (d *LatticeDecoder) getCutoff(front []tokCost) (cutoff, adaptiveBeam float3
 
 // nthElement returns the value that would be at index n if a were sorted
 // (std::nth_element); it reorders a. If n ≥ len(a) it returns the maximum.
-func nthElement(a []float32, n int) float32 {
+// Both decoders use it: the lattice decoder's costs are float32, the
+// faster decoder's float64.
+func nthElement[T float32 | float64](a []T, n int) T {
 	if n >= len(a) {
 		m := a[0]
 		for _, x := range a {

@@ -124,45 +124,17 @@ func (l *Lattice) Prune(beam float64) (bool, error) {
 // final state, keeping the order of the others (OpenFst's Connect).
 func (l *Lattice) Connect() {
 	n := len(l.States)
-	if l.Start < 0 || n == 0 {
+	if l.Start < 0 || int(l.Start) >= n {
 		l.States, l.Start = nil, NoState
 		return
 	}
-	acc := make([]bool, n)
-	stack := []int32{l.Start}
-	acc[l.Start] = true
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, a := range l.States[s].Arcs {
-			if !acc[a.Next] {
-				acc[a.Next] = true
-				stack = append(stack, a.Next)
+	acc, coacc := reachable(n, l.Start,
+		func(s int32, visit func(int32)) {
+			for _, a := range l.States[s].Arcs {
+				visit(a.Next)
 			}
-		}
-	}
-	// Co-accessibility over reversed arcs.
-	rev := make([][]int32, n)
-	coacc := make([]bool, n)
-	for s := range l.States {
-		for _, a := range l.States[s].Arcs {
-			rev[a.Next] = append(rev[a.Next], int32(s))
-		}
-		if !l.States[s].Final.IsZero() {
-			coacc[s] = true
-			stack = append(stack, int32(s))
-		}
-	}
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, p := range rev[s] {
-			if !coacc[p] {
-				coacc[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
+		},
+		func(s int32) bool { return !l.States[s].Final.IsZero() })
 	newID := make([]int32, n)
 	k := int32(0)
 	for s := 0; s < n; s++ {
@@ -237,32 +209,42 @@ func (c *CompactLattice) Connect() {
 // reach returns accessibility from the start and co-accessibility to a final
 // state for every state of c.
 func reach(c *CompactLattice) (acc, coacc []bool) {
-	n := len(c.States)
+	return reachable(len(c.States), c.Start,
+		func(s int32, visit func(int32)) {
+			for _, a := range c.States[s].Arcs {
+				visit(a.Next)
+			}
+		},
+		func(s int32) bool { return !c.States[s].Final.W.IsZero() })
+}
+
+// reachable returns, for a graph of n states whose arcs succ lists, which
+// states the start reaches (acc) and which reach a state final says is
+// final (coacc): depth-first, the second search over the reversed arcs.
+func reachable(n int, start int32, succ func(s int32, visit func(next int32)), final func(s int32) bool) (acc, coacc []bool) {
 	acc = make([]bool, n)
 	coacc = make([]bool, n)
-	if c.Start < 0 || int(c.Start) >= n {
+	if start < 0 || int(start) >= n {
 		return
 	}
-	stack := []int32{c.Start}
-	acc[c.Start] = true
+	stack := []int32{start}
+	acc[start] = true
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, a := range c.States[s].Arcs {
-			if !acc[a.Next] {
-				acc[a.Next] = true
-				stack = append(stack, a.Next)
+		succ(s, func(t int32) {
+			if !acc[t] {
+				acc[t] = true
+				stack = append(stack, t)
 			}
-		}
+		})
 	}
 	rev := make([][]int32, n)
-	for s := range c.States {
-		for _, a := range c.States[s].Arcs {
-			rev[a.Next] = append(rev[a.Next], int32(s))
-		}
-		if !c.States[s].Final.W.IsZero() {
+	for s := int32(0); s < int32(n); s++ {
+		succ(s, func(t int32) { rev[t] = append(rev[t], s) })
+		if final(s) {
 			coacc[s] = true
-			stack = append(stack, int32(s))
+			stack = append(stack, s)
 		}
 	}
 	for len(stack) > 0 {

@@ -33,14 +33,19 @@ type TrainOptions struct {
 	StartHalvingImpr float64
 	EndHalvingImpr   float64
 	Patience         int // epochs without held-out improvement before stopping (no newbob)
-	BatchUtts        int // utterances per minibatch
-	BatchFrames      int // padded frames per minibatch (longest · count)
-	Quantum          int // minibatch lengths are rounded up to a multiple of this (fewer graph shapes)
-	Seed             int64
-	Checkpoint       string // file written after every epoch ("" none)
-	Resume           bool   // continue from Checkpoint
-	EpochModels      string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
-	Mask             MaskOptions
+	// KeepLast ends training with the last epoch's parameters instead of
+	// the best held-out epoch's (not with Newbob): for fine-tuning whose
+	// held-out set is its own training data, where the best "held-out" epoch
+	// is the one that fits the targets closest, often the starting model.
+	KeepLast    bool
+	BatchUtts   int // utterances per minibatch
+	BatchFrames int // padded frames per minibatch (longest · count)
+	Quantum     int // minibatch lengths are rounded up to a multiple of this (fewer graph shapes)
+	Seed        int64
+	Checkpoint  string // file written after every epoch ("" none)
+	Resume      bool   // continue from Checkpoint
+	EpochModels string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
+	Mask        MaskOptions
 }
 
 // DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
@@ -68,6 +73,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.StartHalvingImpr, "start-halving-impr", o.StartHalvingImpr, "newbob: start halving under this relative improvement")
 	fs.Float64Var(&o.EndHalvingImpr, "end-halving-impr", o.EndHalvingImpr, "newbob: stop under this relative improvement")
 	fs.IntVar(&o.Patience, "patience", o.Patience, "early stopping: epochs without held-out improvement (without --newbob)")
+	fs.BoolVar(&o.KeepLast, "keep-last", o.KeepLast, "end with the last epoch's parameters, not the best held-out epoch's (without --newbob; e.g. fine-tuning whose held-out set is its training set)")
 	fs.IntVar(&o.BatchUtts, "minibatch-utts", o.BatchUtts, "utterances per minibatch")
 	fs.IntVar(&o.BatchFrames, "minibatch-frames", o.BatchFrames, "padded frames per minibatch")
 	fs.IntVar(&o.Quantum, "length-quantum", o.Quantum, "round minibatch lengths up to a multiple of this")
@@ -84,6 +90,9 @@ func (o TrainOptions) validate() error {
 	}
 	if o.MaxEpochs < 1 || o.BatchUtts < 1 || o.BatchFrames < 1 || o.Quantum < 1 {
 		return fmt.Errorf("am: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
+	}
+	if o.KeepLast && o.Newbob {
+		return fmt.Errorf("am: --keep-last and --newbob together: newbob keeps only accepted epochs")
 	}
 	if o.Resume && o.Checkpoint == "" {
 		return fmt.Errorf("am: --resume needs --checkpoint")
@@ -306,7 +315,9 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			}
 		}
 	}
-	t.restore(t.best)
+	if !t.Opts.KeepLast {
+		t.restore(t.best)
+	}
 	return nil
 }
 

@@ -213,3 +213,58 @@ func TestEpochModels(t *testing.T) {
 		t.Error("an --epoch-models pattern without the epoch verb accepted")
 	}
 }
+
+// TestKeepLast: on a held-out set whose labels are shifted by one pdf,
+// training makes every epoch worse there, so the best held-out "epoch" is
+// the starting model: without --keep-last training ends with it, with
+// --keep-last with the last epoch's parameters. With --newbob it is refused.
+func TestKeepLast(t *testing.T) {
+	for _, keepLast := range []bool{false, true} {
+		o := tinyOptions(KindSRU)
+		o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
+		m, err := New(o, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &File{Model: m, Pipeline: Pipeline{RawDim: 6, CMVN: CMVNNone}}
+		start := f.Model.Checksum()
+		to := DefaultTrainOptions()
+		to.MaxEpochs, to.Patience, to.BatchUtts, to.Quantum = 3, 100, 4, 10
+		to.Adam.LearningRate = 0.01
+		dir := t.TempDir()
+		to.EpochModels, to.KeepLast = filepath.Join(dir, "epoch%d.am"), keepLast
+		tr, err := NewTrainer(f, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid := toyData(6, 2, o)
+		for _, u := range valid {
+			for i := range u.Targets {
+				u.Targets[i] = (u.Targets[i] + 1) % int32(o.NumPdfs)
+			}
+		}
+		if err := tr.Train(toyData(24, 1, o), valid); err != nil {
+			t.Fatal(err)
+		}
+		tr.Close()
+		for _, e := range f.History {
+			if e.Accepted {
+				t.Fatalf("epoch %d accepted on the shifted held-out set: the test needs every epoch worse", e.Epoch)
+			}
+		}
+		last, err := Load(filepath.Join(dir, "epoch3.am"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := start
+		if keepLast {
+			want = last.Model.Checksum()
+		}
+		if got := f.Model.Checksum(); got != want || start == last.Model.Checksum() {
+			t.Errorf("--keep-last=%v: final model %s, want %s (start %s, last epoch %s)", keepLast, got, want, start, last.Model.Checksum())
+		}
+	}
+	if _, err := NewTrainer(&File{}, TrainOptions{Optimizer: "adam", MaxEpochs: 1, BatchUtts: 1, BatchFrames: 1, Quantum: 1, KeepLast: true, Newbob: true}); err == nil {
+		t.Error("--keep-last with --newbob accepted")
+	}
+}

@@ -116,3 +116,25 @@ func TestKaldiioCommandsExitCodes(t *testing.T) {
 		t.Error("a failed copy left its output file")
 	}
 }
+
+// copy-matrix, copy-vector and copy-int-vector log Kaldi's lines: the count
+// for a table, the target for one object.
+func TestCopyToolsLogLines(t *testing.T) {
+	g := func(n string) string { return kaldiioGoldenFile(t, n) }
+	tmp := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"copy-matrix", "ark:" + g("fbank23.ark"), "ark:/dev/null"}, "Copied 4 matrices."},
+		{[]string{"copy-vector", "ark:" + g("vec.ark"), "ark:/dev/null"}, "Copied 3 vectors."},
+		{[]string{"copy-int-vector", "ark:" + g("ali.ark"), "ark:/dev/null"}, "Copied 3 vectors of int32."},
+		{[]string{"copy-vector", g("pdf_counts.vec"), filepath.Join(tmp, "v")}, "Copied vector to " + filepath.Join(tmp, "v")},
+	}
+	for _, c := range cases {
+		code, _, errs := runKaldiioCmd(t, c.args...)
+		if code != 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}

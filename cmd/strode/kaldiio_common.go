@@ -22,3 +22,17 @@ func kaldiioExit(ctx *kaldicmd.Context, err error) error {
 	}
 	return kaldicmd.Exit(kaldiFailure, err)
 }
+
+// copyExit logs what copy-matrix, copy-vector or copy-int-vector copied,
+// as Kaldi's tools do (table to table: the count, also when none was
+// copied; one object: where it went), and maps the result to the exit
+// status. what is the count's noun ("matrices"), one the object's
+// ("matrix").
+func copyExit(ctx *kaldicmd.Context, n int, err error, what, one string) error {
+	if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
+		ctx.Log("Copied %d %s.", n, what)
+	} else if err == nil {
+		ctx.Log("Copied %s to %s", one, ctx.Arg(1))
+	}
+	return kaldiioExit(ctx, err)
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -22,12 +21,7 @@ func init() {
 			binary := fs.Bool("binary", true, "Write in binary mode (only relevant if output is a wxfilename)")
 			return func(ctx *kaldicmd.Context) error {
 				n, err := kaldiio.CopyIntVector(ctx.Arg(0), ctx.Arg(1), *binary, tableStreams(ctx)...)
-				if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
-					ctx.Log("Copied %d vectors of int32.", n)
-				} else if err == nil {
-					ctx.Log("Copied vector to %s", ctx.Arg(1))
-				}
-				return kaldiioExit(ctx, err)
+				return copyExit(ctx, n, err, "vectors of int32", "vector")
 			}
 		},
 	})

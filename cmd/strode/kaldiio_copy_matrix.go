@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -25,12 +24,7 @@ func init() {
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				n, err := kaldiio.CopyMatrix(ctx.Arg(0), ctx.Arg(1), o, tableStreams(ctx)...)
-				if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
-					ctx.Log("Copied %d matrices.", n)
-				} else if err == nil {
-					ctx.Log("Copied matrix to %s", ctx.Arg(1))
-				}
-				return kaldiioExit(ctx, err)
+				return copyExit(ctx, n, err, "matrices", "matrix")
 			}
 		},
 	})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -23,12 +22,7 @@ func init() {
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				n, err := kaldiio.CopyVector(ctx.Arg(0), ctx.Arg(1), o, tableStreams(ctx)...)
-				if kaldiio.IsRspecifier(ctx.Arg(0)) && kaldiio.IsWspecifier(ctx.Arg(1)) && (err == nil || errors.Is(err, kaldiio.ErrNoneCopied)) {
-					ctx.Log("Copied %d vectors.", n)
-				} else if err == nil {
-					ctx.Log("Copied vector to %s", ctx.Arg(1))
-				}
-				return kaldiioExit(ctx, err)
+				return copyExit(ctx, n, err, "vectors", "vector")
 			}
 		},
 	})

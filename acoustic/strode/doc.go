@@ -7,9 +7,9 @@
 //     with non-negative weights, its intensity φ'(t) and density p(t) = φ'(t)·e^{−φ(t)};
 //   - KL, the regulariser of Theorem 1 on the nodes m_k = −1 + kε, k = 1 … K−1;
 //   - Linear and MLP layers, and Sequential, the sequential STRODE of the sine
-//     and Rotating MNIST recipes (t_i = Φ(t_{i−1}, z_i), ODE from z_j over
-//     [t_j, t_{j+1}], decode, MSE + w_kl·KL), with the `paper` and `context`
-//     posterior encoders;
+//     recipe (t_i = Φ(t_{i−1}, z_i), ODE from z_j over [t_j, t_{j+1}],
+//     decode, MSE + w_kl·KL), with the `paper` and `context` posterior
+//     encoders (a Rotating MNIST recipe would use it too; not built yet);
 //   - the metrics CS (cosine similarity of times) and gap r (Pearson
 //     correlation of gaps).
 //

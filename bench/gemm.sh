@@ -8,9 +8,16 @@
 #   bench/gemm.sh                 # from the repository root
 #   ROUNDS=5 REPS=5 bench/gemm.sh
 #
+# The two-thread speed-up is also measured in pairs: one process alternates
+# one-thread and two-thread calls back to back (bench/gemm -paired, and
+# gemm_peer with PAIRED=2), and the table under the first one gives the median
+# of the pairs' ratios. On a VM whose cores' speed drifts with its neighbours'
+# load, that is the figure to quote: medians of runs seconds apart mix states.
+#
 # Environment: ROUNDS (default 3) full passes, interleaved so that load from
 # other processes hits every implementation alike; REPS (default 5) timed calls
-# per shape and run; GONUM_REPS (default 3); SHAPES (m×k×n list); THREADS
+# per shape and run; PAIRED_REPS (default 2·REPS) pairs per shape and round;
+# GONUM_REPS (default 3); SHAPES (m×k×n list); THREADS
 # (default "1 2"); BIN: a folder holding prebuilt gemm_strode and gemm_peer
 # (then nothing is built). Outputs go to bench/out/gemm/.
 set -euo pipefail
@@ -19,6 +26,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-5}
 GONUM_REPS=${GONUM_REPS:-3}
+PAIRED_REPS=${PAIRED_REPS:-$((2 * REPS))}
 THREADS=${THREADS:-"1 2"}
 SHAPES=${SHAPES:-"1024x1024x1024 4000x900x2700 4000x256x768"}
 OUT=bench/out/gemm
@@ -53,8 +61,9 @@ echo "shapes m×k×n: $SHAPES; $ROUNDS rounds × $REPS reps (gonum $GONUM_REPS)"
 echo
 
 shape_args() { for s in $SHAPES; do echo "${s//x/ }"; done | tr '\n' ' '; }
-RAW=$OUT/raw.txt
+RAW=$OUT/raw.txt PAIRS=$OUT/pairs.txt
 : >"$RAW"
+: >"$PAIRS"
 for round in $(seq 1 "$ROUNDS"); do
 	for t in $THREADS; do
 		"$STRODE" -impl strode -threads "$t" -reps "$REPS" $SHAPES >>"$RAW"
@@ -68,6 +77,14 @@ for round in $(seq 1 "$ROUNDS"); do
 		if (OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=$t "$PEER" openblas-skylakex "$REPS" $(shape_args) \
 			>>"$RAW" 2>"$OUT/skx.log"; exit $?) 2>/dev/null; then :; else
 			echo "NOTRUN openblas-skylakex exit $?" >>"$RAW"
+		fi
+		if [ "$t" -gt 1 ]; then
+			"$STRODE" -impl strode -threads "$t" -paired -reps "$PAIRED_REPS" $SHAPES | grep '^PAIR' >>"$PAIRS"
+			if ! grep -q NOTRUN "$RAW"; then
+				OPENBLAS_CORETYPE=SkylakeX OPENBLAS_NUM_THREADS=$t PAIRED=$t "$PEER" openblas-skylakex "$PAIRED_REPS" $(shape_args) \
+					2>/dev/null | grep '^PAIR' >>"$PAIRS"
+			fi
+			PAIRED=$t "$PEER" openblas-auto "$PAIRED_REPS" $(shape_args) 2>/dev/null | grep '^PAIR' >>"$PAIRS"
 		fi
 	done
 	echo "round $round done, $(uptime | sed 's/.*load average/load average/')" >&2
@@ -110,3 +127,14 @@ END {
 cat "$OUT/header.txt" "$OUT/table.txt"
 echo
 cat "$OUT/footer.txt"
+
+# The paired speed-ups: median and quartiles of every pair of every round.
+if [ -s "$PAIRS" ]; then
+	echo
+	echo "speed-up of T threads over 1, paired (median of pairs [25th–75th percentile], pairs):"
+	sort -k2,2 -k3,3 -k4,4n -k5,5g "$PAIRS" | awk '
+	{ key = $3 " " $4 " " $2; n[key]++; v[key, n[key]] = $5; if (!(key in seen)) { seen[key] = 1; order[++nk] = key } }
+	function q(key, f,   i) { i = int(f * (n[key] - 1) + 1.5); return v[key, i] }
+	END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, a, " ")
+		printf "  %-18s T=%s  %-18s %5.2f  [%4.2f–%4.2f]  %d\n", a[1], a[2], a[3], q(k, 0.5), q(k, 0.25), q(k, 0.75), n[k] } }'
+fi

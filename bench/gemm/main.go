@@ -8,6 +8,16 @@
 // beta 0. After one untimed call it times -reps calls and prints
 //
 //	RESULT IMPL MxKxN THREADS MEDIAN_GFLOPS MIN MAX
+//
+// With -paired (and -threads N > 1) each rep is a one-thread call and an
+// N-thread call back to back, in alternating order, and it also prints every
+// pair's speed-up,
+//
+//	PAIR IMPL MxKxN N RATIO
+//
+// On a VM whose cores' speed drifts with its neighbours' load, one-thread and
+// two-thread runs seconds apart can differ by 2× for reasons of their own;
+// pairs a few milliseconds apart see the same machine.
 package main
 
 import (
@@ -31,6 +41,7 @@ func main() {
 	kernel := flag.String("kernel", "", "strode kernel (default: the best this CPU has; see -list)")
 	threads := flag.Int("threads", 1, "threads (GOMAXPROCS and gemm.SetThreads)")
 	reps := flag.Int("reps", 5, "timed calls per shape")
+	paired := flag.Bool("paired", false, "time 1-thread and -threads calls in alternating pairs and print each pair's speed-up")
 	list := flag.Bool("list", false, "print the kernels this CPU can run and exit")
 	flag.Parse()
 	log.SetFlags(0)
@@ -65,21 +76,47 @@ func main() {
 		}
 		a, b, c := random(rng, m*k), random(rng, k*n), make([]float32, m*n)
 		call := func() { sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }
-		call()
-		g := make([]float64, max(1, *reps))
-		for r := range g {
+		flops := 2 * float64(m) * float64(n) * float64(k)
+		timed := func(t int) float64 {
+			runtime.GOMAXPROCS(t) // gonum's threads follow GOMAXPROCS
+			gemm.SetThreads(t)
 			t0 := time.Now()
 			call()
-			g[r] = 2 * float64(m) * float64(n) * float64(k) / time.Since(t0).Seconds() / 1e9
+			return flops / time.Since(t0).Seconds() / 1e9
 		}
-		slices.Sort(g)
-		med := g[len(g)/2]
-		if len(g)%2 == 0 {
-			med = (g[len(g)/2-1] + g[len(g)/2]) / 2
+		call()
+		shape := fmt.Sprintf("%dx%dx%d", m, k, n)
+		if !*paired || *threads < 2 {
+			g := make([]float64, max(1, *reps))
+			for r := range g {
+				g[r] = timed(*threads)
+			}
+			printResult(label, shape, *threads, g)
+			continue
 		}
-		fmt.Printf("RESULT %s %dx%dx%d %d %.2f %.2f %.2f\n", label, m, k, n, *threads, med, g[0], g[len(g)-1])
+		one, many := make([]float64, max(1, *reps)), make([]float64, max(1, *reps))
+		for r := range one {
+			if r%2 == 0 {
+				one[r], many[r] = timed(1), timed(*threads)
+			} else {
+				many[r], one[r] = timed(*threads), timed(1)
+			}
+			fmt.Printf("PAIR %s %s %d %.3f\n", label, shape, *threads, many[r]/one[r])
+		}
+		printResult(label, shape, 1, one)
+		printResult(label, shape, *threads, many)
 	}
 	os.Exit(0)
+}
+
+// printResult prints the RESULT line of the speeds g (GFLOP/s); it sorts g.
+func printResult(label, shape string, threads int, g []float64) {
+	slices.Sort(g)
+	med := g[len(g)/2]
+	if len(g)%2 == 0 {
+		med = (g[len(g)/2-1] + g[len(g)/2]) / 2
+	}
+	fmt.Printf("RESULT %s %s %d %.2f %.2f %.2f\n", label, shape, threads, med, g[0], g[len(g)-1])
 }
 
 func random(rng *rand.Rand, n int) []float32 {

@@ -5,13 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/search"
 	"github.com/strode-asr/strode/internal/kaldicmd"
-	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -101,111 +99,55 @@ func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms s
 	if err != nil {
 		return err
 	}
-	loglikes, err := kaldiio.OpenSequentialReader(ctx.Arg(2), kaldiio.MatrixCodec, tableStreams(ctx)...)
-	if err != nil {
-		return err
-	}
-	defer loglikes.Close()
-	loglikes.SetReuse(true)
 	var clats *optionalWriter[lattice.CompactLattice]
 	var lats *optionalWriter[lattice.Lattice]
-	if opts.DeterminizeLattice {
-		clats, err = openOptionalWriter(ctx, ctx.Arg(3), lattice.CompactLatticeCodec)
-	} else {
-		lats, err = openOptionalWriter(ctx, ctx.Arg(3), lattice.LatticeCodec)
-	}
-	if err != nil {
-		return fmt.Errorf("Could not open table for writing lattices: %s: %w", ctx.Arg(3), err)
-	}
-	words, err := openOptionalWriter(ctx, ctx.Arg(4), kaldiio.IntVectorCodec)
-	if err != nil {
-		return err
-	}
-	defer words.Abort()
-	alis, err := openOptionalWriter(ctx, ctx.Arg(5), kaldiio.IntVectorCodec)
-	if err != nil {
-		return err
-	}
-	defer alis.Abort()
 	dec := search.NewLatticeDecoder(setup.graph, opts)
-	start := time.Now()
-	var totLike float64
-	var frames int64
-	done, failed := 0, 0
-	for loglikes.Next() {
-		utt, m := loglikes.Key(), loglikes.Value()
-		if m.Rows == 0 {
-			ctx.Warn("Zero-length utterance: %s", utt)
-			failed++
-			continue
-		}
-		d, err := search.NewMatrixMapped(m.Data, m.Rows, m.Cols, setup.tidToPdf, setup.numPdfs, acwt)
-		if err != nil {
-			return fmt.Errorf("utterance %s in %s: %w", utt, ctx.Arg(2), err)
-		}
-		res, err := dec.DecodeUtterance(d, acwt, allowPartial, ctx.Warn)
-		switch {
-		case errors.Is(err, search.ErrNoTokens):
-			ctx.Warn("Failed to decode file %s", utt)
-			failed++
-			continue
-		case errors.Is(err, search.ErrNotFinal):
-			ctx.Warn("Not producing output for utterance %s since no final-state reached and --allow-partial=false.", utt)
-			failed++
-			continue
-		case err != nil:
-			return fmt.Errorf("utterance %s: %w", utt, err)
-		}
-		if res.Partial {
-			ctx.Warn("Outputting partial output for utterance %s since no final-state reached", utt)
-		}
-		if err := words.Write(utt, res.Words); err != nil {
-			return err
-		}
-		if err := alis.Write(utt, res.Alignment); err != nil {
-			return err
-		}
-		if err := setup.printWords(ctx, utt, res.Words); err != nil {
-			return err
-		}
-		if res.Compact != nil {
-			err = clats.Write(utt, *res.Compact)
-		} else {
-			err = lats.Write(utt, *res.Raw)
-		}
-		if err != nil {
-			return err
-		}
-		like := res.LogLike()
-		n := len(res.Alignment)
-		ctx.Log("Log-like per frame for utterance %s is %s over %d frames.", utt, fmtG(float32(like/float64(n))), n)
-		ctx.Vlog(2, "Cost for utterance %s is %s + %s", utt, fmtG(res.BestWeight.Graph), fmtG(res.BestWeight.Acoustic))
-		totLike += like
-		frames += int64(m.Rows)
-		done++
+	md := &mappedDecoding{
+		setup: setup, acwt: acwt,
+		loglikes: ctx.Arg(2), words: ctx.Arg(4), alignments: ctx.Arg(5),
+		timeLabel: "Time taken",
+		openMore: func() (err error) {
+			if opts.DeterminizeLattice {
+				clats, err = openOptionalWriter(ctx, ctx.Arg(3), lattice.CompactLatticeCodec)
+			} else {
+				lats, err = openOptionalWriter(ctx, ctx.Arg(3), lattice.LatticeCodec)
+			}
+			if err != nil {
+				return fmt.Errorf("Could not open table for writing lattices: %s: %w", ctx.Arg(3), err)
+			}
+			return nil
+		},
+		closeMore: func() error {
+			if clats != nil {
+				return clats.Close()
+			}
+			return lats.Close()
+		},
+		decode: func(utt string, d *search.MatrixMapped) (mappedResult, bool, error) {
+			res, err := dec.DecodeUtterance(d, acwt, allowPartial, ctx.Warn)
+			switch {
+			case errors.Is(err, search.ErrNoTokens):
+				ctx.Warn("Failed to decode file %s", utt)
+				return mappedResult{}, false, nil
+			case errors.Is(err, search.ErrNotFinal):
+				ctx.Warn("Not producing output for utterance %s since no final-state reached and --allow-partial=false.", utt)
+				return mappedResult{}, false, nil
+			case err != nil:
+				return mappedResult{}, false, fmt.Errorf("utterance %s: %w", utt, err)
+			}
+			if res.Partial {
+				ctx.Warn("Outputting partial output for utterance %s since no final-state reached", utt)
+			}
+			if res.Compact != nil {
+				err = clats.Write(utt, *res.Compact)
+			} else {
+				err = lats.Write(utt, *res.Raw)
+			}
+			if err != nil {
+				return mappedResult{}, false, err
+			}
+			return mappedResult{words: res.Words, alignment: res.Alignment, like: res.LogLike(), frames: len(res.Alignment), cost: &res.BestWeight}, true, nil
+		},
 	}
-	if err := loglikes.Err(); err != nil {
-		return err
-	}
-	for _, c := range []func() error{words.Close, alis.Close} {
-		if err := c(); err != nil {
-			return err
-		}
-	}
-	if clats != nil {
-		err = clats.Close()
-	} else {
-		err = lats.Close()
-	}
-	if err != nil {
-		return err
-	}
-	elapsed := time.Since(start).Seconds()
-	ctx.Log("Time taken %ss: real-time factor assuming 100 frames/sec is %s", fmtG(float32(elapsed)), fmtG(float32(elapsed*100/float64(frames))))
-	ctx.Log("Done %d utterances, failed for %d", done, failed)
-	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", fmtG(float32(totLike/float64(frames))), frames)
-	if done == 0 {
-		return kaldicmd.Exit(1, nil)
-	}
-	return nil
+	return md.run(ctx)
 }

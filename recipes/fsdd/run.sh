@@ -115,6 +115,16 @@ fi
 [ -x "$strode" ] || { echo "run.sh: no strode binary at $strode" >&2; exit 1; }
 [ -d "$fsdd_dir/recordings" ] || { echo "run.sh: $fsdd_dir/recordings not found" >&2; exit 1; }
 fsdd_dir=$(cd "$fsdd_dir" && pwd)
+# Speakers are the middle field of digit_speaker_index.wav: every test speaker
+# must be there, and at least one other to train on.
+corpus_speakers=$(ls "$fsdd_dir/recordings" | sed -n 's/^[0-9]_\(.*\)_[0-9]*\.wav$/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')
+for t in $test_speakers; do
+  case " $corpus_speakers " in *" $t "*) ;; *)
+    echo "run.sh: test speaker $t has no takes in $fsdd_dir/recordings (speakers there: $corpus_speakers)" >&2; exit 1 ;;
+  esac
+done
+[ -n "$(for s in $corpus_speakers; do case " $test_speakers " in *" $s "*) ;; *) echo $s ;; esac; done)" ] ||
+  { echo "run.sh: no training speaker left in $fsdd_dir/recordings once $test_speakers are held out" >&2; exit 1; }
 mkdir -p "$exp_dir"
 exp_dir=$(cd "$exp_dir" && pwd)
 data=$exp_dir/data

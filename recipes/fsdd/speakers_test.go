@@ -1,0 +1,46 @@
+package fsdd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run.sh stops before any work, with the speakers it found, when a test
+// speaker has no takes in the corpus (a held-out speaker's name misspelled,
+// or a partial copy of FSDD) or when no speaker would be left to train on.
+func TestRunChecksTestSpeakers(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("needs bash")
+	}
+	fsdd := t.TempDir()
+	rec := filepath.Join(fsdd, "recordings")
+	if err := os.Mkdir(rec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"0_anna_0.wav", "1_anna_3.wav", "0_bert_0.wav"} {
+		if err := os.WriteFile(filepath.Join(rec, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strode, err := exec.LookPath("true") // never run: the check comes first
+	if err != nil {
+		t.Skip("needs true(1)")
+	}
+	for _, tc := range []struct{ speakers, want string }{
+		{"carl", "run.sh: test speaker carl has no takes in " + rec + " (speakers there: anna bert)"},
+		{"bert anna", "run.sh: no training speaker left in " + rec + " once bert anna are held out"},
+	} {
+		out, err := exec.Command("bash", "run.sh", "--fsdd-dir", fsdd, "--exp-dir", filepath.Join(t.TempDir(), "exp"),
+			"--strode", strode, "--test-speakers", tc.speakers).CombinedOutput()
+		if err == nil {
+			t.Errorf("--test-speakers %q: run.sh succeeded:\n%s", tc.speakers, out)
+			continue
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("--test-speakers %q: got\n%s\nwant a line\n%s", tc.speakers, out, tc.want)
+		}
+	}
+}

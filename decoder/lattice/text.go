@@ -258,122 +258,133 @@ func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
 	}
 	if compact {
 		c := &CompactLattice{Start: NoState}
-		grow := func(s int32) error {
-			if s > maxReasonableSize {
-				return fmt.Errorf("%w: state %d too large", ErrFormat, s)
-			}
-			for int(s) >= len(c.States) {
-				c.AddState()
-			}
-			return nil
-		}
-		for i, l := range lines {
-			s, err := atoi(l.f[0], l, "state")
-			if err != nil {
-				return nil, nil, err
-			}
-			if err := grow(s); err != nil {
-				return nil, nil, err
-			}
-			if i == 0 {
-				c.Start = s
-			}
-			switch len(l.f) {
-			case 1, 2:
-				w := CompactOne
-				if len(l.f) == 2 {
-					var isc bool
-					if w, isc, err = parseWeight(l.f[1]); err != nil || !isc {
-						return nil, nil, fmt.Errorf("%w: line %d: bad compact lattice weight %q", ErrFormat, l.line, l.f[1])
-					}
-				}
+		start, err := walkTextLattice(lines, 1, "compact lattice", atoi,
+			func() int { return len(c.States) }, func() { c.AddState() },
+			func(s int32, wf string, l textLine) error {
+				w, err := compactTextWeight(wf, l)
 				c.States[s].Final = w
-			case 3, 4:
-				d, err := atoi(l.f[1], l, "state")
-				if err != nil {
-					return nil, nil, err
-				}
-				lab, err := atoi(l.f[2], l, "label")
-				if err != nil {
-					return nil, nil, err
-				}
-				if err := grow(d); err != nil {
-					return nil, nil, err
-				}
-				w := CompactOne
-				if len(l.f) == 4 {
-					var isc bool
-					if w, isc, err = parseWeight(l.f[3]); err != nil || !isc {
-						return nil, nil, fmt.Errorf("%w: line %d: bad compact lattice weight %q", ErrFormat, l.line, l.f[3])
-					}
-				}
-				c.States[s].Arcs = append(c.States[s].Arcs, CompactArc{Label: lab, W: w, Next: d})
-			default:
-				return nil, nil, fmt.Errorf("%w: line %d: %d fields in a compact lattice line", ErrFormat, l.line, len(l.f))
-			}
+				return err
+			},
+			func(s, d int32, labels []int32, wf string, l textLine) error {
+				w, err := compactTextWeight(wf, l)
+				c.States[s].Arcs = append(c.States[s].Arcs, CompactArc{Label: labels[0], W: w, Next: d})
+				return err
+			})
+		if err != nil {
+			return nil, nil, err
 		}
+		c.Start = start
 		return c, nil, nil
 	}
 	lat := &Lattice{Start: NoState}
+	start, err := walkTextLattice(lines, 2, "lattice", atoi,
+		func() int { return len(lat.States) }, func() { lat.AddState() },
+		func(s int32, wf string, l textLine) error {
+			w, err := latticeTextWeight(wf, l)
+			lat.States[s].Final = w
+			return err
+		},
+		func(s, d int32, labels []int32, wf string, l textLine) error {
+			w, err := latticeTextWeight(wf, l)
+			lat.States[s].Arcs = append(lat.States[s].Arcs, Arc{ILabel: labels[0], OLabel: labels[1], W: w, Next: d})
+			return err
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+	lat.Start = start
+	return nil, lat, nil
+}
+
+// walkTextLattice reads the lines of a text lattice (compact or not) in
+// OpenFst's text form: "s" or "s w" for a final state, "s d label… [w]" for
+// an arc with nLabels labels. States are added (numStates, addState) as
+// lines name them; final and arc are given each line's states and its
+// weight field ("" when absent). It returns the start state, the first
+// line's.
+func walkTextLattice(lines []textLine, nLabels int, kind string, atoi func(string, textLine, string) (int32, error),
+	numStates func() int, addState func(),
+	final func(s int32, wf string, l textLine) error,
+	arc func(s, d int32, labels []int32, wf string, l textLine) error) (int32, error) {
 	grow := func(s int32) error {
 		if s > maxReasonableSize {
 			return fmt.Errorf("%w: state %d too large", ErrFormat, s)
 		}
-		for int(s) >= len(lat.States) {
-			lat.AddState()
+		for int(s) >= numStates() {
+			addState()
 		}
 		return nil
 	}
+	start := int32(NoState)
+	labels := make([]int32, nLabels)
 	for i, l := range lines {
 		s, err := atoi(l.f[0], l, "state")
 		if err != nil {
-			return nil, nil, err
+			return NoState, err
 		}
 		if err := grow(s); err != nil {
-			return nil, nil, err
+			return NoState, err
 		}
 		if i == 0 {
-			lat.Start = s
+			start = s
 		}
-		switch len(l.f) {
-		case 1, 2:
-			w := One
-			if len(l.f) == 2 {
-				cw, isc, err := parseWeight(l.f[1])
-				if err != nil || isc {
-					return nil, nil, fmt.Errorf("%w: line %d: bad lattice weight %q", ErrFormat, l.line, l.f[1])
-				}
-				w = cw.W
+		switch n := len(l.f); {
+		case n == 1 || n == 2:
+			if err := final(s, optionalField(l.f, 1), l); err != nil {
+				return NoState, err
 			}
-			lat.States[s].Final = w
-		case 4, 5:
+		case n == 2+nLabels || n == 3+nLabels:
 			d, err := atoi(l.f[1], l, "state")
 			if err != nil {
-				return nil, nil, err
+				return NoState, err
 			}
-			il, err := atoi(l.f[2], l, "label")
-			if err != nil {
-				return nil, nil, err
-			}
-			ol, err := atoi(l.f[3], l, "label")
-			if err != nil {
-				return nil, nil, err
+			for k := range labels {
+				if labels[k], err = atoi(l.f[2+k], l, "label"); err != nil {
+					return NoState, err
+				}
 			}
 			if err := grow(d); err != nil {
-				return nil, nil, err
+				return NoState, err
 			}
-			w := One
-			if len(l.f) == 5 {
-				cw, isc, err := parseWeight(l.f[4])
-				if err != nil || isc {
-					return nil, nil, fmt.Errorf("%w: line %d: bad lattice weight %q", ErrFormat, l.line, l.f[4])
-				}
-				w = cw.W
+			if err := arc(s, d, labels, optionalField(l.f, 2+nLabels), l); err != nil {
+				return NoState, err
 			}
-			lat.States[s].Arcs = append(lat.States[s].Arcs, Arc{ILabel: il, OLabel: ol, W: w, Next: d})
 		default:
-			return nil, nil, fmt.Errorf("%w: line %d: %d fields in a lattice line", ErrFormat, l.line, len(l.f))
+			return NoState, fmt.Errorf("%w: line %d: %d fields in a %s line", ErrFormat, l.line, len(l.f), kind)
 		}
 	}
-	return nil, lat, nil
+	return start, nil
+}
+
+func optionalField(f []string, i int) string {
+	if i < len(f) {
+		return f[i]
+	}
+	return ""
+}
+
+// compactTextWeight parses a compact lattice weight field (graph,acoustic,
+// transition-ids); "" is CompactOne.
+func compactTextWeight(wf string, l textLine) (CompactWeight, error) {
+	if wf == "" {
+		return CompactOne, nil
+	}
+	w, isc, err := parseWeight(wf)
+	if err != nil || !isc {
+		return CompactOne, fmt.Errorf("%w: line %d: bad compact lattice weight %q", ErrFormat, l.line, wf)
+	}
+	return w, nil
+}
+
+// latticeTextWeight parses a lattice weight field (graph,acoustic); "" is
+// One.
+func latticeTextWeight(wf string, l textLine) (Weight, error) {
+	if wf == "" {
+		return One, nil
+	}
+	cw, isc, err := parseWeight(wf)
+	if err != nil || isc {
+		return One, fmt.Errorf("%w: line %d: bad lattice weight %q", ErrFormat, l.line, wf)
+	}
+	return cw.W, nil
 }

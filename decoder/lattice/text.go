@@ -258,17 +258,11 @@ func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
 	}
 	if compact {
 		c := &CompactLattice{Start: NoState}
-		start, err := walkTextLattice(lines, 1, "compact lattice", atoi,
+		start, err := walkTextLattice(lines, 1, "compact lattice", atoi, compactTextWeight,
 			func() int { return len(c.States) }, func() { c.AddState() },
-			func(s int32, wf string, l textLine) error {
-				w, err := compactTextWeight(wf, l)
-				c.States[s].Final = w
-				return err
-			},
-			func(s, d int32, labels []int32, wf string, l textLine) error {
-				w, err := compactTextWeight(wf, l)
+			func(s int32, w CompactWeight) { c.States[s].Final = w },
+			func(s, d int32, labels []int32, w CompactWeight) {
 				c.States[s].Arcs = append(c.States[s].Arcs, CompactArc{Label: labels[0], W: w, Next: d})
-				return err
 			})
 		if err != nil {
 			return nil, nil, err
@@ -277,17 +271,11 @@ func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
 		return c, nil, nil
 	}
 	lat := &Lattice{Start: NoState}
-	start, err := walkTextLattice(lines, 2, "lattice", atoi,
+	start, err := walkTextLattice(lines, 2, "lattice", atoi, latticeTextWeight,
 		func() int { return len(lat.States) }, func() { lat.AddState() },
-		func(s int32, wf string, l textLine) error {
-			w, err := latticeTextWeight(wf, l)
-			lat.States[s].Final = w
-			return err
-		},
-		func(s, d int32, labels []int32, wf string, l textLine) error {
-			w, err := latticeTextWeight(wf, l)
+		func(s int32, w Weight) { lat.States[s].Final = w },
+		func(s, d int32, labels []int32, w Weight) {
 			lat.States[s].Arcs = append(lat.States[s].Arcs, Arc{ILabel: labels[0], OLabel: labels[1], W: w, Next: d})
-			return err
 		})
 	if err != nil {
 		return nil, nil, err
@@ -299,13 +287,12 @@ func ReadText(r io.ByteReader) (*CompactLattice, *Lattice, error) {
 // walkTextLattice reads the lines of a text lattice (compact or not) in
 // OpenFst's text form: "s" or "s w" for a final state, "s d label… [w]" for
 // an arc with nLabels labels. States are added (numStates, addState) as
-// lines name them; final and arc are given each line's states and its
-// weight field ("" when absent). It returns the start state, the first
-// line's.
-func walkTextLattice(lines []textLine, nLabels int, kind string, atoi func(string, textLine, string) (int32, error),
-	numStates func() int, addState func(),
-	final func(s int32, wf string, l textLine) error,
-	arc func(s, d int32, labels []int32, wf string, l textLine) error) (int32, error) {
+// lines name them; parseW reads a line's weight field ("" when absent), and
+// final and arc are given each line's states and weight. It returns the
+// start state, the first line's.
+func walkTextLattice[W any](lines []textLine, nLabels int, kind string, atoi func(string, textLine, string) (int32, error),
+	parseW func(field string, l textLine) (W, error), numStates func() int, addState func(),
+	final func(s int32, w W), arc func(s, d int32, labels []int32, w W)) (int32, error) {
 	grow := func(s int32) error {
 		if s > maxReasonableSize {
 			return fmt.Errorf("%w: state %d too large", ErrFormat, s)
@@ -330,9 +317,11 @@ func walkTextLattice(lines []textLine, nLabels int, kind string, atoi func(strin
 		}
 		switch n := len(l.f); {
 		case n == 1 || n == 2:
-			if err := final(s, optionalField(l.f, 1), l); err != nil {
+			w, err := parseW(optionalField(l.f, 1), l)
+			if err != nil {
 				return NoState, err
 			}
+			final(s, w)
 		case n == 2+nLabels || n == 3+nLabels:
 			d, err := atoi(l.f[1], l, "state")
 			if err != nil {
@@ -346,9 +335,11 @@ func walkTextLattice(lines []textLine, nLabels int, kind string, atoi func(strin
 			if err := grow(d); err != nil {
 				return NoState, err
 			}
-			if err := arc(s, d, labels, optionalField(l.f, 2+nLabels), l); err != nil {
+			w, err := parseW(optionalField(l.f, 2+nLabels), l)
+			if err != nil {
 				return NoState, err
 			}
+			arc(s, d, labels, w)
 		default:
 			return NoState, fmt.Errorf("%w: line %d: %d fields in a %s line", ErrFormat, l.line, len(l.f), kind)
 		}

@@ -26,6 +26,7 @@ type TrainSetup struct {
 	FeatureDescription       string  // --feature-description: the command that made the features, stored in the model
 	Curves                   string  // --curves-png: training curves written here ("" none)
 	InitModel                string  // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
+	InitEncoder              string  // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
 	Data                     Options
 	Model                    am.Options
 	Train                    am.TrainOptions
@@ -42,6 +43,7 @@ func (s *TrainSetup) Register(fs *flag.FlagSet) {
 	fs.StringVar(&s.FeatureDescription, "feature-description", s.FeatureDescription, "how the features were made, stored in the model (e.g. 'compute-fbank-feats --num-mel-bins=23')")
 	fs.StringVar(&s.Curves, "curves-png", s.Curves, "write the training curves to this PNG")
 	fs.StringVar(&s.InitModel, "init-model", s.InitModel, "start from this model (its options and parameters; the size options are ignored): fine-tuning, e.g. adaptation to a speaker; its feature pipeline and pdf count must match")
+	fs.StringVar(&s.InitEncoder, "init-encoder", s.InitEncoder, "start the SRU encoder and its affine output from this trained model's (sru or strode, same sizes, feature pipeline and pdf count); a STRODE head's h~ -> logits weights start at zero, so training begins from that model's outputs")
 }
 
 func speakerOf(key string) string {
@@ -96,6 +98,9 @@ func (f logf) Warn(format string, a ...any) { f("WARNING: "+format, a...) }
 // Train loads the data, builds (or resumes) the model, trains it and writes
 // it to out.
 func Train(s TrainSetup, out string, log func(string, ...any), progress io.Writer) (*am.File, error) {
+	if s.InitModel != "" && s.InitEncoder != "" {
+		return nil, errors.New("--init-model and --init-encoder exclude each other (--init-model takes the whole model)")
+	}
 	if s.NumPdfs == 0 && s.Data.TransModel != "" {
 		tm, err := decoder.ReadTransitionModel(s.Data.TransModel)
 		if err != nil {
@@ -167,6 +172,16 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 			return nil, err
 		}
 		log("initialised from %s (its options: %s)", s.InitModel, m.Opts.JSON())
+	}
+	if s.InitEncoder != "" {
+		src, err := initModel(s.InitEncoder, p, s.NumPdfs)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.InitEncoder(src); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.InitEncoder, err)
+		}
+		log("encoder and output layer initialised from %s (a %s model)", s.InitEncoder, src.Opts.Kind)
 	}
 	log("model %s: %d parameters, input %d (%s), %d pdfs", s.Model.Kind, m.NumParams(), p.InputDim(), p, s.NumPdfs)
 	f := &am.File{Model: m, Pipeline: p}

@@ -61,7 +61,10 @@ type Batch struct {
 }
 
 // Build returns the graph for batches of b utterances of t frames.
-func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
+func (m *Model) Build(t, b int, mode Mode) (*Batch, error) { return m.build(t, b, mode, 0) }
+
+// build is Build with the cross-entropy's label smoothing (xentOp).
+func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	if t < 1 || b < 1 {
 		return nil, fmt.Errorf("am: batch %d×%d", t, b)
 	}
@@ -116,7 +119,7 @@ func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
 		var maskwn, targetn *graph.Node
 		maskwn, bt.maskw = net.Input("maskw", n, 1)
 		targetn, bt.target = net.Input("target", n, 1)
-		ce, err := gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs}, logits, targetn, maskwn)
+		ce, err := gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing}, logits, targetn, maskwn)
 		if err != nil {
 			return nil, fmt.Errorf("am: cross-entropy: %w", err)
 		}

@@ -35,7 +35,8 @@ func tinyBatch(rng *rand.Rand, o Options, lengths []int) []*Utterance {
 // TestGradients compares every parameter gradient of the training loss
 // with central finite differences in float64 (relative error ≤ 1e-3): the
 // sru model, the STRODE head through the cross-entropy alone, and the whole
-// loss with the KL and Gaussian prior terms weighted up so they matter.
+// loss with the KL and Gaussian prior terms weighted up so they matter,
+// also with label smoothing.
 func TestGradients(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
 	sru.Float32Products = false
@@ -45,14 +46,18 @@ func TestGradients(t *testing.T) {
 		wkl, wp float64
 		phiZ    string
 		bidir   bool
+		smooth  float64
 	}{
-		{"sru", KindSRU, 0, 0, PhiZNonPos, false},
-		{"strode-head", KindSTRODE, 0, 0, PhiZNonPos, false},
-		{"strode-whole-loss", KindSTRODE, 0.3, 0.5, PhiZNonPos, false},
-		{"strode-free-phi-z", KindSTRODE, 0.3, 0.5, PhiZFree, false},
+		{"sru", KindSRU, 0, 0, PhiZNonPos, false, 0},
+		{"strode-head", KindSTRODE, 0, 0, PhiZNonPos, false, 0},
+		{"strode-whole-loss", KindSTRODE, 0.3, 0.5, PhiZNonPos, false, 0},
+		{"strode-free-phi-z", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
 		// Bidirectional encoder (masked: lengths 4, 2, 3 in a batch of 4).
-		{"sru-bidirectional", KindSRU, 0, 0, PhiZNonPos, true},
-		{"strode-bidirectional", KindSTRODE, 0.3, 0.5, PhiZFree, true},
+		{"sru-bidirectional", KindSRU, 0, 0, PhiZNonPos, true, 0},
+		{"strode-bidirectional", KindSTRODE, 0.3, 0.5, PhiZFree, true, 0},
+		// Label smoothing (--label-smoothing).
+		{"sru-label-smoothing", KindSRU, 0, 0, PhiZNonPos, false, 0.3},
+		{"strode-label-smoothing", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0.3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
@@ -71,7 +76,7 @@ func TestGradients(t *testing.T) {
 					}
 				}
 			}
-			bt, err := m.Build(4, 3, Train)
+			bt, err := m.build(4, 3, Train, tc.smooth)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,7 +45,10 @@ type TrainOptions struct {
 	Checkpoint  string // file written after every epoch ("" none)
 	Resume      bool   // continue from Checkpoint
 	EpochModels string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
-	Mask        MaskOptions
+	// LabelSmoothing ε trains on the targets (1−ε)·onehot + ε/P (xentOp);
+	// the held-out statistics stay plain cross-entropy.
+	LabelSmoothing float64
+	Mask           MaskOptions
 }
 
 // DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
@@ -81,6 +84,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
 	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")
 	fs.StringVar(&o.EpochModels, "epoch-models", o.EpochModels, "write every epoch's model (its own parameters, accepted or not) to this pattern, %d the epoch (e.g. to choose an epoch on another held-out set)")
+	fs.Float64Var(&o.LabelSmoothing, "label-smoothing", o.LabelSmoothing, "label smoothing eps of the training cross-entropy: targets (1-eps) on the label, eps/pdfs on every pdf (0: none; the held-out CE stays plain)")
 	o.Mask.Register(fs)
 }
 
@@ -90,6 +94,9 @@ func (o TrainOptions) validate() error {
 	}
 	if o.MaxEpochs < 1 || o.BatchUtts < 1 || o.BatchFrames < 1 || o.Quantum < 1 {
 		return fmt.Errorf("am: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
+	}
+	if o.LabelSmoothing < 0 || o.LabelSmoothing >= 1 {
+		return fmt.Errorf("am: --label-smoothing=%g outside [0, 1)", o.LabelSmoothing)
 	}
 	if o.KeepLast && o.Newbob {
 		return fmt.Errorf("am: --keep-last and --newbob together: newbob keeps only accepted epochs")
@@ -153,7 +160,11 @@ func (t *Trainer) graph(rows int, mode Mode) (*Batch, error) {
 	if g, ok := t.graphs[k]; ok {
 		return g, nil
 	}
-	g, err := t.File.Model.Build(tt, t.Opts.BatchUtts, mode)
+	smoothing := 0.0
+	if mode == Train {
+		smoothing = t.Opts.LabelSmoothing
+	}
+	g, err := t.File.Model.build(tt, t.Opts.BatchUtts, mode, smoothing)
 	if err != nil {
 		return nil, err
 	}

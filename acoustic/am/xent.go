@@ -21,7 +21,17 @@ import (
 //
 // computed with the row maximum subtracted. Its gradient w.r.t. L is
 // w_r·(softmax(L_r) − onehot(y_r)) (xentGradOp); y and w get none.
-type xentOp struct{ N, P int }
+//
+// With label smoothing ε (Smooth, training only: --label-smoothing) the
+// target is (1−ε)·onehot(y_r) + ε/P on every pdf (Szegedy et al. 2016):
+//
+//	loss = −Σ_r w_r · [(1−ε)·log softmax(L_r)[y_r] + ε/P·Σ_j log softmax(L_r)[j]]
+//
+// and the gradient w_r·(softmax(L_r) − (1−ε)·onehot(y_r) − ε/P).
+type xentOp struct {
+	N, P   int
+	Smooth float64
+}
 
 func xentType(arity int) hm.Type {
 	a := hm.TypeVariable('a')
@@ -118,7 +128,15 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 		for r := r0; r < r1; r++ {
 			if w[r] != 0 {
 				logSoftmaxRow(row, l[r*o.P:(r+1)*o.P])
-				terms[r] = w[r] * row[int(y[r])]
+				t := row[int(y[r])]
+				if o.Smooth != 0 {
+					sum := 0.0
+					for _, v := range row {
+						sum += v
+					}
+					t = (1-o.Smooth)*t + o.Smooth/float64(o.P)*sum
+				}
+				terms[r] = w[r] * t
 			}
 		}
 	})
@@ -133,7 +151,7 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 func (xentOp) ReturnsPtr() bool        { return false }
 func (xentOp) CallsExtern() bool       { return false }
 func (xentOp) OverwritesInput() int    { return -1 }
-func (o xentOp) String() string        { return fmt.Sprintf("xent{%d %d}", o.N, o.P) }
+func (o xentOp) String() string        { return fmt.Sprintf("xent{%d %d %g}", o.N, o.P, o.Smooth) }
 func (o xentOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
 func (o xentOp) Hashcode() uint32 {
 	h := fnv.New32a()
@@ -174,10 +192,11 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 			dr := d[r*o.P : (r+1)*o.P]
 			logSoftmaxRow(dr, l[r*o.P:(r+1)*o.P])
 			s := g * w[r]
+			u := s * o.Smooth / float64(o.P) // the smoothed target's uniform part
 			for j := range dr {
-				dr[j] = s * math.Exp(dr[j])
+				dr[j] = s*math.Exp(dr[j]) - u
 			}
-			dr[int(y[r])] -= s
+			dr[int(y[r])] -= s * (1 - o.Smooth)
 		}
 	})
 	return tensor.New(tensor.WithShape(o.N, o.P), tensor.WithBacking(d)), nil
@@ -185,7 +204,7 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 func (xentGradOp) ReturnsPtr() bool        { return false }
 func (xentGradOp) CallsExtern() bool       { return false }
 func (xentGradOp) OverwritesInput() int    { return -1 }
-func (o xentGradOp) String() string        { return fmt.Sprintf("xentGrad{%d %d}", o.N, o.P) }
+func (o xentGradOp) String() string        { return fmt.Sprintf("xentGrad{%d %d %g}", o.N, o.P, o.Smooth) }
 func (o xentGradOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
 func (o xentGradOp) Hashcode() uint32 {
 	h := fnv.New32a()

@@ -10,8 +10,12 @@
 #     --speeds "0.8 0.9 1.0 1.1 1.2" (the default) every training take appears once per speed factor
 #     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by strode wav-speed-perturb,
 #     as Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
-#     takes at their own speed (SPK-wF): augmentation that imitates other speakers
-#   1 fbank features (23 mel bins at 8 kHz, warped per utterance by --vtln-map), CMVN stats per speaker
+#     takes at their own speed (SPK-wF): augmentation that imitates other speakers; with
+#     --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes times (pitch and rate varied) in
+#     each of N synthetic voices (English accents x male variants), speakers ttsNN that train with the
+#     others (installed with apt-get when missing and run as root; otherwise run.sh names the command)
+#   1 fbank features (--num-mel-bins at 8 kHz, default 23, warped per utterance by --vtln-map; waves at
+#     a higher rate, as espeak-ng's, downsampled), CMVN stats per speaker
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
 #   3 flat start: training graphs and equally spaced alignments
 #   4 realignment rounds: an SRU on the current alignments, forward, align-compiled-mapped
@@ -48,6 +52,9 @@ cmd=
 strode=${STRODE:-}
 preset=small
 seed=777
+num_mel_bins=23
+tts_voices=0
+tts_takes=3
 warps=
 speeds=
 target_delay=0
@@ -69,7 +76,7 @@ adapt_rounds=        # 3 (--quick: 1); each further round starts from the previo
 adapt_spec_augment="--freq-masks=2 --freq-mask-width=4 --time-masks=1 --time-mask-width=5"
 models="sru strode"
 
-usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+usage() { sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
@@ -82,6 +89,9 @@ while [ $# -gt 0 ]; do
     --cmd) cmd=$2; shift 2 ;;
     --strode) strode=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --num-mel-bins) num_mel_bins=$2; shift 2 ;;
+    --tts-voices) tts_voices=$2; shift 2 ;;
+    --tts-takes) tts_takes=$2; shift 2 ;;
     --warps) warps=$2; shift 2 ;;
     --speeds) speeds=$2; shift 2 ;;
     --models) models=$2; shift 2 ;;
@@ -106,6 +116,13 @@ while [ $# -gt 0 ]; do
 done
 [ "$nj" = 1 ] || echo "run.sh: note: --nj=$nj is accepted for recipe compatibility; stages run as one job" >&2
 [ -z "$cmd" ] || echo "run.sh: note: --cmd is ignored (local execution)" >&2
+# Synthetic voices (--tts-voices, stage 0): espeak-ng's English accents x male variants.
+tts_accents="en-us en-gb en-gb-scotland en-gb-x-gbclan en-gb-x-rp en-gb-x-gbcwmd en-029"
+tts_variants="male1 male3 male5 male7"  # 7 accents x 4 variants: at most 28 voices
+tts_most=$(( $(echo $tts_accents | wc -w) * $(echo $tts_variants | wc -w) ))
+case "$tts_voices/$tts_takes" in *[!0-9/]*|/*|*/) echo "run.sh: --tts-voices and --tts-takes take whole numbers" >&2; exit 1 ;; esac
+[ "$tts_voices" -le $tts_most ] || { echo "run.sh: --tts-voices=$tts_voices: espeak-ng gives this recipe at most $tts_most voices" >&2; exit 1; }
+[ "$tts_voices" = 0 ] || [ "$tts_takes" -ge 1 ] || { echo "run.sh: --tts-takes must be at least 1" >&2; exit 1; }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "$strode" ]; then
@@ -146,7 +163,7 @@ fi
 [ -z "$epochs_opt" ] || epochs=$epochs_opt
 cv_idx="5 6 7 8 9"
 words=(zero one two three four five six seven eight nine)
-feat_opts="--sample-frequency=8000 --num-mel-bins=23 --dither=0"
+feat_opts="--sample-frequency=8000 --num-mel-bins=$num_mel_bins --dither=0 --allow-downsample=true"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
 # apply-cmvn --utt2spk): per-utterance CMVN of half-second digits removes part of the
 # word; per-speaker stats remove the speaker and the channel.
@@ -161,13 +178,47 @@ train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=fr
 S() { "$strode" "$@"; }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 
+# Synthetic training speakers (--tts-voices): espeak-ng's English accents, each with male voice
+# variants, digits spoken at three pitches and three rates (fixed by voice and take: the same
+# waves every run). Written once as DIR/tts/recordings/DIGIT_ttsNN_TAKE.wav (22.05 kHz; stage 1
+# downsamples), takes numbered from 10 up, so all of them train (5-9 are the held-out takes).
+tts_dir=$exp_dir/tts/recordings
+make_tts() {
+  command -v espeak-ng >/dev/null 2>&1 || {
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "   installing espeak-ng (for --tts-voices)"
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) || true
+    fi
+    command -v espeak-ng >/dev/null 2>&1 ||
+      { echo "run.sh: --tts-voices=$tts_voices needs espeak-ng: apt-get install espeak-ng (or --tts-voices 0: the corpus alone)" >&2; exit 1; }
+  }
+  mkdir -p $tts_dir
+  local v=0 var acc k d spk
+  for acc in $tts_accents; do for var in $tts_variants; do
+    [ $v -lt $tts_voices ] || break 2
+    spk=$(printf tts%02d $v)
+    for k in $(seq 0 $((tts_takes-1))); do
+      for d in 0 1 2 3 4 5 6 7 8 9; do
+        f=$tts_dir/${d}_${spk}_$((10+k)).wav
+        if [ ! -s $f ]; then
+          espeak-ng -v $acc+$var -p $((30+20*(k%3))) -s $((130+20*((v+k)%3))) -w $f.tmp "${words[$d]}"; mv $f.tmp $f
+        fi
+        tts_waves="$tts_waves $f"
+      done
+    done
+    v=$((v+1))
+  done; done
+}
+
 if run_stage 0; then
-  echo "== stage 0: data dirs (test speakers: $test_speakers; training speeds: $speeds; warps: $warps)"
+  echo "== stage 0: data dirs (test speakers: $test_speakers; training speeds: $speeds; warps: $warps; synthetic voices: $tts_voices)"
+  tts_waves=  # make_tts lists the waves it wrote or found
+  [ "$tts_voices" = 0 ] || make_tts
   for set in train test; do
     mkdir -p $data/$set; rm -f $data/$set/sp*.list
     : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/warp
   done
-  for f in "$fsdd_dir"/recordings/*.wav; do
+  for f in "$fsdd_dir"/recordings/*.wav $tts_waves; do
     b=$(basename "$f" .wav)                 # digit_speaker_index
     d=${b%%_*}; rest=${b#*_}; spk=${rest%_*}; idx=${rest##*_}
     set=train; idxs=$train_idx; ws=$warps

@@ -1,7 +1,6 @@
 package fsdd
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,16 +14,8 @@ func TestRunChecksTestSpeakers(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}
-	fsdd := t.TempDir()
+	fsdd := fakeCorpus(t, "0_anna_0.wav", "1_anna_3.wav", "0_bert_0.wav")
 	rec := filepath.Join(fsdd, "recordings")
-	if err := os.Mkdir(rec, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"0_anna_0.wav", "1_anna_3.wav", "0_bert_0.wav"} {
-		if err := os.WriteFile(filepath.Join(rec, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	strode, err := exec.LookPath("true") // never run: the check comes first
 	if err != nil {
 		t.Skip("needs true(1)")

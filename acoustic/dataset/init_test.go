@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/am"
@@ -38,5 +39,14 @@ func TestInitModel(t *testing.T) {
 		if _, err := initModel(path, c.p, c.pdfs); !errors.Is(err, ErrInitModel) {
 			t.Errorf("%s: got %v, want ErrInitModel", c.name, err)
 		}
+	}
+}
+
+// TestInitModelAndEncoderExclusive: --init-model takes the whole model, so
+// --init-encoder with it is refused before anything is read.
+func TestInitModelAndEncoderExclusive(t *testing.T) {
+	_, err := Train(TrainSetup{InitModel: "a.am", InitEncoder: "b.am"}, "out.am", func(string, ...any) {}, nil)
+	if err == nil || !strings.Contains(err.Error(), "exclude each other") {
+		t.Errorf("got %v, want the options refused together", err)
 	}
 }

@@ -22,7 +22,7 @@ import (
 const latticeHashes = "testdata/lattice_sha256.txt"
 
 // TestLatticeBytes decodes kaldi-mini's test utterances (lattice beams 16,
-// 8 and 4) and, without -short, benchmark (b)'s utterances, determinized and
+// 8 and 4) and, without -short, the hand-built bigram graph's utterances (bigram_direct_test.go), determinized and
 // raw, and checks that the lattices in Kaldi's binary archive format are byte
 // for byte those recorded in testdata: a change of the search's memory
 // layout or pruning schedule must not change a single cost or arc.
@@ -67,7 +67,7 @@ func TestLatticeBytes(t *testing.T) {
 		jobs = append(jobs, job{fmt.Sprintf("mini-lb%g", beam), s.g, mdecs, mkeys, beam})
 	}
 	if !testing.Short() {
-		bb := buildBigramBench(t, 3, 30, 6)
+		bb := buildDirectBigramBench(t, 3, 30, 6)
 		var bdecs []Decodable
 		var bkeys []string
 		for i, m := range bb.utts {

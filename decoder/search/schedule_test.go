@@ -9,7 +9,7 @@ import (
 // every fourth interval) must give byte for byte the lattices of
 // Kaldi's (every call as deep as changes propagate, passes repeated), at
 // Kaldi's beams and (kaldi-mini) at narrower ones, determinized and raw;
-// without -short also on utterances of benchmark (b)'s 5,000-word bigram
+// without -short also on utterances of the hand-built 5,000-word bigram
 // graph.
 func TestPruningScheduleKeepsLattices(t *testing.T) {
 	type input struct {
@@ -24,7 +24,7 @@ func TestPruningScheduleKeepsLattices(t *testing.T) {
 		inputs = append(inputs, input{u.key, s.g, s.decodable(t, u, 0.1), true})
 	}
 	if !testing.Short() {
-		bb := buildBigramBench(t, 2, 12, 6)
+		bb := buildDirectBigramBench(t, 2, 12, 6)
 		for i := range bb.utts {
 			dec, err := NewMatrixMapped(bb.utts[i], bb.frames[i], bb.tm.NumPdfs(), bb.tm.TransitionIDToPdfArray(), bb.tm.NumPdfs(), 0.1)
 			if err != nil {

@@ -79,7 +79,6 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 	// In a repeated pass a token without epsilon links is skipped: its links
 	// lead to the next frame, whose extra costs this call does not change, so
 	// Kaldi's repeat computes the same value and prunes nothing more.
-	latBeam := d.latBeam
 	changed := true
 	for pass := 0; changed; pass++ {
 		changed = false
@@ -95,30 +94,9 @@ func (d *LatticeDecoder) pruneForwardLinks(f int, delta float32, onePass bool, w
 			tokExtra := inf32
 			var pruned bool
 			d.stats.PruneLinkVisits += int64(tk.emit.hi-tk.emit.lo) + int64(tk.eps.hi-tk.eps.lo)
-			if lo, hi := tk.emit.lo, tk.emit.hi; hi > lo {
-				// pruneLinks inlined by hand (the compiler does not: the
-				// call per token cost more than the loop over its one or
-				// two emitting links); see there.
-				cost, w, best := tc.tot, lo, infBits
-				for l := lo; l < hi; l++ {
-					lk := links[l]
-					nt := &next[lk.to]
-					linkExtra := nt.extra + ((cost + lk.ac + lk.graph) - nt.tot)
-					var k uint32
-					if linkExtra <= latBeam {
-						k = 1
-					}
-					links[w] = lk
-					w += int32(k)
-					if linkExtra <= 0 {
-						linkExtra = 0
-					}
-					mask := -k
-					best = min(best, math.Float32bits(linkExtra)&mask|infBits&^mask)
-				}
-				tokExtra = math.Float32frombits(best)
-				tk.emit.hi = w
-				linksPruned = linksPruned || w != hi
+			if tk.emit.hi > tk.emit.lo {
+				tk.emit.hi, tokExtra, pruned, _ = d.pruneLinks(links, tk.emit, tc.tot, next, tokExtra)
+				linksPruned = linksPruned || pruned
 			}
 			if hasEps {
 				var minTo int32

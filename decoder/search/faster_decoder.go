@@ -152,8 +152,7 @@ func (d *FasterDecoder) processEmitting(dec Decodable, frame int) float64 {
 	next := math.Inf(1)
 	if best != none {
 		bt := d.toks[best]
-		for lo, hi := d.g.emitting(bt.state); lo < hi; lo++ {
-			a := &d.g.emit[lo]
+		for _, a := range d.g.emitting(bt.state) {
 			w := float64(a.weight) + bt.cost + float64(-ll[a.ilabel])
 			if w+adaptiveBeam < next {
 				next = w + adaptiveBeam
@@ -165,12 +164,11 @@ func (d *FasterDecoder) processEmitting(dec Decodable, frame int) float64 {
 		if !(tk.cost < cutoff) {
 			continue
 		}
-		for ai, hi := d.g.emitting(tk.state); ai < hi; ai++ {
-			a := &d.g.emit[ai]
+		for _, a := range d.g.emitting(tk.state) {
 			ac := -ll[a.ilabel]
 			w := float64(a.weight) + tk.cost + float64(ac)
 			if w < next {
-				d.insert(ftoken{ilabel: a.ilabel, olabel: d.g.emitOut[ai], graph: a.weight, state: a.next, prev: t,
+				d.insert(ftoken{ilabel: a.ilabel, olabel: a.olabel, graph: a.weight, state: a.next, prev: t,
 					cost: tk.cost + float64(a.weight) + float64(ac)})
 				if w+adaptiveBeam < next {
 					next = w + adaptiveBeam
@@ -191,9 +189,8 @@ func (d *FasterDecoder) processNonemitting(cutoff float64) {
 		if tk.cost > cutoff {
 			continue
 		}
-		for ai, hi := d.g.epsilons(s); ai < hi; ai++ {
-			a := &d.g.eps[ai]
-			nt := ftoken{olabel: d.g.epsOut[ai], graph: a.weight, state: a.next, prev: t, cost: tk.cost + float64(a.weight)}
+		for _, a := range d.g.epsilons(s) {
+			nt := ftoken{olabel: a.olabel, graph: a.weight, state: a.next, prev: t, cost: tk.cost + float64(a.weight)}
 			if nt.cost > cutoff {
 				continue
 			}

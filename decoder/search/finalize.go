@@ -162,12 +162,12 @@ func (d *LatticeDecoder) RawLattice() (*lattice.Lattice, error) {
 			for l := tk.emit.hi - 1; l >= tk.emit.lo; l-- {
 				lk := &fr.links[l]
 				a := &d.g.emit[lk.arc]
-				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: a.ilabel, OLabel: d.g.emitOut[lk.arc],
+				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: a.ilabel, OLabel: a.olabel,
 					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac - d.costOffsets[f]}, Next: stateOf[base[f+1]+lk.to]})
 			}
 			for l := tk.eps.hi - 1; l >= tk.eps.lo; l-- {
 				lk := &fr.links[l]
-				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: 0, OLabel: d.g.epsOut[lk.arc],
+				st.Arcs = append(st.Arcs, lattice.Arc{ILabel: 0, OLabel: d.g.eps[lk.arc].olabel,
 					W: lattice.Weight{Graph: lk.graph, Acoustic: lk.ac}, Next: stateOf[base[f]+lk.to]})
 			}
 			if f == nf {

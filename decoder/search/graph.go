@@ -7,15 +7,11 @@ import (
 	"github.com/strode-asr/strode/decoder"
 )
 
-// arc is a graph arc in the search's flat layout, without its output
-// label: 12 bytes, which the search reads for every arc it expands (the
-// graph is far larger than the cache), where the output label is only read
-// for the few arcs that end up in a lattice or a best path (Graph.emitOut,
-// Graph.epsOut).
+// arc is a graph arc in the search's flat layout.
 type arc struct {
-	ilabel int32
-	weight float32
-	next   int32
+	ilabel, olabel int32
+	weight         float32
+	next           int32
 }
 
 // Graph is a decoding graph laid out for search: per state, its emitting arcs
@@ -29,12 +25,10 @@ type Graph struct {
 	// An 8-byte record per state, s's and s+1's usually in one cache line,
 	// so the search's look-up of a state (a cache miss on a large graph)
 	// usually costs one miss, in a table half the size of four offsets.
-	first []stateFirst
-	emit  []arc
-	eps   []arc
-	// emitOut[i] and epsOut[i] are the output labels of emit[i] and eps[i].
-	emitOut, epsOut []int32
-	maxILabel       int32
+	first     []stateFirst
+	emit      []arc
+	eps       []arc
+	maxILabel int32
 	// epsBits has bit s set when state s has epsilon arcs: the
 	// non-emitting pass asks this of every token, and the bitset stays in
 	// the first-level cache where first[] would miss.
@@ -60,8 +54,8 @@ func NewGraph(f *decoder.VectorFst) (*Graph, error) {
 			}
 		}
 	}
-	g.emit, g.emitOut = make([]arc, 0, ne), make([]int32, 0, ne)
-	g.eps, g.epsOut = make([]arc, 0, nn), make([]int32, 0, nn)
+	g.emit = make([]arc, 0, ne)
+	g.eps = make([]arc, 0, nn)
 	for s, st := range f.States {
 		g.final[s] = st.Final
 		g.first[s] = stateFirst{int32(len(g.emit)), int32(len(g.eps))}
@@ -69,12 +63,12 @@ func NewGraph(f *decoder.VectorFst) (*Graph, error) {
 			if a.NextState < 0 || int(a.NextState) >= n {
 				return nil, fmt.Errorf("decoding graph: state %d has an arc to state %d of %d", s, a.NextState, n)
 			}
-			x := arc{a.ILabel, a.Weight, a.NextState}
+			x := arc{a.ILabel, a.OLabel, a.Weight, a.NextState}
 			if a.ILabel != 0 {
-				g.emit, g.emitOut = append(g.emit, x), append(g.emitOut, a.OLabel)
+				g.emit = append(g.emit, x)
 				g.maxILabel = max(g.maxILabel, a.ILabel)
 			} else {
-				g.eps, g.epsOut = append(g.eps, x), append(g.epsOut, a.OLabel)
+				g.eps = append(g.eps, x)
 			}
 		}
 		if int32(len(g.eps)) > g.first[s].eps {
@@ -91,13 +85,11 @@ func (g *Graph) NumStates() int { return len(g.final) }
 // MaxInputLabel is the largest transition-id on the graph's arcs.
 func (g *Graph) MaxInputLabel() int32 { return g.maxILabel }
 
-// emitting and epsilons are the index ranges of state s's arcs in emit
-// and eps.
-func (g *Graph) emitting(s int32) (lo, hi int32) {
-	return g.first[s].emit, g.first[s+1].emit
+func (g *Graph) emitting(s int32) []arc {
+	return g.emit[g.first[s].emit:g.first[s+1].emit]
 }
-func (g *Graph) epsilons(s int32) (lo, hi int32) {
-	return g.first[s].eps, g.first[s+1].eps
+func (g *Graph) epsilons(s int32) []arc {
+	return g.eps[g.first[s].eps:g.first[s+1].eps]
 }
 func (g *Graph) hasEpsilons(s int32) bool {
 	return g.epsBits[uint32(s)/64]&(1<<(uint32(s)%64)) != 0

@@ -550,8 +550,7 @@ func (d *LatticeDecoder) processEmitting(dec Decodable, frame int) float32 {
 	if best != none {
 		btot := pcosts[best].tot
 		costOffset = -btot
-		for lo, hi := d.g.emitting(ptoks[best].state); lo < hi; lo++ {
-			a := &d.g.emit[lo]
+		for _, a := range d.g.emitting(ptoks[best].state) {
 			w := a.weight + costOffset - ll[a.ilabel] + btot
 			if w+adaptiveBeam < nextCutoff {
 				nextCutoff = w + adaptiveBeam

@@ -140,20 +140,27 @@ func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigr
 			}
 			s = a.NextState
 		}
-		m := make([]float32, len(pdfs)*np)
-		for t, pdf := range pdfs {
-			row := m[t*np : (t+1)*np]
-			for j := range row {
-				if int32(j) != pdf {
-					row[j] = float32(benchMean + rng.NormFloat64()*benchSigma)
-				}
-			}
-		}
-		b.utts = append(b.utts, m)
-		b.frames = append(b.frames, len(pdfs))
-		b.words = append(b.words, truth)
+		b.add(pdfs, truth, np, rng)
 	}
 	return b
+}
+
+// add appends an utterance whose state alignment has pdfs on its frames
+// and whose words are truth, with oracle-noisy log-likelihoods over np
+// pdfs: 0 on the true pdf, benchMean + N(0, benchSigma²) elsewhere.
+func (bb *bigramBench) add(pdfs, truth []int32, np int, rng *rand.Rand) {
+	m := make([]float32, len(pdfs)*np)
+	for t, pdf := range pdfs {
+		row := m[t*np : (t+1)*np]
+		for j := range row {
+			if int32(j) != pdf {
+				row[j] = float32(benchMean + rng.NormFloat64()*benchSigma)
+			}
+		}
+	}
+	bb.utts = append(bb.utts, m)
+	bb.frames = append(bb.frames, len(pdfs))
+	bb.words = append(bb.words, truth)
 }
 
 // decodables wraps the utterances for the decoder at acoustic scale 0.1.

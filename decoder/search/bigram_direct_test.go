@@ -181,18 +181,7 @@ func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64)
 			}
 			w = succ[w][rng.Intn(directSuccessors)]
 		}
-		m := make([]float32, len(pdfs)*np)
-		for t, pdf := range pdfs {
-			row := m[t*np : (t+1)*np]
-			for j := range row {
-				if int32(j) != pdf {
-					row[j] = float32(benchMean + rng.NormFloat64()*benchSigma)
-				}
-			}
-		}
-		b.utts = append(b.utts, m)
-		b.frames = append(b.frames, len(pdfs))
-		b.words = append(b.words, truth)
+		b.add(pdfs, truth, np, rng)
 	}
 	return b
 }

@@ -70,11 +70,7 @@ func TestLatticeBytes(t *testing.T) {
 		bb := buildDirectBigramBench(t, 3, 30, 6)
 		var bdecs []Decodable
 		var bkeys []string
-		for i, m := range bb.utts {
-			dec, err := NewMatrixMapped(m, bb.frames[i], bb.tm.NumPdfs(), bb.tm.TransitionIDToPdfArray(), bb.tm.NumPdfs(), 0.1)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for i, dec := range bb.decodables(t) {
 			bdecs = append(bdecs, dec)
 			bkeys = append(bkeys, fmt.Sprintf("bigram%d", i))
 		}

@@ -25,11 +25,7 @@ func TestPruningScheduleKeepsLattices(t *testing.T) {
 	}
 	if !testing.Short() {
 		bb := buildDirectBigramBench(t, 2, 12, 6)
-		for i := range bb.utts {
-			dec, err := NewMatrixMapped(bb.utts[i], bb.frames[i], bb.tm.NumPdfs(), bb.tm.TransitionIDToPdfArray(), bb.tm.NumPdfs(), 0.1)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for i, dec := range bb.decodables(t) {
 			inputs = append(inputs, input{"bigram" + string(rune('0'+i)), bb.g, dec, false})
 		}
 	}

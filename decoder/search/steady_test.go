@@ -38,15 +38,10 @@ func TestDecodeSteadyStateAllocatesNothing(t *testing.T) {
 func BenchmarkDecodeBigram5k(b *testing.B) {
 	bb := buildBigramBench(b, 3, 30, 6)
 	d := NewLatticeDecoder(bb.g, DefaultOptions())
+	decs := bb.decodables(b)
 	frames := 0
-	decs := make([]*MatrixMapped, len(bb.utts))
-	for i, m := range bb.utts {
-		var err error
-		decs[i], err = NewMatrixMapped(m, bb.frames[i], bb.tm.NumPdfs(), bb.tm.TransitionIDToPdfArray(), bb.tm.NumPdfs(), 0.1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		frames += bb.frames[i]
+	for _, n := range bb.frames {
+		frames += n
 	}
 	var sum Stats
 	for _, dec := range decs { // warm the slabs; count the work once

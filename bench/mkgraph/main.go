@@ -30,35 +30,18 @@ func main() {
 
 func run(out string, nWords, per int, seed int64) error {
 	langDir, monoDir := filepath.Join(out, "lang"), filepath.Join(out, "mono")
-	lang, err := graph.PrepareLang(graph.SyntheticDict(nWords, seed), "<SIL>", graph.DefaultLangOptions())
+	lang, in, err := graph.SyntheticBigram(nWords, per, seed)
 	if err != nil {
 		return err
 	}
 	if err := lang.Write(langDir); err != nil {
 		return err
 	}
-	var arpa bytes.Buffer
-	if err := graph.WriteSyntheticBigramArpa(&arpa, graph.GrammarWords(lang.Words, "<SIL>"), per, seed+1); err != nil {
+	if err := os.WriteFile(filepath.Join(out, "lm.arpa"), in.Arpa, 0o666); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(out, "lm.arpa"), arpa.Bytes(), 0o666); err != nil {
-		return err
-	}
-	opt := graph.DefaultArpaOptions()
-	opt.DisambigSymbol = "#0"
-	g, _, err := graph.ArpaToFst(&arpa, "lm.arpa", lang.Words, opt, nil)
-	if err != nil {
-		return err
-	}
+	g, tree, tm := in.G, in.Tree, in.TM
 	if err := decoder.WriteFstFile(filepath.Join(langDir, "G.fst"), g); err != nil {
-		return err
-	}
-	tree, err := graph.MonophoneTree(&lang.Topo, lang.PhoneSets())
-	if err != nil {
-		return err
-	}
-	tm, err := graph.MonophoneTransitionModel(lang.Topo, tree)
-	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(monoDir, 0o777); err != nil {

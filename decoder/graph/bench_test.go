@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,29 +13,11 @@ import (
 // nWords-word bigram with perWord successors per word.
 func buildSynthetic(tb testing.TB, nWords, perWord int) (*Lang, *HCLGInputs) {
 	tb.Helper()
-	lang, err := PrepareLang(SyntheticDict(nWords, 1), "<SIL>", DefaultLangOptions())
+	lang, in, err := SyntheticBigram(nWords, perWord, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var arpa bytes.Buffer
-	if err := WriteSyntheticBigramArpa(&arpa, GrammarWords(lang.Words, "<SIL>"), perWord, 2); err != nil {
-		tb.Fatal(err)
-	}
-	opt := DefaultArpaOptions()
-	opt.DisambigSymbol = "#0"
-	g, _, err := ArpaToFst(&arpa, "synthetic.arpa", lang.Words, opt, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tree, err := MonophoneTree(&lang.Topo, lang.PhoneSets())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tm, err := MonophoneTransitionModel(lang.Topo, tree)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return lang, &HCLGInputs{TM: tm, Tree: tree, G: g}
+	return lang, in
 }
 
 // TestSyntheticBigramGraph builds a small synthetic bigram graph (long

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -105,4 +106,38 @@ type HCLGInputs struct {
 	TM   *decoder.TransitionModel
 	Tree *decoder.ContextDependency
 	G    *decoder.VectorFst
+	// Arpa is the ARPA text G was made from (SyntheticBigram).
+	Arpa []byte
+}
+
+// SyntheticBigram makes the inputs of the synthetic bigram graph that
+// issue 7 times and the decoding benchmarks decode: the lang of
+// SyntheticDict(nWords, seed), a back-off bigram with perWord successors per
+// history (WriteSyntheticBigramArpa, seed+1) as G with #0 on its back-off
+// arcs, and a monophone tree and transition model of the lang's topology.
+func SyntheticBigram(nWords, perWord int, seed int64) (*Lang, *HCLGInputs, error) {
+	lang, err := PrepareLang(SyntheticDict(nWords, seed), "<SIL>", DefaultLangOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	var arpa bytes.Buffer
+	if err := WriteSyntheticBigramArpa(&arpa, GrammarWords(lang.Words, "<SIL>"), perWord, seed+1); err != nil {
+		return nil, nil, err
+	}
+	text := slices.Clone(arpa.Bytes())
+	opt := DefaultArpaOptions()
+	opt.DisambigSymbol = "#0"
+	g, _, err := ArpaToFst(&arpa, "synthetic.arpa", lang.Words, opt, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, err := MonophoneTree(&lang.Topo, lang.PhoneSets())
+	if err != nil {
+		return nil, nil, err
+	}
+	tm, err := MonophoneTransitionModel(lang.Topo, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lang, &HCLGInputs{TM: tm, Tree: tree, G: g, Arpa: text}, nil
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand"
 	"testing"
@@ -56,29 +55,12 @@ const (
 // wordsPerUtt words from seed.
 func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigramBench {
 	tb.Helper()
-	lang, err := graph.PrepareLang(graph.SyntheticDict(benchWords, 1), "<SIL>", graph.DefaultLangOptions())
+	lang, in, err := graph.SyntheticBigram(benchWords, benchSuccessors, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var arpa bytes.Buffer
-	if err := graph.WriteSyntheticBigramArpa(&arpa, graph.GrammarWords(lang.Words, "<SIL>"), benchSuccessors, 2); err != nil {
-		tb.Fatal(err)
-	}
-	aopt := graph.DefaultArpaOptions()
-	aopt.DisambigSymbol = "#0"
-	g, _, err := graph.ArpaToFst(&arpa, "synthetic.arpa", lang.Words, aopt, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tree, err := graph.MonophoneTree(&lang.Topo, lang.PhoneSets())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tm, err := graph.MonophoneTransitionModel(lang.Topo, tree)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hclg, err := graph.BuildHCLG(tm, tree, lang.LDisambig, g, lang.PhoneDisambig, graph.DefaultMkGraphOptions())
+	g, tm := in.G, in.TM
+	hclg, err := graph.BuildHCLG(tm, in.Tree, lang.LDisambig, g, lang.PhoneDisambig, graph.DefaultMkGraphOptions())
 	if err != nil {
 		tb.Fatal(err)
 	}

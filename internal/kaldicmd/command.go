@@ -22,6 +22,15 @@ type Command struct {
 	MinArgs     int      // fewest positional arguments
 	MaxArgs     int      // most positional arguments; < 0 means no limit
 
+	// RawArgs hands every argument after the command name to the run
+	// function untouched (Context.Args), with no option parsing at all: no
+	// --config, --verbose or --print-args, and options may follow positional
+	// arguments. It is for commands that stand in for Kaldi's scripts with
+	// their own argument conventions (run.pl's `-tc 4 JOB=1:4 --mem 4G`),
+	// which parse their arguments themselves. `--help` as the only argument
+	// still prints the usage text; MinArgs and MaxArgs still apply.
+	RawArgs bool
+
 	// Setup registers the command's options on fs (with Kaldi's names and
 	// defaults) and returns the function that runs it. It is called afresh for
 	// every invocation, so option values never leak between runs.
@@ -73,7 +82,12 @@ type ExitError struct {
 	Err  error
 }
 
-func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Error() string {
+	if e.Err == nil { // the command printed its own message
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // Exit returns an error that makes the command exit with code after printing err.
@@ -92,6 +106,9 @@ func StdStreams() Streams { return Streams{os.Stdin, os.Stdout, os.Stderr} }
 // command, returning the process exit status. It prints usage for --help (0)
 // and for usage errors (1), and `ERROR (strode <cmd>) ...` for failures.
 func (c *Command) Execute(args []string, s Streams) int {
+	if c.RawArgs {
+		return c.executeRaw(args, s)
+	}
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var std standardOptions
@@ -124,23 +141,62 @@ func (c *Command) Execute(args []string, s Streams) int {
 		errorf(errors.New("command has no implementation"))
 		return 1
 	}
-	if err := run(ctx); err != nil {
-		var ee *ExitError
-		if errors.As(err, &ee) {
-			if ee.Err != nil {
-				errorf(ee.Err)
-			}
-			return ee.Code
+	return c.finish(run(ctx), s, fs)
+}
+
+// executeRaw is Execute for a RawArgs command: the arguments go to the run
+// function as they are.
+func (c *Command) executeRaw(args []string, s Streams) int {
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var run RunFunc
+	if c.Setup != nil {
+		run = c.Setup(fs)
+	}
+	if len(args) == 1 && args[0] == "--help" {
+		fmt.Fprintf(s.Stdout, "\n%s\n", strings.TrimRight(c.usageText(), "\n"))
+		return 0
+	}
+	if len(args) < c.MinArgs || (c.MaxArgs >= 0 && len(args) > c.MaxArgs) {
+		fmt.Fprintf(s.Stderr, "\n%s\n", strings.TrimRight(c.usageText(), "\n"))
+		fmt.Fprintf(s.Stderr, "ERROR (strode %s) %v: expected %s, got %d argument(s)\n", c.Name, ErrUsage, argCount(c.MinArgs, c.MaxArgs), len(args))
+		return 1
+	}
+	if run == nil {
+		fmt.Fprintf(s.Stderr, "ERROR (strode %s) command has no implementation\n", c.Name)
+		return 1
+	}
+	ctx := &Context{Name: c.Name, Stdin: s.Stdin, Stdout: s.Stdout, Stderr: s.Stderr, args: append([]string(nil), args...)}
+	return c.finish(run(ctx), s, fs)
+}
+
+// finish turns the run function's error into the exit status, printing it
+// Kaldi's way.
+func (c *Command) finish(err error, s Streams, fs *flag.FlagSet) int {
+	if err == nil {
+		return 0
+	}
+	errorf := func(err error) {
+		fmt.Fprintf(s.Stderr, "ERROR (strode %s) %v\n", c.Name, err)
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			errorf(ee.Err)
 		}
-		if errors.Is(err, ErrUsage) {
+		return ee.Code
+	}
+	if errors.Is(err, ErrUsage) {
+		if c.RawArgs {
+			fmt.Fprintf(s.Stderr, "\n%s\n", strings.TrimRight(c.usageText(), "\n"))
+		} else {
 			c.WriteUsage(s.Stderr, fs)
-			errorf(err)
-			return 1
 		}
 		errorf(err)
-		return FailureStatus
+		return 1
 	}
-	return 0
+	errorf(err)
+	return FailureStatus
 }
 
 // FailureStatus is the exit status of a command whose run fails: 255, as a

@@ -11,7 +11,9 @@
 // `--verbose` and `--print-args` are the standard options of every command.
 // Failures print `ERROR (strode <cmd>) ...` and exit 255 (a Kaldi binary's
 // `return -1` after KALDI_ERR); an unknown option or a wrong number of
-// arguments prints the usage and exits 1, as Kaldi binaries do.
+// arguments prints the usage and exits 1, as Kaldi binaries do. A Command with
+// RawArgs set skips all of this and receives its arguments untouched, for the
+// stand-ins of Kaldi scripts (run.pl, queue.pl) that have their own conventions.
 //
 // Options are registered on a standard library flag.FlagSet, so library packages
 // can offer `Register(fs *flag.FlagSet)` on their options structs without

@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -126,24 +127,55 @@ func Write(w io.Writer, f *File) error {
 	return err
 }
 
-// Read decodes a safetensors stream; tensors come back in data order.
-func Read(r io.Reader) (*File, error) {
+// readHeader reads the length-prefixed JSON header; it returns its entries
+// and its length in bytes.
+func readHeader(r io.Reader) (map[string]json.RawMessage, uint64, error) {
 	var lenb [8]byte
 	if _, err := io.ReadFull(r, lenb[:]); err != nil {
-		return nil, fmt.Errorf("%w: at byte 0: header length: %v", ErrFormat, err)
+		return nil, 0, fmt.Errorf("%w: at byte 0: header length: %v", ErrFormat, err)
 	}
 	n := binary.LittleEndian.Uint64(lenb[:])
 	if n > maxHeader {
-		return nil, fmt.Errorf("%w: at byte 0: header length %d exceeds %d", ErrFormat, n, maxHeader)
+		return nil, 0, fmt.Errorf("%w: at byte 0: header length %d exceeds %d", ErrFormat, n, maxHeader)
 	}
 	js := make([]byte, n)
 	if _, err := io.ReadFull(r, js); err != nil {
-		return nil, fmt.Errorf("%w: at byte 8: header of %d bytes: %v", ErrFormat, n, err)
+		return nil, 0, fmt.Errorf("%w: at byte 8: header of %d bytes: %v", ErrFormat, n, err)
 	}
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(js))
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%w: at byte %d: header JSON: %v", ErrFormat, 8+dec.InputOffset(), err)
+		return nil, 0, fmt.Errorf("%w: at byte %d: header JSON: %v", ErrFormat, 8+dec.InputOffset(), err)
+	}
+	return raw, n, nil
+}
+
+// ReadMetadataFile reads only the metadata of a model file (its header), not
+// the tensors: what a report needs from a model of any size.
+func ReadMetadataFile(path string) (map[string]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("modelfile: %w", err)
+	}
+	defer fh.Close()
+	raw, _, err := readHeader(bufio.NewReader(fh))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	md := map[string]string{}
+	if v, ok := raw["__metadata__"]; ok {
+		if err := json.Unmarshal(v, &md); err != nil {
+			return nil, fmt.Errorf("%s: %w: at byte 8: __metadata__ is not a map of strings: %v", path, ErrFormat, err)
+		}
+	}
+	return md, nil
+}
+
+// Read decodes a safetensors stream; tensors come back in data order.
+func Read(r io.Reader) (*File, error) {
+	raw, n, err := readHeader(r)
+	if err != nil {
+		return nil, err
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {

@@ -1,0 +1,195 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/internal/atomicfile"
+)
+
+// ErrFormat marks a results file whose contents are not what its writer
+// writes.
+var ErrFormat = errors.New("report: malformed file")
+
+// Row is one model decoded on one data set.
+type Row struct {
+	Model string `json:"model"`
+	Set   string `json:"set"`
+
+	WER     float64 `json:"wer"`      // percent, the best of the scoring sweep
+	Errors  int     `json:"errors"`   // word errors at that point
+	Words   int     `json:"words"`    // reference words
+	SER     float64 `json:"ser"`      // percent, same LM weight and penalty
+	WERFile string  `json:"wer_file"` // the compute-wer output that was best
+
+	Kind            string  `json:"kind"`               // sru, strode, ...
+	Epochs          int     `json:"epochs"`             // epochs trained
+	SecondsPerEpoch float64 `json:"seconds_per_epoch"`  // mean wall time
+	HeldOutAcc      float64 `json:"held_out_frame_acc"` // percent, of the epoch the model keeps
+
+	DecodeSeconds float64 `json:"decode_seconds"` // wall time of forward | latgen, all jobs
+	AudioSeconds  float64 `json:"audio_seconds"`  // 10 ms per frame
+	Jobs          int     `json:"jobs"`
+	RTF           float64 `json:"rtf"` // DecodeSeconds / AudioSeconds
+}
+
+// Collect reads every decode_* directory of each model directory, in the
+// order given and, within a model, by set name.
+func Collect(modelDirs []string) ([]Row, error) {
+	var rows []Row
+	for _, md := range modelDirs {
+		sum, err := am.ReadSummary(filepath.Join(md, "final.am"))
+		if err != nil {
+			return nil, err
+		}
+		decodes, err := filepath.Glob(filepath.Join(md, "decode_*"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(decodes)
+		if len(decodes) == 0 {
+			return nil, fmt.Errorf("report: %s: no decode_* directories", md)
+		}
+		for _, dd := range decodes {
+			r := Row{Model: filepath.Base(md), Set: strings.TrimPrefix(filepath.Base(dd), "decode_"), Kind: sum.Options.Kind}
+			r.Epochs = len(sum.History)
+			r.SecondsPerEpoch = sum.SecondsPerEpoch()
+			if e, ok := sum.FinalEpoch(); ok {
+				r.HeldOutAcc = 100 * e.ValidAcc
+			}
+			if err := readBestWER(dd, &r); err != nil {
+				return nil, err
+			}
+			if err := readDecodeTime(filepath.Join(dd, "decode_time"), &r); err != nil {
+				return nil, err
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows, nil
+}
+
+// readBestWER reads DIR/best_wer ("%WER x [ e / n, ... ] FILE") and the %SER
+// line of FILE.
+func readBestWER(dir string, r *Row) error {
+	path := filepath.Join(dir, "best_wer")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("report: %w (was the decode dir scored? recipes/local/score.sh)", err)
+	}
+	line := strings.TrimSpace(string(b))
+	wer, e, n, rest, err := parseRate(line, "%WER")
+	if err != nil {
+		return fmt.Errorf("%w: %s line 1: %v", ErrFormat, path, err)
+	}
+	r.WER, r.Errors, r.Words = wer, e, n
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return fmt.Errorf("%w: %s line 1: no file after the WER", ErrFormat, path)
+	}
+	r.WERFile = f[len(f)-1]
+	wf := r.WERFile
+	if _, err := os.Stat(wf); err != nil { // written relative to where scoring ran; else beside best_wer
+		wf = filepath.Join(dir, filepath.Base(wf))
+	}
+	fh, err := os.Open(wf)
+	if err != nil {
+		return fmt.Errorf("report: %s names %w", path, err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for ln := 1; sc.Scan(); ln++ {
+		if strings.HasPrefix(sc.Text(), "%SER") {
+			ser, _, _, _, err := parseRate(sc.Text(), "%SER")
+			if err != nil {
+				return fmt.Errorf("%w: %s line %d: %v", ErrFormat, wf, ln, err)
+			}
+			r.SER = ser
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("report: %s: %w", wf, err)
+	}
+	return fmt.Errorf("%w: %s: no %%SER line", ErrFormat, wf)
+}
+
+// parseRate parses compute-wer's "TAG rate [ e / n" and returns what follows
+// the closing bracket.
+func parseRate(line, tag string) (rate float64, e, n int, rest string, err error) {
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != tag || f[2] != "[" || f[4] != "/" {
+		return 0, 0, 0, "", fmt.Errorf("not a compute-wer %s line: %q", tag, line)
+	}
+	if rate, err = strconv.ParseFloat(f[1], 64); err != nil {
+		return 0, 0, 0, "", fmt.Errorf("rate %q: %v", f[1], err)
+	}
+	if e, err = strconv.Atoi(f[3]); err != nil {
+		return 0, 0, 0, "", fmt.Errorf("errors %q: %v", f[3], err)
+	}
+	if n, err = strconv.Atoi(strings.TrimSuffix(f[5], ",")); err != nil {
+		return 0, 0, 0, "", fmt.Errorf("count %q: %v", f[5], err)
+	}
+	if i := strings.Index(line, "]"); i >= 0 {
+		rest = line[i+1:]
+	}
+	return rate, e, n, rest, nil
+}
+
+// readDecodeTime reads "wall-seconds audio-seconds jobs".
+func readDecodeTime(path string, r *Row) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 3 {
+		return fmt.Errorf("%w: %s line 1: want \"wall-seconds audio-seconds jobs\", got %q", ErrFormat, path, strings.TrimSpace(string(b)))
+	}
+	var errs [3]error
+	r.DecodeSeconds, errs[0] = strconv.ParseFloat(f[0], 64)
+	r.AudioSeconds, errs[1] = strconv.ParseFloat(f[1], 64)
+	r.Jobs, errs[2] = strconv.Atoi(f[2])
+	if err := errors.Join(errs[:]...); err != nil {
+		return fmt.Errorf("%w: %s line 1: %v", ErrFormat, path, err)
+	}
+	if r.AudioSeconds > 0 {
+		r.RTF = r.DecodeSeconds / r.AudioSeconds
+	}
+	return nil
+}
+
+// WriteMarkdown prints the rows as a Markdown table.
+func WriteMarkdown(w io.Writer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "| model | set | %WER | %SER | errors / words | held-out frame acc | epochs | train s/epoch | decode RTF (jobs) |")
+	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(bw, "| %s | %s | %.2f | %.2f | %d / %d | %.2f%% | %d | %.1f | %.3f (%d) |\n",
+			r.Model, r.Set, r.WER, r.SER, r.Errors, r.Words, r.HeldOutAcc, r.Epochs, r.SecondsPerEpoch, r.RTF, r.Jobs)
+	}
+	return bw.Flush()
+}
+
+// WriteJSONFile writes the rows to path atomically.
+func WriteJSONFile(path string, rows []Row) error {
+	b, err := json.MarshalIndent(map[string]any{"results": rows}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(path, append(b, '\n'))
+}
+
+// WriteMarkdownFile writes the Markdown table to path atomically.
+func WriteMarkdownFile(path string, rows []Row) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteMarkdown(w, rows) })
+}

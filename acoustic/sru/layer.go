@@ -211,6 +211,11 @@ func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *graph.Node, t,
 type Encoder struct {
 	Opts   Options
 	Layers []*Layer
+	// InputGrad makes the fused float32 stack compute the gradient for its
+	// input x too, for a stack fed by another network (the ODE-RNN's
+	// decoder); without it x is taken for the features and gets none. The
+	// float64 graph path always propagates it.
+	InputGrad bool
 }
 
 // NewEncoder adds the parameters of a stack with input size in.

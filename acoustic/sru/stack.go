@@ -23,14 +23,17 @@ import (
 // layer and direction; its output is the last layer's h (N×H·dirs). The
 // graph around it stays float64: x and the parameters are rounded to
 // float32 on the way in, the output and the parameter gradients widened on
-// the way out (O(N·H + #W) conversions against O(N·H·In) products). No
-// gradient is computed for x, which is always the features.
+// the way out (O(N·H + #W) conversions against O(N·H·In) products). The
+// gradient for x is computed only with gradX (Encoder.InputGrad): x is
+// usually the features.
 type stack struct {
 	layers []stackLayer
 	drop   *Dropout
 	h      []float32 // the last layer's output
 	perm   []int     // reversal of the utterances' real frames (bidirectional)
 	t, b   int
+	gradX  bool      // compute d cost/d x (Encoder.InputGrad)
+	dx0    []float32 // its float32 accumulator, N × the first layer's input
 
 	dh, dx, du, dw []float32 // reverse-pass scratch
 	hd, dxh, dxd   []float32 // bidirectional scratch: one direction's h, highway dx, dx
@@ -55,7 +58,7 @@ type stackDirection struct {
 }
 
 func newStack(e *Encoder, t, b int, drop *Dropout) *stack {
-	s := &stack{drop: drop, t: t, b: b}
+	s := &stack{drop: drop, t: t, b: b, gradX: e.InputGrad}
 	n := t * b
 	param := 2
 	for _, l := range e.Layers {
@@ -207,14 +210,19 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 		s.dh, s.dx = make([]float32, n*maxOut), make([]float32, n*maxOut)
 		s.du, s.dw = make([]float32, n*maxKH), make([]float32, maxW)
 		s.dxh, s.dxd = make([]float32, n*maxOut), make([]float32, n*maxIn)
+		if s.gradX {
+			s.dx0 = make([]float32, n*s.layers[0].in)
+		}
 	}
 	narrow(s.dh, dout)
 	for l := len(s.layers) - 1; l >= 0; l-- {
 		sl := &s.layers[l]
 		dhAll := s.dh[:n*sl.out]
-		var dxAll []float32 // no gradient for the features (l = 0)
+		var dxAll []float32 // no gradient for the features (l = 0) unless gradX
 		if l > 0 {
 			dxAll = s.dx[:n*sl.in] // sl.in is the previous layer's out
+		} else if s.gradX {
+			dxAll = s.dx0
 		}
 		for d := range sl.dirs {
 			sd := &sl.dirs[d]
@@ -230,12 +238,15 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 				var dx []float32
 				if sh.K == 3 {
 					dx = s.dx[:n*hid]
+					if dxAll != nil {
+						dx = dxAll // the same rows, also at l = 0 with gradX
+					}
 				}
 				sh.backward32(sd.u, x, sd.wc, mask, sd.c, sd.f, sd.r, dhAll, du, dx, g[1], g[2])
 				dw := s.dw[:sl.in*kh]
 				gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
 				widen(g[0], dw)
-				if l == 0 {
+				if dxAll == nil {
 					break
 				}
 				// dx = dU·Wᵀ, added to the highway's part when K = 3.
@@ -265,7 +276,7 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 			dw := s.dw[:sl.in*kh]
 			gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
 			widen(g[0], dw)
-			if l == 0 {
+			if dxAll == nil {
 				continue
 			}
 			dxd := s.dxd[:n*sl.in]
@@ -285,6 +296,9 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 			}
 		}
 		if l == 0 {
+			if dxAll != nil {
+				widen(din[0], dxAll)
+			}
 			break
 		}
 		// Through the dropout of layer l−1 into its output's gradient.

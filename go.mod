@@ -3,10 +3,12 @@ module github.com/strode-asr/strode
 go 1.26.8
 
 require (
+	github.com/cheggaaa/pb/v3 v3.1.7
 	github.com/chewxy/hm v1.0.0
+	github.com/mattn/go-isatty v0.0.20
 	github.com/mjibson/go-dsp v0.0.0-20180508042940-11479a337f12
 	github.com/urfave/cli/v2 v2.27.5
-	golang.org/x/sys v0.28.0
+	golang.org/x/sys v0.30.0
 	gonum.org/v1/gonum v0.15.1
 	gonum.org/v1/plot v0.14.0
 	gorgonia.org/gorgonia v0.9.18
@@ -15,12 +17,14 @@ require (
 
 require (
 	git.sr.ht/~sbinet/gg v0.5.0 // indirect
+	github.com/VividCortex/ewma v1.2.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/apache/arrow/go/arrow v0.0.0-20211112161151-bc219186db40 // indirect
 	github.com/awalterschulze/gographviz v2.0.3+incompatible // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
 	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.5 // indirect
+	github.com/fatih/color v1.18.0 // indirect
 	github.com/go-fonts/liberation v0.3.2 // indirect
 	github.com/go-latex/latex v0.0.0-20231108140139-5c1ce85aa4ea // indirect
 	github.com/go-pdf/fpdf v0.9.0 // indirect
@@ -30,8 +34,11 @@ require (
 	github.com/google/flatbuffers v2.0.6+incompatible // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/leesper/go_rng v0.0.0-20190531154944-a612b043e353 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	github.com/xtgo/set v1.0.0 // indirect

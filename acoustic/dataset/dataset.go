@@ -196,30 +196,45 @@ func (t *Transformer) applyStats(key string, st []float64, rows int, feats []flo
 // tolerance is reported and skipped. The pipeline's RawDim is taken from
 // the first utterance when it is 0.
 func Load(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int, log Logger) ([]*am.Utterance, Report, error) {
+	var out []*am.Utterance
+	rep, err := Each(featRspec, targetRspec, o, p, numPdfs, log, func(u *am.Utterance) error {
+		out = append(out, u)
+		return nil
+	})
+	if err != nil {
+		return nil, rep, err
+	}
+	return out, rep, nil
+}
+
+// Each is Load one utterance at a time: it calls fn with every utterance
+// Load would keep, in the order of featRspec, without holding them all (get-egs
+// streams a whole training set through it). An error from fn stops it and is
+// returned.
+func Each(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int, log Logger, fn func(*am.Utterance) error) (Report, error) {
 	var rep Report
 	var tid2pdf []int32
 	if o.TransModel != "" {
 		tm, err := decoder.ReadTransitionModel(o.TransModel)
 		if err != nil {
-			return nil, rep, err
+			return rep, err
 		}
 		tid2pdf = tm.TransitionIDToPdfArray()
 		if tm.NumPdfs() > numPdfs {
-			return nil, rep, fmt.Errorf("dataset: %s has %d pdfs, the model outputs %d", o.TransModel, tm.NumPdfs(), numPdfs)
+			return rep, fmt.Errorf("dataset: %s has %d pdfs, the model outputs %d", o.TransModel, tm.NumPdfs(), numPdfs)
 		}
 	}
 	targets, err := kaldiio.OpenRandomAccessReader(targetRspec, kaldiio.IntVectorCodec)
 	if err != nil {
-		return nil, rep, err
+		return rep, err
 	}
 	defer targets.Close()
 	sr, err := kaldiio.OpenSequentialReader(featRspec, kaldiio.MatrixCodec)
 	if err != nil {
-		return nil, rep, err
+		return rep, err
 	}
 	defer sr.Close()
 	var tr *Transformer
-	var out []*am.Utterance
 	for sr.Next() {
 		key, m := sr.Key(), sr.Value()
 		if tr == nil {
@@ -227,7 +242,7 @@ func Load(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int,
 				p.RawDim = m.Cols
 			}
 			if tr, err = NewTransformer(*p, o.CMVN, o.Utt2spk); err != nil {
-				return nil, rep, err
+				return rep, err
 			}
 			defer tr.Close()
 		}
@@ -237,19 +252,19 @@ func Load(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int,
 			log.Warn("no targets for utterance %s, skipping", key)
 			continue
 		} else if err != nil {
-			return nil, rep, err
+			return rep, err
 		}
 		pdfs := make([]int32, len(ali))
 		for i, v := range ali {
 			if tid2pdf != nil {
 				if v < 1 || int(v) >= len(tid2pdf) {
-					return nil, rep, fmt.Errorf("dataset: %s: utterance %s frame %d: transition-id %d outside [1, %d] of %s",
+					return rep, fmt.Errorf("dataset: %s: utterance %s frame %d: transition-id %d outside [1, %d] of %s",
 						targetRspec, key, i, v, len(tid2pdf)-1, o.TransModel)
 				}
 				v = tid2pdf[v]
 			}
 			if v < 0 || int(v) >= numPdfs {
-				return nil, rep, fmt.Errorf("dataset: %s: utterance %s frame %d: pdf-id %d outside [0, %d) of the model's output",
+				return rep, fmt.Errorf("dataset: %s: utterance %s frame %d: pdf-id %d outside [0, %d) of the model's output",
 					targetRspec, key, i, v, numPdfs)
 			}
 			pdfs[i] = v
@@ -272,14 +287,16 @@ func Load(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int,
 			log.Warn("%v, skipping", err)
 			continue
 		} else if err != nil {
-			return nil, rep, err
+			return rep, err
 		}
-		out = append(out, &am.Utterance{Key: key, Rows: m.Rows, Feats: f, Targets: pdfs})
+		if err := fn(&am.Utterance{Key: key, Rows: m.Rows, Feats: f, Targets: pdfs}); err != nil {
+			return rep, err
+		}
 		rep.Utterances++
 		rep.Frames += m.Rows
 	}
 	if err := sr.Err(); err != nil {
-		return nil, rep, err
+		return rep, err
 	}
-	return out, rep, nil
+	return rep, nil
 }

@@ -40,7 +40,7 @@ type Batch struct {
 	Mode Mode
 
 	Logits *graph.Node // N×P
-	Enc    *graph.Node // N×H encoder output e
+	Enc    *graph.Node // N×H encoder output e (what the output layer reads: odernn's decoder, dnn's last hidden layer)
 	TTilde *graph.Node // N×1 t̃ (strode only)
 	HTilde *graph.Node // N×S h̃ (strode only)
 	Loss   *graph.Node // scalar (Eval, Train)
@@ -55,7 +55,7 @@ type Batch struct {
 	frames  int
 
 	x, xnext, mask, maskw, target []float64
-	drop                          *sru.Dropout
+	drops                         []*sru.Dropout // of every SRU stack (nil entries: none)
 	lengths                       []int
 	lead                          int // rows skipped by Output and Rows (target delay; set by Forwarder.Run)
 }
@@ -75,8 +75,18 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	var xn, maskn *graph.Node
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
-	e, drop, err := m.Enc.Apply(net, xn, maskn, t, b, mode == Train)
-	bt.drop = drop
+	var e *graph.Node // what the output layer reads
+	var err error
+	switch o.Kind {
+	case KindDNN:
+		e, err = m.dnnHidden(net, xn)
+	case KindODERNN:
+		e, bt.drops, err = m.odernnFeatures(net, xn, maskn, t, b, mode == Train)
+	default:
+		var drop *sru.Dropout
+		e, drop, err = m.Enc.Apply(net, xn, maskn, t, b, mode == Train)
+		bt.drops = []*sru.Dropout{drop}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +235,9 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 			}
 		}
 	}
-	bt.drop.Fill(rng)
+	for _, d := range bt.drops {
+		d.Fill(rng)
+	}
 	return nil
 }
 

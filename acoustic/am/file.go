@@ -158,23 +158,33 @@ func checkSizes(o Options, tensors []modelfile.Tensor) error {
 			largest = max(largest, d)
 		}
 	}
-	sizes := []struct {
+	type size struct {
 		name string
 		v    int
-	}{{"input_dim", o.InputDim}, {"num_pdfs", o.NumPdfs}, {"sru hidden", o.SRU.Hidden}}
-	if o.Kind == KindSTRODE {
-		sizes = append(sizes, []struct {
-			name string
-			v    int
-		}{{"ode_state", o.ODEState}, {"ode_hidden", o.ODEHidden}, {"phi_hidden", o.PhiHidden}, {"prior_hidden", o.PriorHidden}}...)
+	}
+	sizes := []size{{"input_dim", o.InputDim}, {"num_pdfs", o.NumPdfs}}
+	layers := []size{{"SRU layers", o.SRU.Layers}}
+	switch o.Kind {
+	case KindDNN: // no SRU
+		sizes = append(sizes, size{"dnn_hidden", o.DNNHidden})
+		layers = []size{{"dnn layers", o.DNNLayers}}
+	case KindODERNN:
+		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden}, size{"ode_state", o.ODEState}, size{"ode_hidden", o.ODEHidden})
+		layers = append(layers, size{"decoder layers", o.DecoderLayers})
+	case KindSTRODE:
+		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden}, size{"ode_state", o.ODEState}, size{"ode_hidden", o.ODEHidden}, size{"phi_hidden", o.PhiHidden}, size{"prior_hidden", o.PriorHidden})
+	default:
+		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden})
 	}
 	for _, s := range sizes {
 		if s.v > largest {
 			return fmt.Errorf("options: %s %d is larger than every stored tensor (largest dimension %d)", s.name, s.v, largest)
 		}
 	}
-	if o.SRU.Layers > len(tensors) {
-		return fmt.Errorf("options: %d SRU layers, but only %d tensors are stored", o.SRU.Layers, len(tensors))
+	for _, l := range layers {
+		if l.v > len(tensors) {
+			return fmt.Errorf("options: %d %s, but only %d tensors are stored", l.v, l.name, len(tensors))
+		}
 	}
 	return nil
 }

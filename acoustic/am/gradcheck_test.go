@@ -9,11 +9,16 @@ import (
 )
 
 func tinyOptions(kind string) Options {
-	o, _ := Preset("small")
-	o.Kind = kind
+	o, _ := PresetFor("small", kind)
 	o.SRU = sru.Options{Hidden: 4, Layers: 2, Activation: sru.Identity}
 	o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden = 3, 4, 4, 4
 	o.InputDim, o.NumPdfs = 3, 5
+	switch kind {
+	case KindODERNN:
+		o.SRU.Layers, o.DecoderLayers, o.ODE.Steps = 1, 2, 3
+	case KindDNN:
+		o.DNNLayers, o.DNNHidden = 2, 4
+	}
 	return o
 }
 
@@ -36,7 +41,8 @@ func tinyBatch(rng *rand.Rand, o Options, lengths []int) []*Utterance {
 // with central finite differences in float64 (relative error ≤ 1e-3): the
 // sru model, the STRODE head through the cross-entropy alone, and the whole
 // loss with the KL and Gaussian prior terms weighted up so they matter,
-// also with label smoothing.
+// also with label smoothing; the baselines: odernn (its fused ODE-RNN cell
+// through the SRU decoder into the encoder) and dnn (sigmoid and ReLU).
 func TestGradients(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
 	sru.Float32Products = false
@@ -58,11 +64,18 @@ func TestGradients(t *testing.T) {
 		// Label smoothing (--label-smoothing).
 		{"sru-label-smoothing", KindSRU, 0, 0, PhiZNonPos, false, 0.3},
 		{"strode-label-smoothing", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0.3},
+		{"odernn", KindODERNN, 0, 0, "", false, 0},
+		{"odernn-bidirectional", KindODERNN, 0, 0, "", true, 0.3},
+		{"dnn-sigmoid", KindDNN, 0, 0, "", false, 0},
+		{"dnn-relu", KindDNN, 0, 0, "", false, 0.3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
 			o.WKL, o.WP, o.PhiZ = tc.wkl, tc.wp, tc.phiZ
 			o.SRU.Bidirectional = tc.bidir
+			if tc.name == "dnn-relu" {
+				o.DNNActivation = DNNReLU
+			}
 			m, err := New(o, 3)
 			if err != nil {
 				t.Fatal(err)

@@ -28,6 +28,8 @@ func isEncoderParam(name string) bool {
 func (m *Model) InitEncoder(src *Model) error {
 	so, mo := src.Opts, m.Opts
 	switch {
+	case !hasSRUEncoderOut(so.Kind) || !hasSRUEncoderOut(mo.Kind):
+		return fmt.Errorf("%w: --init-encoder takes and starts sru or strode models (the output layer of %s and %s does not read the encoder)", ErrEncoderMismatch, so.Kind, mo.Kind)
 	case so.InputDim != mo.InputDim:
 		return fmt.Errorf("%w: input dimension %d, want %d", ErrEncoderMismatch, so.InputDim, mo.InputDim)
 	case so.NumPdfs != mo.NumPdfs:
@@ -67,3 +69,7 @@ func (m *Model) InitEncoder(src *Model) error {
 	}
 	return nil
 }
+
+// hasSRUEncoderOut tells the kinds whose output layer "out" reads the SRU
+// encoder "sru" (odernn's reads its decoder, dnn has no SRU).
+func hasSRUEncoderOut(kind string) bool { return kind == KindSRU || kind == KindSTRODE }

@@ -28,6 +28,15 @@ type Model struct {
 	PriorMu  *strode.Linear // hidden → μ
 	PriorVar *strode.Linear // hidden → s, σ² = softplus(s) + 1e-3
 	kl       *strode.KL
+
+	// odernn (odernn.go): the ODE-RNN layer between Enc and Dec — its
+	// input affine e → [candidate | forget gate], its forget gate's weight
+	// on the evolved state, f_o in ODE — and the SRU decoder under Out.
+	RNNIn   *strode.Linear
+	RNNGate *optim.Param
+	Dec     *sru.Encoder
+	// dnn (dnn.go): the hidden affine layers under Out (Enc is nil).
+	Hidden []*strode.Linear
 }
 
 // New builds a model with parameters initialised from seed.
@@ -37,6 +46,16 @@ func New(o Options, seed int64) (*Model, error) {
 	}
 	rng := rand.New(rand.NewSource(seed))
 	m := &Model{Opts: o}
+	switch o.Kind {
+	case KindDNN:
+		m.newDNN(rng)
+		return m, nil
+	case KindODERNN:
+		if err := m.newODERNN(rng); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	var err error
 	if m.Enc, err = sru.NewEncoder(&m.Params, "sru", o.InputDim, o.SRU, rng); err != nil {
 		return nil, err

@@ -20,9 +20,19 @@ const (
 const (
 	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
 	KindSTRODE = "strode" // SRU encoder + regenerative STRODE head
+	KindODERNN = "odernn" // SRU encoder + ODE-RNN layer + SRU decoder + affine (odernn.go)
+	KindDNN    = "dnn"    // nnet1-style feed-forward network on spliced features (dnn.go)
 )
 
-// Options configures a model. Sizes of the head are ignored for "sru".
+// Hidden-layer activations of the dnn model.
+const (
+	DNNSigmoid = "sigmoid" // nnet1's default
+	DNNReLU    = "relu"
+)
+
+// Options configures a model. Sizes of the head are ignored for "sru";
+// the dnn and odernn fields only matter for those kinds (zero, and absent
+// from the JSON, for the others).
 type Options struct {
 	Kind        string           `json:"kind"`
 	SRU         sru.Options      `json:"sru"`
@@ -39,6 +49,15 @@ type Options struct {
 	TargetDelay int              `json:"target_delay,omitempty"` // output frame t+TargetDelay predicts the label of frame t (see delay.go)
 	InputDim    int              `json:"input_dim"`              // features per frame after the pipeline
 	NumPdfs     int              `json:"num_pdfs"`
+
+	// odernn: SRU decoder layers (of SRU.Hidden units) after the ODE-RNN
+	// layer, whose state has ODEState values and evolves by f_o (ODEHidden)
+	// in ODE.Steps Euler steps over the unit interval between frames.
+	DecoderLayers int `json:"decoder_layers,omitempty"`
+	// dnn: hidden affine layers, their width and activation.
+	DNNLayers     int    `json:"dnn_layers,omitempty"`
+	DNNHidden     int    `json:"dnn_hidden,omitempty"`
+	DNNActivation string `json:"dnn_activation,omitempty"`
 }
 
 // Preset returns the named preset: "paper" (9×900 SRU, ODE state 128, f_o
@@ -59,10 +78,44 @@ func Preset(name string) (Options, error) {
 	return o, nil
 }
 
+// PresetFor is the named preset for a model kind: Preset's for sru and
+// strode; for odernn the paper's 9 SRU layers × 1100, ODE state 128 and
+// 9 decoder layers (the STRODE paper's ODE-RNN baseline), or small's 2 + 2
+// layers × 256 (ODE state 64, f_o hidden 32: about the small strode's
+// parameters); for dnn nnet1's 6 sigmoid layers × 2048 (pretrain_dbn.sh's
+// DBN, the usual nnet1 "DNN") or small's 3 × 512 (BASELINES.md).
+func PresetFor(name, kind string) (Options, error) {
+	o, err := Preset(name)
+	if err != nil {
+		return o, err
+	}
+	o.Kind = kind
+	switch kind {
+	case KindODERNN:
+		if name == "paper" {
+			o.SRU.Hidden, o.SRU.Layers, o.DecoderLayers = 1100, 9, 9
+		} else {
+			o.SRU.Layers, o.DecoderLayers = 2, 2
+		}
+	case KindDNN:
+		o.DNNActivation = DNNSigmoid
+		if name == "paper" {
+			o.DNNLayers, o.DNNHidden = 6, 2048
+		} else {
+			o.DNNLayers, o.DNNHidden = 3, 512
+		}
+	}
+	return o, nil
+}
+
 // Register adds the size options to fs (the preset is applied first by the
 // caller; flags given explicitly override it).
 func (o *Options) Register(fs *flag.FlagSet) {
-	fs.StringVar(&o.Kind, "model", o.Kind, "model kind: sru (encoder + affine) or strode (encoder + STRODE head)")
+	fs.StringVar(&o.Kind, "model", o.Kind, "model kind: sru (encoder + affine), strode (encoder + STRODE head), odernn (encoder + ODE-RNN + SRU decoder, the paper's baseline) or dnn (nnet1-style feed-forward on spliced features)")
+	fs.IntVar(&o.DecoderLayers, "decoder-layers", o.DecoderLayers, "odernn: SRU layers (of --sru-hidden units) after the ODE-RNN layer")
+	fs.IntVar(&o.DNNLayers, "dnn-layers", o.DNNLayers, "dnn: number of hidden layers (nnet1's --hid-layers)")
+	fs.IntVar(&o.DNNHidden, "dnn-hidden", o.DNNHidden, "dnn: units per hidden layer (nnet1's --hid-dim)")
+	fs.StringVar(&o.DNNActivation, "dnn-activation", o.DNNActivation, "dnn: hidden activation, sigmoid (nnet1's default) or relu")
 	o.SRU.Register(fs)
 	fs.IntVar(&o.ODEState, "ode-state", o.ODEState, "size of the ODE state h")
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function f_o")
@@ -78,8 +131,18 @@ func (o *Options) Register(fs *flag.FlagSet) {
 
 // Validate checks the options.
 func (o Options) Validate() error {
-	if o.Kind != KindSRU && o.Kind != KindSTRODE {
-		return fmt.Errorf("am: unknown --model=%q (want sru or strode)", o.Kind)
+	switch o.Kind {
+	case KindSRU, KindSTRODE:
+	case KindODERNN:
+		if err := o.validateODERNN(); err != nil {
+			return err
+		}
+	case KindDNN:
+		if err := o.validateDNN(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("am: unknown --model=%q (want sru, strode, odernn or dnn)", o.Kind)
 	}
 	if err := o.SRU.Validate(); err != nil {
 		return err

@@ -1,0 +1,181 @@
+package am
+
+import (
+	"errors"
+	"math"
+	"math/rand"
+	"path/filepath"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/sru"
+)
+
+// TestBaselinesLearn: the odernn and dnn models learn the toy task as the
+// sru and strode ones do (TestTrainLearns; the dnn, whose sigmoids start
+// with nnet1's negative biases, in 10 epochs rather than 4).
+func TestBaselinesLearn(t *testing.T) {
+	for kind, epochs := range map[string]int{KindODERNN: 4, KindDNN: 10} {
+		f, _ := trainToyWith(t, kind, epochs, "", false, func(o *Options, _ *TrainOptions) { o.DNNHidden = 16 })
+		h := f.History
+		if last := h[len(h)-1]; len(h) != epochs || last.ValidAcc < 0.8 || last.ValidCE > h[0].ValidCE {
+			t.Errorf("%s: %d epochs, held-out accuracy %.2f, CE %.3f → %.3f", kind, len(h), last.ValidAcc, h[0].ValidCE, last.ValidCE)
+		}
+	}
+}
+
+// TestBaselinesReproducible: for odernn and dnn, the same seed gives the
+// same parameters and losses bit for bit, another seed others; a run
+// resumed from its checkpoint after 1 epoch equals the run of 2 epochs in
+// one go; the saved file loads to the same parameters and the same
+// forward output.
+func TestBaselinesReproducible(t *testing.T) {
+	for _, kind := range []string{KindODERNN, KindDNN} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			seed := func(s int64) func(*Options, *TrainOptions) {
+				return func(_ *Options, to *TrainOptions) { to.Seed = s }
+			}
+			a, valid := trainToyWith(t, kind, 2, filepath.Join(dir, "a.ckpt"), false, seed(7))
+			b, _ := trainToyWith(t, kind, 2, "", false, seed(7))
+			c, _ := trainToyWith(t, kind, 2, "", false, seed(8))
+			if a.Model.Checksum() != b.Model.Checksum() {
+				t.Errorf("same seed, different parameters")
+			}
+			for i := range a.History {
+				if a.History[i].TrainCE != b.History[i].TrainCE || a.History[i].ValidCE != b.History[i].ValidCE {
+					t.Errorf("epoch %d: same seed, train CE %v vs %v, held-out %v vs %v", i+1,
+						a.History[i].TrainCE, b.History[i].TrainCE, a.History[i].ValidCE, b.History[i].ValidCE)
+				}
+			}
+			if a.Model.Checksum() == c.Model.Checksum() {
+				t.Errorf("seeds 7 and 8 give the same parameters")
+			}
+			ck := filepath.Join(dir, "b.ckpt")
+			trainToyWith(t, kind, 1, ck, false, seed(7))
+			r, _ := trainToyWith(t, kind, 2, ck, true, seed(7))
+			if a.Model.Checksum() != r.Model.Checksum() {
+				t.Errorf("resumed run differs from the uninterrupted one")
+			}
+			path := filepath.Join(dir, "m.am")
+			if err := a.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Model.Checksum() != a.Model.Checksum() || l.Model.Opts.JSON() != a.Model.Opts.JSON() {
+				t.Fatalf("loaded model differs: %s", l.Model.Opts.JSON())
+			}
+			fa, fl := NewForwarder(a.Model), NewForwarder(l.Model)
+			defer fa.Close()
+			defer fl.Close()
+			for _, u := range valid[:2] {
+				x, err := fa.Logits(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				y, err := fl.Logits(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range x {
+					if x[i] != y[i] {
+						t.Fatalf("%s: logit %d %g after loading, %g before", u.Key, i, y[i], x[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestODERNNFloat32MatchesFloat64: the training graph of odernn with the
+// float32 products (fused ODE-RNN cell with internal/gemm, fused SRU
+// stacks with the decoder's input gradient, float32 affines) gives the
+// float64 graph's loss and parameter gradients (the ones TestGradients
+// checks against finite differences), relative to the largest entry of
+// each: 2e-4 for the loss, 2e-3 for the gradients (float32 sums over
+// frames, steps and utterances).
+func TestODERNNFloat32MatchesFloat64(t *testing.T) {
+	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
+	o := tinyOptions(KindODERNN)
+	o.SRU.Hidden, o.ODEState, o.ODEHidden, o.ODE.Steps, o.InputDim = 6, 5, 7, 4, 4
+	o.SRU.Dropout = 0.2
+	m, err := New(o, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(2))
+	for _, p := range m.Params.List {
+		if p.Rows == 1 {
+			for j := range p.Data {
+				p.Data[j] += 0.3 * rng.NormFloat64()
+			}
+		}
+	}
+	utts := tinyBatch(rng, o, []int{9, 4, 7})
+	var loss [2]float64
+	var grads [2][][]float64
+	for i, f32 := range []bool{false, true} {
+		sru.Float32Products = f32
+		bt, err := m.Build(9, 3, Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bt.Load(utts, rand.New(rand.NewSource(4))); err != nil {
+			t.Fatal(err)
+		}
+		if err := bt.Run(); err != nil {
+			t.Fatal(err)
+		}
+		loss[i] = Scalar(bt.Loss)
+		if graph.Value(bt.Logits) == nil {
+			t.Fatal("no logits")
+		}
+		for _, p := range m.Params.List {
+			grads[i] = append(grads[i], append([]float64(nil), p.Grad...))
+		}
+		bt.Close()
+	}
+	if d := math.Abs(loss[0] - loss[1]); d > 2e-4*math.Abs(loss[0]) {
+		t.Errorf("loss: float64 %.8g, float32 %.8g", loss[0], loss[1])
+	}
+	for j, p := range m.Params.List {
+		scale := 0.0
+		for _, v := range grads[0][j] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		if scale == 0 {
+			t.Errorf("%s: zero gradient", p.Name)
+			continue
+		}
+		for k := range grads[0][j] {
+			if d := math.Abs(grads[0][j][k] - grads[1][j][k]); d > 2e-3*scale {
+				t.Errorf("%s[%d]: float64 %g, float32 %g (scale %g)", p.Name, k, grads[0][j][k], grads[1][j][k], scale)
+				break
+			}
+		}
+	}
+}
+
+// TestInitEncoderRefusesBaselines: --init-encoder neither starts nor takes
+// an odernn or dnn model (their output layer does not read the encoder).
+func TestInitEncoderRefusesBaselines(t *testing.T) {
+	src, err := New(tinyOptions(KindSRU), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{KindODERNN, KindDNN} {
+		m, err := New(tinyOptions(kind), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.InitEncoder(src); !errors.Is(err, ErrEncoderMismatch) {
+			t.Errorf("%s from sru: %v, want ErrEncoderMismatch", kind, err)
+		}
+		if err := src.InitEncoder(m); !errors.Is(err, ErrEncoderMismatch) {
+			t.Errorf("sru from %s: %v, want ErrEncoderMismatch", kind, err)
+		}
+	}
+}

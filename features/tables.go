@@ -43,6 +43,7 @@ type ComputeFeatsOptions struct {
 	Utt2spk      string  // --utt2spk: utterance to speaker-id map rspecifier (if doing VTLN and you have warps per speaker)
 	OutputFormat string  // --output-format: format of the output files [kaldi, htk]
 	WriteUtt2dur string  // --write-utt2dur: wspecifier to write the duration of each utterance in seconds, e.g. 'ark,t:utt2dur'
+	Progress     func()  // called once per utterance finished (written, skipped or failed), in input order (nil: none)
 }
 
 // DefaultComputeFeatsOptions are Kaldi's defaults, with one thread per core.
@@ -247,6 +248,9 @@ func ComputeFeats(comp Computer, o ComputeFeatsOptions, rspecifier, wspecifier s
 		}
 		for _, m := range r.warnings {
 			log.Warn("%s", m)
+		}
+		if o.Progress != nil {
+			o.Progress()
 		}
 		if r.failed || r.skip {
 			return nil

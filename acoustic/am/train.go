@@ -14,6 +14,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/internal/progress"
 )
 
 // TrainOptions configure Train. Newbob is nnet1's learning-rate schedule
@@ -126,7 +127,7 @@ type Trainer struct {
 	Opts     TrainOptions
 	File     *File // model, pipeline, history
 	Log      func(format string, args ...any)
-	Progress io.Writer // progress bar (nil: none)
+	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
 
 	graphs map[[2]int]*Batch // (T, mode) → graph
 	opt    optimizer
@@ -268,7 +269,11 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		t.opt.setLR(t.st.LR)
 		start := time.Now()
 		var ts Stats
-		for _, b := range Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng) {
+		batches := Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng)
+		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d", epoch), Unit: "frames",
+			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
+		defer rep.Finish() // on an error return; a no-op after the Finish below
+		for _, b := range batches {
 			g, err := t.graph(maxRows(b), Train)
 			if err != nil {
 				return err
@@ -285,9 +290,11 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 				return fmt.Errorf("am: epoch %d: %w", epoch, err)
 			}
 			t.opt.step(ps)
+			before := ts.Frames
 			ts.Add(g.Stats())
-			t.progress(epoch, ts.Frames, totalFrames, time.Since(start))
+			rep.Add(int64(ts.Frames - before))
 		}
+		rep.Finish()
 		secs := time.Since(start).Seconds()
 		vs, err := t.Evaluate(valid)
 		if err != nil {
@@ -302,9 +309,6 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		}
 		t.schedule(&e)
 		t.File.History = append(t.File.History, e)
-		if t.Progress != nil {
-			fmt.Fprintln(t.Progress)
-		}
 		status := "accepted"
 		if !e.Accepted {
 			status = "rejected"
@@ -366,29 +370,6 @@ func (t *Trainer) schedule(e *Epoch) {
 	if st.Halving {
 		st.LR *= t.Opts.HalvingFactor
 	}
-}
-
-func (t *Trainer) progress(epoch, done, total int, el time.Duration) {
-	if t.Progress == nil {
-		return
-	}
-	const w = 30
-	frac := float64(done) / math.Max(1, float64(total))
-	n := int(frac * w)
-	bar := make([]byte, w)
-	for i := range bar {
-		switch {
-		case i < n:
-			bar[i] = '='
-		case i == n:
-			bar[i] = '>'
-		default:
-			bar[i] = ' '
-		}
-	}
-	fps := float64(done) / math.Max(el.Seconds(), 1e-9)
-	eta := time.Duration(float64(total-done) / math.Max(fps, 1e-9) * float64(time.Second)).Round(time.Second)
-	fmt.Fprintf(t.Progress, "\repoch %d [%s] %3.0f%% %8.0f frames/s ETA %v   ", epoch, bar, 100*frac, fps, eta)
 }
 
 func (t *Trainer) saveCheckpoint() error {

@@ -15,6 +15,8 @@ type ForwardOptions struct {
 	Prior   priors.Options
 	CMVN    string // --cmvn, when the pipeline applies CMVN from a table
 	Utt2spk string // --utt2spk
+	// Progress is called once per utterance written (nil: none).
+	Progress func()
 }
 
 // Forward runs the model of f on every utterance of featRspec (raw features;
@@ -79,6 +81,9 @@ func Forward(f *am.File, o ForwardOptions, featRspec, wspec string, log func(str
 			return done, err
 		}
 		done++
+		if o.Progress != nil {
+			o.Progress()
+		}
 	}
 	if err := sr.Err(); err != nil {
 		tw.Close()

@@ -35,7 +35,11 @@ func init() {
 				if err != nil {
 					return err
 				}
-				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, tableStreams(ctx)...)
+				streams := tableStreams(ctx)
+				rep := utteranceProgress(ctx, "forward", ctx.Arg(1))
+				o.Progress = func() { rep.Add(1) }
+				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, streams...)
+				rep.Finish()
 				ctx.Log("Done %d files", n)
 				return err
 			}

@@ -68,7 +68,10 @@ func (md *mappedDecoding) run(ctx *kaldicmd.Context) error {
 	var totLike float64
 	var frames int64
 	done, failed := 0, 0
+	rep := utteranceProgress(ctx, "decoding", md.loglikes)
+	defer rep.Finish()
 	for loglikes.Next() {
+		rep.Add(1)
 		utt, m := loglikes.Key(), loglikes.Value()
 		if m.Rows == 0 {
 			ctx.Warn("Zero-length utterance: %s", utt)
@@ -104,6 +107,7 @@ func (md *mappedDecoding) run(ctx *kaldicmd.Context) error {
 		frames += int64(m.Rows)
 		done++
 	}
+	rep.Finish()
 	if err := loglikes.Err(); err != nil {
 		return err
 	}

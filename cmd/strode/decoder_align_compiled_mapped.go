@@ -93,7 +93,10 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 	}
 	numSuccess, numNoInput, numOther, numRetried := 0, 0, 0, 0
 	totLike, frames := 0.0, 0
+	rep := utteranceProgress(ctx, "aligning", loglikesRspec)
+	defer rep.Finish()
 	for sr.Next() {
+		rep.Add(1)
 		key := sr.Key()
 		ll := sr.Value()
 		g, err := graphOf(key)
@@ -150,6 +153,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, decoder.FormatG6(like/float64(ll.Rows)), ll.Rows)
 		}
 	}
+	rep.Finish()
 	if err := sr.Err(); err != nil {
 		return abort(err)
 	}

@@ -37,7 +37,10 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				done, noFeat, failed := 0, 0, 0
+				rep := utteranceProgress(ctx, "aligning", ctx.Arg(0))
+				defer rep.Finish()
 				for graphs.Next() {
+					rep.Add(1)
 					key := graphs.Key()
 					ok, err := feats.HasKey(key)
 					if err != nil {
@@ -72,6 +75,7 @@ func init() {
 					}
 					done++
 				}
+				rep.Finish()
 				if err := graphs.Err(); err != nil {
 					aw.Abort()
 					return kaldicmd.Exit(decoderFailure, err)

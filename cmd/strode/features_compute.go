@@ -56,7 +56,11 @@ func init() {
 }
 
 func runComputeFeats(ctx *kaldicmd.Context, c features.Computer, co features.ComputeFeatsOptions) error {
-	done, total, err := features.ComputeFeats(c, co, ctx.Arg(0), ctx.Arg(1), ctx, tableStreams(ctx)...)
+	streams := tableStreams(ctx)
+	rep := utteranceProgress(ctx, "computing features", ctx.Arg(0))
+	co.Progress = func() { rep.Add(1) }
+	done, total, err := features.ComputeFeats(c, co, ctx.Arg(0), ctx.Arg(1), ctx, streams...)
+	rep.Finish()
 	if err != nil {
 		return err
 	}

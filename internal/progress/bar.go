@@ -3,6 +3,7 @@ package progress
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cheggaaa/pb/v3"
@@ -52,12 +53,19 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // clearingWriter blanks the bar's line ("\r", erase to end of line) before
-// each message.
-type clearingWriter struct{ l *lockedWriter }
+// each message while the bar runs, and passes writes through once it is
+// finished.
+type clearingWriter struct {
+	l    *lockedWriter
+	done *atomic.Bool
+}
 
 func (c *clearingWriter) Write(p []byte) (int, error) {
 	c.l.mu.Lock()
 	defer c.l.mu.Unlock()
+	if c.done.Load() {
+		return c.l.w.Write(p)
+	}
 	if _, err := io.WriteString(c.l.w, "\r\x1b[K"); err != nil {
 		return 0, err
 	}

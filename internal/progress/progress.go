@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,6 +70,7 @@ type Reporter struct {
 	bar         *pb.ProgressBar
 	lw          *lockedWriter
 	finished    bool
+	barDone     atomic.Bool // finished, for the clearing writer (which must not take mu)
 }
 
 // New starts reporting t to w (nil: silent). In Lines mode the lines go
@@ -148,6 +150,9 @@ func (r *Reporter) Add(n int64) {
 	case Bar:
 		r.bar.SetCurrent(r.done)
 	case Lines:
+		if r.task.Total > 0 && r.done >= r.task.Total {
+			return // complete: the caller's summary line follows
+		}
 		if now := r.now(); now.Sub(r.last) >= r.every {
 			r.last = now
 			r.log("%s", r.line(now))
@@ -166,6 +171,7 @@ func (r *Reporter) Finish() {
 	r.finished = true
 	if r.bar != nil {
 		r.bar.Finish()
+		r.barDone.Store(true)
 	}
 }
 
@@ -179,7 +185,7 @@ func (r *Reporter) Writer() io.Writer {
 		}
 		return r.out
 	}
-	return &clearingWriter{r.lw}
+	return &clearingWriter{l: r.lw, done: &r.barDone}
 }
 
 // line is the LOG line at time now: e.g. "epoch 3 progress: minibatch 5 of

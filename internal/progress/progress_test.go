@@ -145,7 +145,12 @@ func TestBar(t *testing.T) {
 	fmt.Fprintln(r.Writer(), "LOG (strode train) a message")
 	r.Add(60)
 	r.Finish()
+	fmt.Fprintln(r.Writer(), "after")
 	out := buf.String()
+	if !strings.HasSuffix(out, "\nafter\n") || strings.HasSuffix(out, "\x1b[Kafter\n") {
+		t.Errorf("after Finish the writer should pass through: %q", out)
+	}
+	out = strings.TrimSuffix(out, "after\n")
 	if !strings.Contains(out, "\r\x1b[KLOG (strode train) a message\n") {
 		t.Errorf("message not written after a line clear: %q", out)
 	}

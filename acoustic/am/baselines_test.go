@@ -1,10 +1,14 @@
 package am
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
@@ -67,6 +71,14 @@ func TestBaselinesReproducible(t *testing.T) {
 			}
 			if l.Model.Checksum() != a.Model.Checksum() || l.Model.Opts.JSON() != a.Model.Opts.JSON() {
 				t.Fatalf("loaded model differs: %s", l.Model.Opts.JSON())
+			}
+			var info bytes.Buffer
+			if err := l.WriteInfo(&info); err != nil {
+				t.Fatal(err)
+			}
+			wantParts := map[string]string{KindODERNN: "ode-rnn", KindDNN: "hidden layers"}[kind]
+			if !strings.Contains(info.String(), wantParts) || !regexp.MustCompile(fmt.Sprintf(`(?m)^\s+total\s+%d\s`, l.Model.NumParams())).MatchString(info.String()) {
+				t.Errorf("model-info lacks %q or the total:\n%s", wantParts, info.String())
 			}
 			fa, fl := NewForwarder(a.Model), NewForwarder(l.Model)
 			defer fa.Close()

@@ -16,29 +16,14 @@ func (f *File) WriteInfo(w io.Writer) error {
 	m := f.Model
 	o := m.Opts
 	bw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(bw, "kind\t%s\n", o.Kind)
-	dirs := ""
-	if o.SRU.Bidirectional {
-		dirs = fmt.Sprintf(" x 2 directions (output %d)", o.SRU.OutDim())
-	}
-	fmt.Fprintf(bw, "encoder\tSRU %d layers x %d%s, activation %s, dropout %g, highway bias %g\n",
-		o.SRU.Layers, o.SRU.Hidden, dirs, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
-	if o.Kind == KindSTRODE {
-		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
-			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
-		fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
-		phiZ := o.PhiZ
-		if phiZ == "" {
-			phiZ = PhiZNonPos
-		}
-		fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
-	}
-	fmt.Fprintf(bw, "target delay\t%d frames\n", o.TargetDelay)
-	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
-	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
+	writeArchitecture(bw, o)
 	fmt.Fprintf(bw, "feature pipeline\t%s\n", f.Pipeline)
 	fmt.Fprintf(bw, "parameters\t%d in %d tensors, sha256 %s\n", m.NumParams(), len(m.Params.List), m.Checksum())
 	if err := bw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nparameters per part:")
+	if err := WriteParts(w, o.Kind, m.TensorShapes()); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\ntensors:")
@@ -85,4 +70,61 @@ func (m *Model) Checksum() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeArchitecture prints the kind, the sizes of every part, the loss
+// terms (strode), the target delay and the input and output sizes.
+func writeArchitecture(bw io.Writer, o Options) {
+	fmt.Fprintf(bw, "kind\t%s\n", o.Kind)
+	dirs := ""
+	if o.SRU.Bidirectional {
+		dirs = fmt.Sprintf(" x 2 directions (output %d)", o.SRU.OutDim())
+	}
+	switch o.Kind {
+	case KindDNN:
+		fmt.Fprintf(bw, "hidden layers\t%d x %d, activation %s (nnet1-style feed-forward)\n", o.DNNLayers, o.DNNHidden, o.DNNActivation)
+	default:
+		fmt.Fprintf(bw, "encoder\tSRU %d layers x %d%s, activation %s, dropout %g, highway bias %g\n",
+			o.SRU.Layers, o.SRU.Hidden, dirs, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
+	}
+	if o.Kind == KindODERNN {
+		fmt.Fprintf(bw, "ode-rnn\tstate %d, f_o hidden %d, %d Euler steps over the unit interval between frames\n", o.ODEState, o.ODEHidden, o.ODE.Steps)
+		fmt.Fprintf(bw, "decoder\tSRU %d layers x %d%s on [encoder ; ode-rnn state]\n", o.DecoderLayers, o.SRU.Hidden, dirs)
+	}
+	if o.Kind == KindSTRODE {
+		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
+			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
+		fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
+		phiZ := o.PhiZ
+		if phiZ == "" {
+			phiZ = PhiZNonPos
+		}
+		fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
+	}
+	fmt.Fprintf(bw, "target delay\t%d frames\n", o.TargetDelay)
+	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
+	fmt.Fprintf(bw, "num pdfs\t%d\n", o.NumPdfs)
+}
+
+// WriteSizes prints the architecture and the parameter count per part of
+// a model with options o, without building it (Shapes): `strode model-info
+// --preset=paper --model=X --num-pdfs=N --feat-dim=D`. For the paper's
+// sizes it adds the count the STRODE paper reports (BASELINES.md compares).
+func WriteSizes(w io.Writer, o Options) error {
+	ts, err := Shapes(o)
+	if err != nil {
+		return err
+	}
+	bw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	writeArchitecture(bw, o)
+	n := 0
+	for _, t := range ts {
+		n += t.Rows * t.Cols
+	}
+	fmt.Fprintf(bw, "parameters\t%d in %d tensors (from the options; no model built)\n", n, len(ts))
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nparameters per part:")
+	return WriteParts(w, o.Kind, ts)
 }

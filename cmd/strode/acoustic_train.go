@@ -11,9 +11,11 @@ import (
 func init() {
 	register(&kaldicmd.Command{
 		Name:    "train",
-		Summary: "Train an SRU or SRU+STRODE acoustic model on features and frame alignments",
+		Summary: "Train an SRU, SRU+STRODE, ODE-RNN or DNN acoustic model on features and frame alignments",
 		Description: "Trains an acoustic model (DESIGN.md §3) with frame cross-entropy: --model=sru is the SRU encoder\n" +
-			"with an affine output, --model=strode adds the regenerative STRODE postdictive head. Features come\n" +
+			"with an affine output, --model=strode adds the regenerative STRODE postdictive head; the paper's\n" +
+			"baselines are --model=odernn (SRU encoder, ODE-RNN layer, SRU decoder) and --model=dnn (nnet1's\n" +
+			"feed-forward network on spliced features; acoustic/am/BASELINES.md). Features come\n" +
 			"from any rspecifier, with CMVN and splicing applied on the fly (stored in the model, so forward\n" +
 			"applies the same); targets are pdf-ids, or transition-ids with --transition-model.\n" +
 			"A held-out set (--cv-feats, or --cv-fraction of the speakers) gives per-epoch CE and frame accuracy;\n" +
@@ -27,7 +29,7 @@ func init() {
 		MinArgs: 3, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			preset := "paper"
-			fs.StringVar(&preset, "preset", preset, "model sizes: paper (9x900 SRU, ODE state 128) or small (4x256, for CPUs)")
+			fs.StringVar(&preset, "preset", preset, "model sizes: paper (9x900 SRU, ODE state 128; odernn 9+9 x 1100; dnn 6 x 2048) or small (4x256; odernn 2+2 x 256; dnn 3 x 512; for CPUs)")
 			s := dataset.TrainSetup{ValidFraction: 0.1, Data: dataset.DefaultOptions(), Train: am.DefaultTrainOptions()}
 			s.Model, _ = am.Preset("paper")
 			s.Register(fs)
@@ -48,10 +50,15 @@ func init() {
 	})
 }
 
-// presetWithOverrides is the preset's options with every model option given
-// explicitly on the command line (or in --config) applied on top.
+// presetWithOverrides is the preset's options for the --model kind
+// (am.PresetFor) with every model option given explicitly on the command
+// line (or in --config) applied on top.
 func presetWithOverrides(fs *flag.FlagSet, preset string) (am.Options, error) {
-	o, err := am.Preset(preset)
+	kind := am.KindSTRODE
+	if f := fs.Lookup("model"); f != nil {
+		kind = f.Value.String()
+	}
+	o, err := am.PresetFor(preset, kind)
 	if err != nil {
 		return o, err
 	}

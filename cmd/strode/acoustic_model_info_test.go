@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
+)
+
+// TestModelInfoPreset: without a model file, model-info prints the
+// parameter count of the model strode train would build for the preset and
+// kind (explicit size options applied on top), and refuses too little.
+func TestModelInfoPreset(t *testing.T) {
+	for _, tc := range []struct {
+		kind  string
+		extra []string
+		edit  func(*am.Options)
+	}{
+		{am.KindSTRODE, nil, nil},
+		{am.KindSRU, nil, nil},
+		{am.KindODERNN, []string{"--decoder-layers=3"}, func(o *am.Options) { o.DecoderLayers = 3 }},
+		{am.KindDNN, []string{"--dnn-hidden=100", "--left-context=5", "--right-context=5"}, func(o *am.Options) { o.DNNHidden = 100; o.InputDim = 23 * 11 }},
+	} {
+		args := append([]string{"model-info", "--preset=small", "--model=" + tc.kind, "--num-pdfs=10", "--feat-dim=23"}, tc.extra...)
+		code, out, stderr := runKaldiioCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		o, _ := am.PresetFor("small", tc.kind)
+		o.InputDim, o.NumPdfs = 23, 10
+		if tc.edit != nil {
+			tc.edit(&o)
+		}
+		ts, err := am.Shapes(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range ts {
+			n += s.Rows * s.Cols
+		}
+		if want := fmt.Sprintf(`(?m)^\s+total\s+%d\s`, n); !regexp.MustCompile(want).Match(out) {
+			t.Errorf("%v: no %q in\n%s", args, want, out)
+		}
+	}
+	if code, _, _ := runKaldiioCmd(t, "model-info", "--preset=paper", "--model=odernn"); code == 0 {
+		t.Errorf("model-info without --feat-dim and --num-pdfs succeeded")
+	}
+}

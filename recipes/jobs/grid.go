@@ -37,6 +37,9 @@ type Grid struct {
 	// the queue says the job finished (a shared file system may lag);
 	// slurm.pl's schedule (about 55 s in all) when nil.
 	LogWait []time.Duration
+	// PollMax caps the interval between looks at the logs while the jobs
+	// run (3 s, slurm.pl's cap for its sync files, when 0).
+	PollMax time.Duration
 }
 
 // Queue describes one batch system.
@@ -116,9 +119,9 @@ func (g *Grid) options(s *Spec) (gridOptions, error) {
 	return o, nil
 }
 
-func (g *Grid) readConfig(o gridOptions) (*QueueConfig, error) {
+func (g *Grid) readConfig(o gridOptions, abs func(string) string) (*QueueConfig, error) {
 	q := g.Queue
-	f, err := os.Open(o.config)
+	f, err := os.Open(abs(o.config))
 	if err != nil {
 		if o.configSet {
 			return nil, fmt.Errorf("%s: Could not open config file %s: %w", q.Prog, o.config, err)
@@ -146,7 +149,19 @@ func (g *Grid) Run(ctx context.Context, s *Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cfg, err := g.readConfig(o)
+	cwd := g.Cwd
+	if cwd == "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return Result{}, fmt.Errorf("%s: %w", q.Prog, err)
+		}
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, p)
+	}
+	cfg, err := g.readConfig(o, abs)
 	if err != nil {
 		return Result{}, err
 	}
@@ -162,18 +177,6 @@ func (g *Grid) Run(ctx context.Context, s *Spec) (Result, error) {
 	subOpts, err := cfg.SubmitOptions(o.long, skip, q.StarAsValue, q.Prog)
 	if err != nil {
 		return Result{}, err
-	}
-	cwd := g.Cwd
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
-			return Result{}, fmt.Errorf("%s: %w", q.Prog, err)
-		}
-	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(cwd, p)
 	}
 	logDir := filepath.Dir(abs(s.LogFile))
 	qdir := regexp.MustCompile(`/(log|LOG)/*q$`).ReplaceAllString(logDir+"/q", "/q")
@@ -205,25 +208,66 @@ func (g *Grid) Run(ctx context.Context, s *Spec) (Result, error) {
 		return Result{}, fmt.Errorf("%s: cannot run %s: %v; %s", q.Prog, argv[0], err, q.MissingFix)
 	}
 	os.Remove(qlog)
-	jobID, status, err := g.submit(ctx, argv, qlog)
+	for _, j := range jobs {
+		// The logs of an earlier run would read as this run's ends: the job
+		// rewrites its log anyway, as run.pl does.
+		os.Remove(j.LogFile)
+	}
+	sub, err := g.start(argv, qlog, cwd)
 	if err != nil {
 		return Result{}, err
 	}
-	if jobID == "" {
+	ended := make([]EndStatus, len(jobs))
+	pending := len(jobs)
+	poll := 100 * time.Millisecond
+	pollMax := g.PollMax
+	if pollMax <= 0 {
+		pollMax = 3 * time.Second
+	}
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			id := sub.cancel(q.CancelCommand)
+			return Result{}, fmt.Errorf("%s: interrupted; cancelled job %s with %s", q.Prog, id, q.CancelCommand)
+		case <-sub.done:
+			break wait
+		case <-time.After(poll):
+			// The logs' "# Ended" lines say the jobs are over before the
+			// submit command's own polling does (sbatch --wait looks at
+			// 2, 8, 32, 32 ... s): stop waiting for it once all are there.
+			for i, j := range jobs {
+				if !ended[i].Found {
+					if st, err := readTailEndStatus(j.LogFile); err == nil && st.Found {
+						ended[i] = st
+						pending--
+					}
+				}
+			}
+			if pending == 0 {
+				sub.stop()
+				break wait
+			}
+			poll = min(poll*6/5, pollMax)
+		}
+	}
+	jobID := sub.id()
+	if jobID == "" && pending > 0 {
 		fmt.Fprintf(stderr, "%s: Error submitting jobs to queue (return status was %s)\nqueue log file is %s, command was %s\n%s\n",
-			q.Prog, status, qlog, strings.Join(argv, " "), tailLines(qlog, 10))
+			q.Prog, sub.status, qlog, strings.Join(argv, " "), tailLines(qlog, 10))
 		return Result{}, errReported
 	}
-	if ctx.Err() != nil {
-		return Result{}, fmt.Errorf("%s: interrupted; cancelled job %s with %s", q.Prog, jobID, q.CancelCommand)
-	}
 	res := Result{Total: len(jobs)}
-	for _, j := range jobs {
+	for i, j := range jobs {
 		res.Logs = append(res.Logs, j.LogFile)
-		st, err := g.waitEnd(ctx, j.LogFile)
+		st := ended[i]
+		var err error
+		if !st.Found {
+			st, err = g.waitEnd(ctx, j.LogFile)
+		}
 		switch {
 		case err != nil && errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(stderr, "%s: Log-file %s does not exist (job %d of %s %s never started? see `%s %s`)\n",
+			fmt.Fprintf(stderr, "%s: Log-file %s does not exist (job %d of %s job %s never started? see `%s %s`)\n",
 				q.Prog, j.LogFile, j.ID, q.System, jobID, q.AccountingCmd, jobID)
 		case err != nil:
 			fmt.Fprintf(stderr, "%s: %v\n", q.Prog, err)
@@ -238,67 +282,89 @@ func (g *Grid) Run(ctx context.Context, s *Spec) (Result, error) {
 	return res, nil
 }
 
-// submit runs the submit command, appending its output to qlog, and returns
-// the job id it printed and its exit status. On cancellation it kills the
-// submit command and cancels the job.
-func (g *Grid) submit(ctx context.Context, argv []string, qlog string) (jobID, status string, err error) {
+// submission is a running submit command (sbatch --wait, qsub -sync y).
+type submission struct {
+	cmd    *exec.Cmd
+	log    *os.File
+	mu     sync.Mutex
+	jobID  string
+	status string        // its exit status, once done is closed
+	done   chan struct{} // closed when it has exited and its output is read
+}
+
+// start runs the submit command with its output appended to qlog, picking
+// the job id out of its stdout.
+func (g *Grid) start(argv []string, qlog, cwd string) (*submission, error) {
 	q := g.Queue
 	lf, err := os.OpenFile(qlog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", q.Prog, err)
+		return nil, fmt.Errorf("%s: %w", q.Prog, err)
 	}
-	defer lf.Close()
 	fmt.Fprintf(lf, "# %s\n", strings.Join(argv, " "))
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = cwd // the queue records it as the job's working directory
 	cmd.Stderr = lf
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", q.Prog, err)
+		lf.Close()
+		return nil, fmt.Errorf("%s: %w", q.Prog, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return "", "", fmt.Errorf("%s: cannot run %s: %w; %s", q.Prog, argv[0], err, q.MissingFix)
+		lf.Close()
+		return nil, fmt.Errorf("%s: cannot run %s: %w; %s", q.Prog, argv[0], err, q.MissingFix)
 	}
-	var mu sync.Mutex
-	done := make(chan struct{})
-	watcherDone := make(chan struct{})
+	sub := &submission{cmd: cmd, log: lf, done: make(chan struct{})}
 	go func() {
-		defer close(watcherDone)
-		select {
-		case <-ctx.Done():
-			mu.Lock()
-			id := jobID
-			mu.Unlock()
-			cmd.Process.Signal(syscall.SIGTERM)
-			if id != "" && q.CancelCommand != "" {
-				c := exec.Command(q.CancelCommand, id)
-				c.Stdout, c.Stderr = lf, lf
-				c.Run()
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(lf, line)
+			if m := q.JobID.FindStringSubmatch(line); m != nil {
+				sub.mu.Lock()
+				if sub.jobID == "" {
+					sub.jobID = m[1]
+				}
+				sub.mu.Unlock()
 			}
-		case <-done:
 		}
+		werr := cmd.Wait()
+		sub.status = "0"
+		if werr != nil {
+			sub.status = werr.Error()
+		}
+		lf.Close()
+		close(sub.done)
 	}()
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		fmt.Fprintln(lf, line)
-		if m := q.JobID.FindStringSubmatch(line); m != nil {
-			mu.Lock()
-			if jobID == "" {
-				jobID = m[1]
-			}
-			mu.Unlock()
+	return sub, nil
+}
+
+func (s *submission) id() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.jobID
+}
+
+// stop ends the submit command, which is only waiting: the jobs are over
+// (killing `sbatch --wait` leaves its job alone).
+func (s *submission) stop() {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	<-s.done
+}
+
+// cancel ends the submit command and cancels its job; it returns the job id.
+func (s *submission) cancel(cancelCommand string) string {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	<-s.done
+	id := s.id()
+	if id != "" && cancelCommand != "" {
+		c := exec.Command(cancelCommand, id)
+		if lf, err := os.OpenFile(s.log.Name(), os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			c.Stdout, c.Stderr = lf, lf
+			defer lf.Close()
 		}
+		c.Run()
 	}
-	werr := cmd.Wait()
-	close(done)
-	<-watcherDone // a cancellation's scancel/qdel has run
-	status = "0"
-	if werr != nil {
-		status = werr.Error()
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	return jobID, status, nil
+	return id
 }
 
 // waitEnd reads a log's end status, looking again on the LogWait schedule

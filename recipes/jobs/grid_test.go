@@ -119,9 +119,6 @@ func TestSlurmSingleJobAndOptions(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "conf/slurm.conf"), []byte(conf), 0o666)
 	os.Remove(rec)
 	// (the config file path is relative to the working directory, as in Kaldi)
-	wd, _ := os.Getwd()
-	os.Chdir(dir)
-	defer os.Chdir(wd)
 	code, stderr = runGrid(t, Slurm, dir, "--mem", "2G", "--colour", "blue", "JOB=1:2", "exp/log/c.JOB.log", "true")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -143,14 +143,14 @@ func TestRunPLMaxJobs(t *testing.T) {
 	for _, opts := range [][]string{{"--max-jobs-run", "2"}, {"-tc", "3", "--max-jobs-run", "2"}, {"--max-jobs-run=2"}} {
 		dir := t.TempDir()
 		os.Mkdir(filepath.Join(dir, "running"), 0o777)
-		args := append(append([]string{}, opts...), "JOB=1:6", filepath.Join(dir, "log/j.JOB.log"),
-			"mkdir", dir+"/running/JOB", "&&", "ls", dir+"/running", "|", "wc", "-l", ">", dir+"/count.JOB", "&&", "sleep", "0.3", "&&", "rmdir", dir+"/running/JOB")
+		args := append(append([]string{}, opts...), "JOB=1:4", filepath.Join(dir, "log/j.JOB.log"),
+			"mkdir", dir+"/running/JOB", "&&", "ls", dir+"/running", "|", "wc", "-l", ">", dir+"/count.JOB", "&&", "sleep", "0.2", "&&", "rmdir", dir+"/running/JOB")
 		code, stderr := runPL(t, &Local{}, args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d %s", opts, code, stderr)
 		}
 		most := 0
-		for id := 1; id <= 6; id++ {
+		for id := 1; id <= 4; id++ {
 			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("count.%d", id)))
 			n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 			most = max(most, n)

@@ -58,6 +58,26 @@ func ReadEndStatus(path string) (EndStatus, error) {
 	return scanEndStatus(f)
 }
 
+// readTailEndStatus is ReadEndStatus on the last 64 KiB of a log, where the
+// footer its job writes last is: cheap enough to poll while jobs run.
+func readTailEndStatus(path string) (EndStatus, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return EndStatus{}, err
+	}
+	defer f.Close()
+	const tail = 64 << 10
+	if fi, err := f.Stat(); err == nil && fi.Size() > tail {
+		if _, err := f.Seek(fi.Size()-tail, io.SeekStart); err != nil {
+			return EndStatus{}, err
+		}
+		br := bufio.NewReader(f)
+		br.ReadString('\n') // skip the partial line
+		return scanEndStatus(br)
+	}
+	return scanEndStatus(f)
+}
+
 func scanEndStatus(r io.Reader) (EndStatus, error) {
 	var st EndStatus
 	br := bufio.NewReader(r)

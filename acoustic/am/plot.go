@@ -1,112 +1,164 @@
 package am
 
 import (
-	"image"
-	"image/color"
-	"image/png"
-	"io"
+	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/internal/atomicfile"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/strode-asr/strode/internal/figure"
 )
 
-// PlotHistory writes the training curves as a PNG (written to a temporary
-// name and renamed): the top panel is the cross-entropy per frame, the
-// bottom panel the frame accuracy (0 … 100 %), each against the epoch;
-// blue is the training set, red the held-out set, grey grid lines mark
-// epochs. Epoch 0 is not plotted.
+// PlotHistory writes the training curves to path (a .png gets an .svg of
+// the same figure beside it; see internal/figure): the cross-entropy per
+// frame on top and the frame accuracy below, each for the training and the
+// held-out set against the epoch, with a dotted line at the epoch of the
+// lowest held-out cross-entropy.
 func PlotHistory(path string, h []Epoch) error {
-	const w, ph, pad = 640, 220, 20
-	img := image.NewRGBA(image.Rect(0, 0, w, 2*ph))
-	for i := range img.Pix {
-		img.Pix[i] = 255
+	ce := figure.New("Cross-entropy per epoch", "epoch", "cross-entropy (nats per frame)")
+	acc := figure.New("Frame accuracy per epoch", "epoch", "frame accuracy (%)")
+	get := func(f func(Epoch) float64) plotter.XYs {
+		xys := make(plotter.XYs, len(h))
+		for i, e := range h {
+			xys[i] = plotter.XY{X: float64(e.Epoch), Y: f(e)}
+		}
+		return xys
 	}
-	blue := color.RGBA{30, 90, 200, 255}
-	red := color.RGBA{200, 40, 40, 255}
-	grey := color.RGBA{200, 200, 200, 255}
-	black := color.RGBA{0, 0, 0, 255}
-	n := len(h)
-	xOf := func(i int) int {
-		if n <= 1 {
-			return pad
-		}
-		return pad + i*(w-2*pad)/(n-1)
+	series := []struct {
+		p    *plot.Plot
+		name string
+		f    func(Epoch) float64
+	}{
+		{ce, "training set", func(e Epoch) float64 { return e.TrainCE }},
+		{ce, "held-out set", func(e Epoch) float64 { return e.ValidCE }},
+		{acc, "training set", func(e Epoch) float64 { return 100 * e.TrainAcc }},
+		{acc, "held-out set", func(e Epoch) float64 { return 100 * e.ValidAcc }},
 	}
-	panel := func(top int, lo, hi float64, series [2]func(Epoch) float64) {
-		if hi <= lo {
-			hi = lo + 1
+	for i, s := range series {
+		if len(h) == 0 {
+			break
 		}
-		yOf := func(v float64) int {
-			return top + ph - pad - int((v-lo)/(hi-lo)*float64(ph-2*pad))
+		l, pts, err := figure.Line(get(s.f), figure.Color(i%2), false)
+		if err != nil {
+			return err
 		}
-		for i := 0; i < n; i++ {
-			line(img, xOf(i), top+pad, xOf(i), top+ph-pad, grey)
-		}
-		line(img, pad, top+ph-pad, w-pad, top+ph-pad, black)
-		line(img, pad, top+pad, pad, top+ph-pad, black)
-		for k, c := range []color.RGBA{blue, red} {
-			for i := 1; i < n; i++ {
-				line(img, xOf(i-1), yOf(series[k](h[i-1])), xOf(i), yOf(series[k](h[i])), c)
-			}
-			for i := 0; i < n; i++ {
-				x, y := xOf(i), yOf(series[k](h[i]))
-				for dx := -2; dx <= 2; dx++ {
-					for dy := -2; dy <= 2; dy++ {
-						img.Set(x+dx, y+dy, c)
-					}
-				}
+		s.p.Add(l, pts)
+		s.p.Legend.Add(s.name, l, pts)
+	}
+	if best := bestEpoch(h); best >= 0 {
+		for k, p := range []*plot.Plot{ce, acc} {
+			lo, hi := yRange(h, series[2*k].f, series[2*k+1].f)
+			if err := addVLine(p, float64(h[best].Epoch), lo, hi, fmt.Sprintf("lowest held-out CE (epoch %d)", h[best].Epoch)); err != nil {
+				return err
 			}
 		}
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	for k, p := range []*plot.Plot{ce, acc} {
+		p.X.Tick.Marker = figure.IntegerTicks(10)
+		if len(h) == 0 {
+			p.X.Min, p.X.Max = 0, 1
+			continue
+		}
+		// Margins, so that no point sits on an axis or under the legend.
+		p.X.Min, p.X.Max = float64(h[0].Epoch)-0.3, float64(h[len(h)-1].Epoch)+0.3
+		lo, hi := yRange(h, series[2*k].f, series[2*k+1].f)
+		if pad := 0.08 * (hi - lo); pad > 0 {
+			p.Y.Min, p.Y.Max = lo-3*pad, hi+pad // room for the legend at the bottom
+			if p == acc {
+				p.Y.Min, p.Y.Max = lo-pad, hi+3*pad // at the top
+			}
+		}
+	}
+	// The legends go to the corners the curves leave empty, left of the
+	// best epoch's line (usually late): CE falls (bottom left), accuracy
+	// rises (top left).
+	ce.Legend.Top, ce.Legend.Left = false, true
+	acc.Legend.Top, acc.Legend.Left = true, true
+	ce.Legend.XOffs, acc.Legend.XOffs = vg.Points(6), vg.Points(6)
+	ce.Legend.YOffs = vg.Points(4)
+	return figure.Save(path, 7*vg.Inch, 7.5*vg.Inch, []*plot.Plot{ce}, []*plot.Plot{acc})
+}
+
+// bestEpoch is the index of the epoch with the lowest held-out CE (−1 for
+// none).
+func bestEpoch(h []Epoch) int {
+	best := -1
+	for i, e := range h {
+		if !math.IsNaN(e.ValidCE) && (best < 0 || e.ValidCE < h[best].ValidCE) {
+			best = i
+		}
+	}
+	return best
+}
+
+// addVLine draws a dotted grey vertical line at x from y0 to y1, with a
+// legend entry.
+func addVLine(p *plot.Plot, x, y0, y1 float64, name string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+	if err != nil {
+		return err
+	}
+	l.Color = figure.Grey
+	l.Width = vg.Points(1.2)
+	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(name, l)
+	return nil
+}
+
+// yRange is the smallest and largest finite value of f over h.
+func yRange(h []Epoch, fs ...func(Epoch) float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, e := range h {
-		lo = math.Min(lo, math.Min(e.TrainCE, e.ValidCE))
-		hi = math.Max(hi, math.Max(e.TrainCE, e.ValidCE))
-	}
-	if n == 0 {
-		lo, hi = 0, 1
-	}
-	panel(0, math.Min(lo, 0), hi, [2]func(Epoch) float64{func(e Epoch) float64 { return e.TrainCE }, func(e Epoch) float64 { return e.ValidCE }})
-	panel(ph, 0, 1, [2]func(Epoch) float64{func(e Epoch) float64 { return e.TrainAcc }, func(e Epoch) float64 { return e.ValidAcc }})
-	return writePNG(path, img)
-}
-
-func line(img *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
-	dx, dy := abs(x1-x0), -abs(y1-y0)
-	sx, sy := 1, 1
-	if x0 > x1 {
-		sx = -1
-	}
-	if y0 > y1 {
-		sy = -1
-	}
-	e := dx + dy
-	for {
-		img.Set(x0, y0, c)
-		if x0 == x1 && y0 == y1 {
-			return
-		}
-		e2 := 2 * e
-		if e2 >= dy {
-			e += dy
-			x0 += sx
-		}
-		if e2 <= dx {
-			e += dx
-			y0 += sy
+		for _, f := range fs {
+			if v := f(e); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
 		}
 	}
+	return lo, hi
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
+// WritePNG plots the trajectory to path (and the SVG beside it): the
+// softmax probability of the shown pdfs against t ∈ [0, 2t̃] (frames after
+// the frame, the ODE's time), the aligned pdf in blue, the two others in
+// orange and green, and a dotted line at t = t̃, the sampled boundary.
+func (tr *Trajectory) WritePNG(path string) error {
+	p := figure.New(fmt.Sprintf("Postdiction of %s, frame %d", tr.Utt, tr.Frame),
+		fmt.Sprintf("t (frames after frame %d; ODE time)", tr.Frame), "softmax probability")
+	for k, j := range tr.Shown {
+		ys := tr.Probs[fmt.Sprint(j)]
+		xys := make(plotter.XYs, 0, len(tr.Times))
+		for i, t := range tr.Times {
+			if i < len(ys) {
+				xys = append(xys, plotter.XY{X: t, Y: ys[i]})
+			}
+		}
+		c := k
+		if tr.Label < 0 {
+			c++ // blue is kept for the aligned pdf
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return err
+		}
+		l.Color = figure.Color(c)
+		l.Width = vg.Points(1.8)
+		name := fmt.Sprintf("pdf %d", j)
+		if j == tr.Label {
+			name += " (aligned)"
+		}
+		p.Add(l)
+		p.Legend.Add(name, l)
 	}
-	return x
-}
-
-// writePNG encodes img to path through a temporary file in the same
-// directory and a rename.
-func writePNG(path string, img image.Image) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
+	if err := addVLine(p, tr.TTilde, 0, 1, fmt.Sprintf("t~ = %.3g frames (sampled boundary)", tr.TTilde)); err != nil {
+		return err
+	}
+	// Probabilities fill [0, 1]: the legend gets a band of its own above.
+	p.Y.Min, p.Y.Max = 0, 1.38
+	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"},
+		{Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
+	return figure.Save(path, 7*vg.Inch, 4.5*vg.Inch, []*plot.Plot{p})
 }

@@ -3,8 +3,6 @@ package am
 import (
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
 	"math"
 	"os"
 	"sort"
@@ -131,33 +129,4 @@ func (tr *Trajectory) WriteJSON(path string) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
-// WritePNG plots the trajectory: probability (0 … 1, vertical) against t
-// (0 … 2t̃, horizontal); the aligned label in blue, the two others in red
-// and green; a grey vertical line at t = t̃.
-func (tr *Trajectory) WritePNG(path string) error {
-	const w, hgt, pad = 640, 360, 20
-	img := image.NewRGBA(image.Rect(0, 0, w, hgt))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
-	cols := []color.RGBA{{30, 90, 200, 255}, {200, 40, 40, 255}, {40, 150, 60, 255}}
-	if tr.Label < 0 {
-		cols = cols[1:]
-	}
-	n := len(tr.Times)
-	x := func(i int) int { return pad + i*(w-2*pad)/max(1, n-1) }
-	y := func(p float64) int { return hgt - pad - int(p*float64(hgt-2*pad)) }
-	line(img, pad, hgt-pad, w-pad, hgt-pad, color.RGBA{0, 0, 0, 255})
-	line(img, pad, pad, pad, hgt-pad, color.RGBA{0, 0, 0, 255})
-	mid := x((n - 1) / 2)
-	line(img, mid, pad, mid, hgt-pad, color.RGBA{180, 180, 180, 255})
-	for k, j := range tr.Shown {
-		p := tr.Probs[fmt.Sprint(j)]
-		for i := 1; i < n; i++ {
-			line(img, x(i-1), y(p[i-1]), x(i), y(p[i]), cols[k%len(cols)])
-		}
-	}
-	return writePNG(path, img)
 }

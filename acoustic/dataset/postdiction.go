@@ -17,7 +17,7 @@ type PostdictionOptions struct {
 	Frame      int    // --frame (−1: table only)
 	Ali        string // --ali: alignment rspecifier (transition-ids with TransModel, else pdf-ids)
 	TransModel string // --transition-model
-	OutDir     string // --out-dir: UTT_FRAME.json and .png
+	OutDir     string // --out-dir: UTT_FRAME.json, .png and .svg
 	CMVN       string // --cmvn, when the model's pipeline reads CMVN stats
 	Utt2spk    string // --utt2spk
 }

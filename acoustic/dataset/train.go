@@ -41,7 +41,7 @@ func (s *TrainSetup) Register(fs *flag.FlagSet) {
 	fs.StringVar(&s.SpeakerMap, "spk-map", s.SpeakerMap, "utt2spk rspecifier for the held-out split (default: key up to the first '_' or '-')")
 	fs.IntVar(&s.NumPdfs, "num-pdfs", s.NumPdfs, "number of outputs (0: from --transition-model, else the largest pdf-id + 1)")
 	fs.StringVar(&s.FeatureDescription, "feature-description", s.FeatureDescription, "how the features were made, stored in the model (e.g. 'compute-fbank-feats --num-mel-bins=23')")
-	fs.StringVar(&s.Curves, "curves-png", s.Curves, "write the training curves to this PNG")
+	fs.StringVar(&s.Curves, "curves-png", s.Curves, "write the training curves to this PNG (and the same figure as SVG beside it, .svg for .png)")
 	fs.StringVar(&s.InitModel, "init-model", s.InitModel, "start from this model (its options and parameters; the size options are ignored): fine-tuning, e.g. adaptation to a speaker; its feature pipeline and pdf count must match")
 	fs.StringVar(&s.InitEncoder, "init-encoder", s.InitEncoder, "start the SRU encoder and its affine output from this trained model's (sru or strode, same sizes, feature pipeline and pdf count); a STRODE head's h~ -> logits weights start at zero, so training begins from that model's outputs")
 }

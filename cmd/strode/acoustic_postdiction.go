@@ -15,7 +15,7 @@ func init() {
 		Summary: "Show a STRODE model's postdiction: softmax along the ODE solution h(i+t), t in [0, 2 t~_i]",
 		Description: "The STRODE paper's Figure 3: for frame --frame of utterance --utt, the softmax probability of the\n" +
 			"aligned label (from --ali) and of the two most probable others as the ODE solution runs over\n" +
-			"t in [0, 2 t~_i], written to --out-dir as UTT_FRAME.json and UTT_FRAME.png; the per-frame t~_i of\n" +
+			"t in [0, 2 t~_i], written to --out-dir as UTT_FRAME.json, UTT_FRAME.png and .svg; the per-frame t~_i of\n" +
 			"the whole utterance are printed as a table (frame, t~, aligned pdf, arg-max pdf).",
 		ArgsUsage: "<model-in> <feature-rspecifier>",
 		Examples: []string{
@@ -29,7 +29,7 @@ func init() {
 			fs.IntVar(&o.Frame, "frame", o.Frame, "frame whose trajectory is plotted (-1: only the t~ table)")
 			fs.StringVar(&o.Ali, "ali", "", "alignment rspecifier giving the true labels")
 			fs.StringVar(&o.TransModel, "transition-model", "", "model mapping --ali transition-ids to pdf-ids (pdf-ids when empty)")
-			fs.StringVar(&o.OutDir, "out-dir", o.OutDir, "directory for UTT_FRAME.json and UTT_FRAME.png")
+			fs.StringVar(&o.OutDir, "out-dir", o.OutDir, "directory for UTT_FRAME.json, UTT_FRAME.png and UTT_FRAME.svg")
 			fs.StringVar(&o.CMVN, "cmvn", "", "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
 			fs.StringVar(&o.Utt2spk, "utt2spk", "", "utterance-to-speaker rspecifier for --cmvn")
 			return func(ctx *kaldicmd.Context) error {
@@ -47,7 +47,7 @@ func init() {
 				}
 				tr, err := dataset.Postdiction(f, ctx.Arg(1), o, ctx.Stdout)
 				if err == nil && tr != nil {
-					ctx.Log("frame %d: t~ = %.4g; wrote %s/%s_%d.{json,png}", o.Frame, tr.TTilde, o.OutDir, o.Utt, o.Frame)
+					ctx.Log("frame %d: t~ = %.4g; wrote %s/%s_%d.{json,png,svg}", o.Frame, tr.TTilde, o.OutDir, o.Utt, o.Frame)
 				}
 				return err
 			}

@@ -14,7 +14,7 @@ func init() {
 		Description: "Generates the STRODE paper's sine-wave data (times from a Poisson or Hawkes process),\n" +
 			"trains sequential STRODE with the paper's and the context encoder and the unit-gap NODE,\n" +
 			"and prints CS, gap r and MSE (mean ± std over seeds) beside the index baseline;\n" +
-			"writes <out>/results.json and <out>/scatter.png.",
+			"writes <out>/results.json and <out>/scatter.png (and the same figure as scatter.svg).",
 		Examples: []string{
 			"strode sine --process=poisson --seeds=3 --out=exp/sine_poisson",
 			"strode sine --process=hawkes --quick",

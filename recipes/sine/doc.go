@@ -6,7 +6,7 @@
 // paper's encoder (`strode`) and the context encoder (`strode-context`), the
 // same model with unit gaps (`node`), and scores the index baseline 0 … n−1,
 // printing CS, gap r and MSE (mean ± std over seeds), writing results.json
-// and a scatter plot of inferred vs true boundary times (scatter.png).
+// and a scatter plot of inferred vs true boundary times (scatter.png, and scatter.svg beside it).
 //
 // `strode sine` is the command; Run is its body.
 //

@@ -51,7 +51,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Process, "process", o.Process, "point process of the observation times: poisson or hawkes")
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "first random seed (data, initialisation, shuffling)")
 	fs.IntVar(&o.Seeds, "seeds", o.Seeds, "number of seeds to run (seed, seed+1, ...); the table gives mean ± std")
-	fs.StringVar(&o.Out, "out", o.Out, "output directory for results.json and scatter.png")
+	fs.StringVar(&o.Out, "out", o.Out, "output directory for results.json and scatter.png/.svg")
 	fs.IntVar(&o.Epochs, "epochs", o.Epochs, "training epochs")
 	fs.IntVar(&o.BatchSize, "batch-size", o.BatchSize, "sequences per minibatch")
 	fs.IntVar(&o.Train, "num-train", o.Train, "training sequences")

@@ -1,62 +1,75 @@
 package sine
 
 import (
-	"bytes"
-	"image"
 	"image/color"
-	"image/png"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/strode-asr/strode/internal/figure"
 )
 
 // Panel is one scatter panel: inferred vs true times of a model.
 type Panel struct {
 	Name            string
+	Note            string // a second title line (e.g. the seed's CS and gap r); "" none
 	Inferred, Truth [][]float64
 }
 
-var panelColors = []color.RGBA{{31, 119, 180, 255}, {214, 39, 40, 255}, {44, 160, 44, 255}}
-
-// WriteScatter writes a PNG with one square panel per model, left to right:
-// x is the true time, y the inferred time, both min-max normalised per
-// sequence to [0, 1] as in the paper's Figure 2; the grey diagonal is a
-// perfect inference. Colours: blue, red, green in panel order.
+// WriteScatter writes the figure of inferred vs true boundary times to
+// path (a .png gets the .svg of the same figure beside it): one square
+// panel per model, left to right, x the true time and y the inferred time,
+// both min-max normalised per sequence to [0, 1] as in the paper's
+// Figure 2, one point per boundary of every test sequence; the dashed grey
+// diagonal is a perfect inference.
 func WriteScatter(path string, panels []Panel) error {
-	const size, margin = 320, 20
-	img := image.NewRGBA(image.Rect(0, 0, len(panels)*(size+margin)+margin, size+2*margin))
-	fill(img, img.Bounds(), color.RGBA{255, 255, 255, 255})
-	grey := color.RGBA{180, 180, 180, 255}
-	for p, pn := range panels {
-		x0, y0 := margin+p*(size+margin), margin
-		for i := 0; i <= size; i++ { // frame and diagonal
-			img.Set(x0+i, y0, grey)
-			img.Set(x0+i, y0+size, grey)
-			img.Set(x0, y0+i, grey)
-			img.Set(x0+size, y0+i, grey)
-			img.Set(x0+i, y0+size-i, grey)
+	row := make([]*plot.Plot, len(panels))
+	for k, pn := range panels {
+		title := pn.Name
+		if pn.Note != "" {
+			title += "\n" + pn.Note
 		}
-		c := panelColors[p%len(panelColors)]
+		p := figure.New(title, "true time (normalised per sequence)", "inferred time (normalised per sequence)")
+		var pts plotter.XYs
 		for s := range pn.Inferred {
+			if s >= len(pn.Truth) || len(pn.Inferred[s]) == 0 || len(pn.Inferred[s]) != len(pn.Truth[s]) {
+				continue
+			}
 			inf, tru := minMax(pn.Inferred[s]), minMax(pn.Truth[s])
 			for i := range inf {
-				px := x0 + int(tru[i]*float64(size))
-				py := y0 + size - int(inf[i]*float64(size))
-				fill(img, image.Rect(px-1, py-1, px+2, py+2), c)
+				pts = append(pts, plotter.XY{X: tru[i], Y: inf[i]})
 			}
 		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return err
-	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
-	r = r.Intersect(img.Bounds())
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			img.SetRGBA(x, y, c)
+		diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+		if err != nil {
+			return err
 		}
+		diag.Color = figure.Grey
+		diag.Width = vg.Points(1.2)
+		diag.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		p.Add(diag)
+		if len(pts) > 0 {
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return err
+			}
+			c := figure.Color(k)
+			sc.GlyphStyle = draw.GlyphStyle{Color: color.NRGBA{c.R, c.G, c.B, 150}, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+			p.Legend.Add("boundary (test set)", sc)
+		}
+		p.Legend.Add("perfect inference", diag)
+		p.Legend.Top = false // bottom right: below the diagonal, the emptiest corner
+		p.Legend.YOffs = vg.Points(4)
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.02, 1.02, -0.02, 1.02
+		row[k] = p
 	}
+	if len(row) == 0 {
+		row = []*plot.Plot{figure.New("no models", "true time (normalised per sequence)", "inferred time (normalised per sequence)")}
+	}
+	return figure.Save(path, vg.Length(len(row))*4.6*vg.Inch, 4.9*vg.Inch, row)
 }
 
 // minMax rescales xs to [0, 1] (all zeros if xs is constant).

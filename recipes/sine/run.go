@@ -44,7 +44,7 @@ type SeedFigures struct {
 type Results map[string]*Summary
 
 // Run trains every variant for every seed, prints the table on stdout and
-// writes Out/results.json and Out/scatter.png; progress goes to stderr.
+// writes Out/results.json and Out/scatter.png (and .svg); progress goes to stderr.
 func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 	o.applyQuick()
 	if err := o.Validate(); err != nil {
@@ -114,7 +114,11 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 	var panels []Panel
 	for _, v := range []string{VariantStrode, VariantContext} {
 		if inf, ok := first[v]; ok {
-			panels = append(panels, Panel{Name: v, Inferred: inf, Truth: firstTruth})
+			pn := Panel{Name: v, Inferred: inf, Truth: firstTruth}
+			if sd := res[v].Seeds; len(sd) > 0 {
+				pn.Note = fmt.Sprintf("seed %d: CS %.3f, gap r %.3f", sd[0].Seed, sd[0].CS, sd[0].GapR)
+			}
+			panels = append(panels, pn)
 		}
 	}
 	if len(panels) > 0 {

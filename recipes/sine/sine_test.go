@@ -76,8 +76,15 @@ func TestQuickRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := png.Decode(f); err != nil {
+	if img, err := png.Decode(f); err != nil {
 		t.Errorf("scatter.png: %v", err)
+	} else if b := img.Bounds(); b.Dx() != 920 || b.Dy() != 490 { // two 4.6-inch panels at 100 dpi
+		t.Errorf("scatter.png: %d×%d pixels, want 920×490", b.Dx(), b.Dy())
+	}
+	if svg, err := os.ReadFile(filepath.Join(d1, "scatter.svg")); err != nil {
+		t.Error(err)
+	} else if s := strings.TrimSpace(string(svg)); !strings.Contains(s, "<svg") || !strings.HasSuffix(s, "</svg>") {
+		t.Error("scatter.svg is not a complete SVG document")
 	}
 	// Saved models load back, and stay in their sign sets.
 	for _, v := range []string{VariantStrode, VariantContext} {

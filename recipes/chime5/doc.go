@@ -50,7 +50,7 @@
 //	segments  P05_S02_KITCHEN.L-0004060-0004382 P05_S02.L 00040.60 00043.82
 //	utt2spk   P05_S02_KITCHEN.L-0004060-0004382 P05
 //	spk2utt   P05 P05_S02_KITCHEN.L-0004060-0004382 ...
-//	wav.scp   P05_S02.L /abs/bin/strode wav-select-channel --channel=0 /corpora/CHiME5/audio/dev/S02_P05.wav - |
+//	wav.scp   P05_S02.L /abs/bin/strode wav-select-channel --print-args=false --channel=0 /corpora/CHiME5/audio/dev/S02_P05.wav - |
 //	   (or)   P05_S02.L sox /corpora/CHiME5/audio/dev/S02_P05.wav -t wav - remix 1 |
 //
 // On a test corpus, text, segments and utt2spk are byte for byte what

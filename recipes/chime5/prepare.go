@@ -337,7 +337,7 @@ func wavCommand(pipe, strode, path, ch string) string {
 	if pipe == "sox" {
 		return fmt.Sprintf("sox %s -t wav - remix %d |", shellQuote(path), n+1)
 	}
-	return fmt.Sprintf("%s wav-select-channel --channel=%d %s - |", shellQuote(strode), n, shellQuote(path))
+	return fmt.Sprintf("%s wav-select-channel --print-args=false --channel=%d %s - |", shellQuote(strode), n, shellQuote(path))
 }
 
 // shellQuote quotes s for sh when it has anything but safe characters.

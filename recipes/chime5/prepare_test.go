@@ -103,8 +103,8 @@ P10_S03_NOLOCATION.L-0000410-0000500 P10
 	"spk2utt": `P09 P09_S03_NOLOCATION.L-0000020-0000150 P09_S03_NOLOCATION.L-0000425-0000590
 P10 P10_S03_NOLOCATION.L-0000180-0000305 P10_S03_NOLOCATION.L-0000410-0000500
 `,
-	"wav.scp": `P09_S03.L STRODE wav-select-channel --channel=0 CORPUS/audio/train/S03_P09.wav - |
-P10_S03.L STRODE wav-select-channel --channel=0 CORPUS/audio/train/S03_P10.wav - |
+	"wav.scp": `P09_S03.L STRODE wav-select-channel --print-args=false --channel=0 CORPUS/audio/train/S03_P09.wav - |
+P10_S03.L STRODE wav-select-channel --print-args=false --channel=0 CORPUS/audio/train/S03_P10.wav - |
 `,
 }
 
@@ -121,8 +121,8 @@ P06_S02_DINING.L-0000450-0000599 P06
 	"spk2utt": `P05 P05_S02_KITCHEN.L-0000060-0000438
 P06 P06_S02_DINING.L-0000450-0000599
 `,
-	"wav.scp": `P05_S02.L STRODE wav-select-channel --channel=0 CORPUS/audio/dev/S02_P05.wav - |
-P06_S02.L STRODE wav-select-channel --channel=0 CORPUS/audio/dev/S02_P06.wav - |
+	"wav.scp": `P05_S02.L STRODE wav-select-channel --print-args=false --channel=0 CORPUS/audio/dev/S02_P05.wav - |
+P06_S02.L STRODE wav-select-channel --print-args=false --channel=0 CORPUS/audio/dev/S02_P06.wav - |
 `,
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -40,6 +41,10 @@ var Grey = color.RGBA{110, 110, 110, 255}
 // the legend at the top right.
 func New(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &p.Legend.TextStyle.Font} {
+		f.Variant = "Sans" // Liberation Sans (embedded with gonum/plot); SVG viewers without it fall back to a sans-serif
+	}
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Title.Padding = vg.Points(6)

@@ -8,8 +8,8 @@ import (
 // benchStep measures one training step (forward, backward, Adam) on B
 // utterances of T frames; the reported metric is frames/s.
 func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
-	o, _ := Preset(preset)
-	o.Kind, o.InputDim, o.NumPdfs = kind, 40, pdfs
+	o, _ := PresetFor(preset, kind)
+	o.InputDim, o.NumPdfs = 40, pdfs
 	m, err := New(o, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -46,3 +46,12 @@ func BenchmarkTrainSmallSTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE,
 func BenchmarkTrainTinySTRODE(b *testing.B)  { benchStep(b, "small", KindSTRODE, 62, 60, 16) }
 func BenchmarkTrainTinySRU(b *testing.B)     { benchStep(b, "small", KindSRU, 62, 60, 16) }
 func BenchmarkTrainPaperSRU(b *testing.B)    { benchStep(b, "paper", KindSRU, 3000, 500, 8) }
+func BenchmarkTrainSmallODERNN(b *testing.B) { benchStep(b, "small", KindODERNN, 200, 500, 8) }
+func BenchmarkTrainSmallDNN(b *testing.B)    { benchStep(b, "small", KindDNN, 200, 500, 8) }
+
+// The four models on kaldi-mini's shape (62 pdfs, minibatches of 16
+// utterances of about 150 frames), for BASELINES.md's speed table.
+func BenchmarkTrainMiniSRU(b *testing.B)    { benchStep(b, "small", KindSRU, 62, 150, 16) }
+func BenchmarkTrainMiniSTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE, 62, 150, 16) }
+func BenchmarkTrainMiniODERNN(b *testing.B) { benchStep(b, "small", KindODERNN, 62, 150, 16) }
+func BenchmarkTrainMiniDNN(b *testing.B)    { benchStep(b, "small", KindDNN, 62, 150, 16) }

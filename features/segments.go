@@ -59,6 +59,8 @@ func ExtractSegments(o ExtractSegmentsOptions, wavRspecifier, segmentsRxfilename
 			err = cerr
 		}
 	}()
+	var lastRecording string // the recording held in lastWave ("" none)
+	var lastWave WaveData
 	sc := bufio.NewScanner(in.Reader())
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	for sc.Scan() {
@@ -96,17 +98,26 @@ func ExtractSegments(o ExtractSegmentsOptions, wavRspecifier, segmentsRxfilename
 			}
 			channel = int(c)
 		}
-		wave, err := ra.Value(recording)
-		if errors.Is(err, kaldiio.ErrNotFound) {
-			log.Warn("Could not find recording %s, skipping segment %s", recording, segment)
-			continue
+		// Consecutive segments of one recording (segments files are sorted, so
+		// a long recording's segments come together) read it once: Kaldi's
+		// script reader keeps the last object it read for the same reason.
+		// Re-reading a 2-hour CHiME-5 recording (often through a sox pipe) for
+		// each of its thousand segments would cost hours.
+		if recording != lastRecording {
+			w, err := ra.Value(recording)
+			if errors.Is(err, kaldiio.ErrNotFound) {
+				log.Warn("Could not find recording %s, skipping segment %s", recording, segment)
+				continue
+			}
+			if err != nil {
+				return done, lines, err
+			}
+			for _, m := range w.Warnings {
+				log.Warn("%s (recording %s)", m, recording)
+			}
+			lastWave, lastRecording = w, recording
 		}
-		if err != nil {
-			return done, lines, err
-		}
-		for _, w := range wave.Warnings {
-			log.Warn("%s (recording %s)", w, recording)
-		}
+		wave := lastWave
 		sampFreq := float32(wave.SampFreq)
 		numSamp, numChan := wave.NumSamples(), wave.NumChannels()
 		fileLength := float32(numSamp) / sampFreq

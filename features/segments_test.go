@@ -72,3 +72,39 @@ func FuzzExtractSegments(f *testing.F) {
 		}
 	})
 }
+
+// Consecutive segments of one recording read it once (as Kaldi's script
+// reader keeps its last object): a wav.scp pipe that counts its runs is run
+// once for three segments of "rec", and again only when "rec" comes back
+// after another recording.
+func TestExtractSegmentsReadsEachRecordingOnce(t *testing.T) {
+	dir := t.TempDir()
+	ark := strings.TrimPrefix(segmentsFixture(t, dir), "ark:")
+	count := filepath.Join(dir, "count")
+	// Both recordings are the fixture's wave (its archive less the key "rec ").
+	pipe := "echo run >> " + count + "; tail -c +5 " + ark + " |"
+	scp := filepath.Join(dir, "wav.scp")
+	os.WriteFile(scp, []byte("rec "+pipe+"\nrec2 "+pipe+"\n"), 0o644)
+	seg := filepath.Join(dir, "segments")
+	os.WriteFile(seg, []byte("a rec 0 0.25\nb rec 0.25 0.5\nc rec 0.5 0.75\nd rec2 0 0.5\ne rec 0 0.1\n"), 0o644)
+	out := filepath.Join(dir, "out.ark")
+	done, _, err := ExtractSegments(DefaultExtractSegmentsOptions(), "scp:"+scp, seg, "ark:"+out, &testLog{})
+	if err != nil || done != 5 {
+		t.Fatalf("done %d: %v", done, err)
+	}
+	b, _ := os.ReadFile(count)
+	if n := strings.Count(string(b), "run"); n != 3 {
+		t.Errorf("the wav.scp pipes ran %d times for rec, rec, rec, rec2, rec; want 3", n)
+	}
+	sr, err := kaldiio.OpenSequentialReader("ark:"+out, WaveCodec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	for want := 0; sr.Next(); want++ {
+		w := sr.Value()
+		if len(w.Data[0]) == 0 || w.Data[0][0] != float32((map[string]int{"a": 0, "b": 2000, "c": 4000, "d": 0, "e": 0}[sr.Key()])%1000) {
+			t.Errorf("%s: first sample %v", sr.Key(), w.Data[0][:1])
+		}
+	}
+}

@@ -72,16 +72,9 @@ func Split(dir string, n int, perUtt bool, log io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sources := map[string]*Table{}
-	for _, f := range present {
-		if f == "utt2spk" || f == "spk2utt" {
-			continue
-		}
-		t, err := ReadTableFile(path(dir, f))
-		if err != nil {
-			return "", err
-		}
-		sources[f] = t
+	sources, err := loadSources(dir, present)
+	if err != nil {
+		return "", err
 	}
 	for p, part := range parts {
 		pdir := filepath.Join(out, strconv.Itoa(p+1))
@@ -110,6 +103,23 @@ func presentFiles(dir string, segmented bool) []string {
 		}
 	}
 	return out
+}
+
+// loadSources reads the files a subset carries over (all of present but
+// utt2spk and spk2utt, which a subset makes itself).
+func loadSources(dir string, present []string) (map[string]*Table, error) {
+	sources := map[string]*Table{}
+	for _, f := range present {
+		if f == "utt2spk" || f == "spk2utt" {
+			continue
+		}
+		t, err := ReadTableFile(path(dir, f))
+		if err != nil {
+			return nil, err
+		}
+		sources[f] = t
+	}
+	return sources, nil
 }
 
 // upToDate reports whether every part has every file, none older than its

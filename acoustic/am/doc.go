@@ -13,6 +13,13 @@
 // frames are masked out of every term). The prior is used in training only,
 // so decoding needs no look-ahead.
 //
+// The STRODE paper's baselines come from the same code path (BASELINES.md
+// gives every choice the paper leaves open): "odernn", an SRU encoder, an
+// ODE-RNN layer whose state evolves by f_o over the unit interval between
+// frames, and an SRU decoder (odernn.go, the fused cell in odernn_cell.go);
+// "dnn", Kaldi nnet1's feed-forward network on spliced features (dnn.go).
+// Shapes and CountParts give parameter counts per part without a model.
+//
 // It gets plain matrices (Utterance) and knows nothing of Kaldi tables;
 // package acoustic/dataset reads those. The model file (File) is a
 // safetensors file whose metadata holds the options, the feature pipeline

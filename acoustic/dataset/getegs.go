@@ -139,6 +139,7 @@ func GetEgs(featRspec, targetRspec, dir string, o EgsOptions, log func(string, .
 	// The held-out set: its own tables, or training utterances held out.
 	rng := rand.New(rand.NewSource(o.Seed))
 	perm := rng.Perm(len(lines))
+	nValid, validFrom := 0, "--cv-feats"
 	if o.ValidFeats != "" {
 		vt := o.ValidTargets
 		if vt == "" {
@@ -167,12 +168,14 @@ func GetEgs(featRspec, targetRspec, dir string, o EgsOptions, log func(string, .
 			return info, err
 		}
 		log("held-out data: %v", vrep)
+		nValid = vrep.Utterances
 	} else {
 		n := min(o.NumUttsSubset, len(lines)/10)
 		if n < 1 {
 			return info, fmt.Errorf("dataset: %d training utterances and --num-utts-subset=%d leave none to hold out: give --cv-feats", len(lines), o.NumUttsSubset)
 		}
 		held := append([]int(nil), perm[:n]...)
+		nValid, validFrom = n, "held out of the training set"
 		perm = perm[n:]
 		if err := copyEgs(tmpScp, lines, held, ValidDiagnostic(dir), o.Compress); err != nil {
 			return info, err
@@ -216,18 +219,9 @@ func GetEgs(featRspec, targetRspec, dir string, o EgsOptions, log func(string, .
 	if err := info.write(dir); err != nil {
 		return info, err
 	}
-	log("wrote %d archives of %d training utterances (%d frames, about %d per archive), %d held-out utterances, %d in train_diagnostic.ark; %d pdfs; pipeline %s",
-		na, len(perm), frames, frames/na, countOr(len(lines)-len(perm), o.ValidFeats != ""), len(sub), numPdfs, full)
+	log("wrote %d archives of %d training utterances (%d frames, about %d per archive), %d held-out utterances (%s), %d in train_diagnostic.ark; %d pdfs; pipeline %s",
+		na, len(perm), frames, frames/na, nValid, validFrom, len(sub), numPdfs, full)
 	return info, nil
-}
-
-// countOr formats the number of held-out training utterances, or says the
-// held-out set came from its own tables.
-func countOr(n int, own bool) string {
-	if own {
-		return "--cv-feats"
-	}
-	return fmt.Sprint(n)
 }
 
 func egOf(u *am.Utterance, dim int) Eg {

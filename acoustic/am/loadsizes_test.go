@@ -14,7 +14,7 @@ import (
 // hidden size of 49999 in a 6 KB file used to run FuzzLoad out of memory.
 func TestLoadRefusesOversizedOptions(t *testing.T) {
 	dir := t.TempDir()
-	for _, kind := range []string{KindSRU, KindSTRODE} {
+	for _, kind := range []string{KindSRU, KindSTRODE, KindODERNN, KindDNN} {
 		m, err := New(tinyOptions(kind), 1)
 		if err != nil {
 			t.Fatal(err)

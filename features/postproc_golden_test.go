@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // binMatrix is one FM or DM matrix of a binary archive, as float64.
@@ -82,9 +83,8 @@ func textEqualCheck(t *testing.T, name string, want []textMatrix, got map[string
 }
 
 func TestGoldenCmvnStats(t *testing.T) {
-	g := needGolden(t)
-	feats := readBinaryArk(t, filepath.Join(g, "fbank23.ark"))
-	want := readBinaryArk(t, filepath.Join(g, "cmvn23.ark"))
+	feats := readBinaryArk(t, golden(t, "fbank23.ark"))
+	want := readBinaryArk(t, golden(t, "cmvn23.ark"))
 	if len(feats) != len(want) {
 		t.Fatalf("%d feature matrices, %d stats", len(feats), len(want))
 	}
@@ -109,9 +109,8 @@ func TestGoldenCmvnStats(t *testing.T) {
 }
 
 func TestGoldenApplyCmvn(t *testing.T) {
-	g := needGolden(t)
-	feats := readBinaryArk(t, filepath.Join(g, "fbank23.ark"))
-	stats := readBinaryArk(t, filepath.Join(g, "cmvn23.ark"))
+	feats := readBinaryArk(t, golden(t, "fbank23.ark"))
+	stats := readBinaryArk(t, golden(t, "cmvn23.ark"))
 	for _, normVars := range []bool{false, true} {
 		name := "fbank23_cmvn.txt.ark"
 		if normVars {
@@ -125,7 +124,7 @@ func TestGoldenApplyCmvn(t *testing.T) {
 			}
 			got[f.key] = toRows(x, f.rows, f.cols)
 		}
-		want := readTextArk(t, filepath.Join(g, name))
+		want := readTextArk(t, golden(t, name))
 		st := compareMatrices(t, name, want, got)
 		t.Logf("%s: %v", name, st)
 		// Values near 0 after mean removal: compare absolutely at the
@@ -136,34 +135,111 @@ func TestGoldenApplyCmvn(t *testing.T) {
 	}
 }
 
+// TestGoldenDeltasSplice compares add-deltas and splice-feats with Kaldi's
+// on fbank23.ark. The deltas goldens are in ../shared only (the repository
+// checks deltas on kaldi-mini's features, TestKaldiMiniCmvnDeltas); for
+// splice-feats the repository keeps the first utterance's output.
 func TestGoldenDeltasSplice(t *testing.T) {
-	g := needGolden(t)
-	feats := readBinaryArk(t, filepath.Join(g, "fbank23.ark"))
+	feats := readBinaryArk(t, golden(t, "fbank23.ark"))
 	for _, c := range []struct {
 		file          string
 		order, window int
 	}{{"fbank23_deltas.txt.ark", 2, 2}, {"fbank23_deltas_o3w3.txt.ark", 3, 3}} {
-		df, err := NewDeltaFeatures(DeltaFeaturesOptions{Order: c.order, Window: c.window})
-		if err != nil {
+		t.Run(c.file, func(t *testing.T) {
+			want := readTextArk(t, golden(t, c.file))
+			df, err := NewDeltaFeatures(DeltaFeaturesOptions{Order: c.order, Window: c.window})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][][]float32{}
+			for _, f := range feats {
+				got[f.key] = toRows(df.Compute(f.float32s(), f.rows, f.cols), f.rows, f.cols*(c.order+1))
+			}
+			st := compareMatrices(t, c.file, want, got)
+			t.Logf("%s: %v", c.file, st)
+			if st.maxAbs > 2e-5 {
+				t.Errorf("%s: %v", c.file, st)
+			}
+		})
+	}
+	t.Run("fbank23_splice2.txt.ark", func(t *testing.T) {
+		name := "fbank23_splice2.txt.ark"
+		if shareddata.Find("kaldi-golden", name) == "" {
+			name = "fbank23_splice2.s_utt1.txt.ark" // the repository's: s_utt1 only
+		}
+		want := readTextArk(t, golden(t, name))
+		got := map[string][][]float32{}
+		for _, f := range feats[:len(want)] {
+			s, err := SpliceFrames(f.float32s(), f.rows, f.cols, 2, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[f.key] = toRows(s, f.rows, f.cols*5)
+		}
+		textEqualCheck(t, name, want, got)
+	})
+}
+
+// TestKaldiMiniCmvnDeltas replays kaldi-mini's feature chain on its first
+// five test utterances: per-speaker compute-cmvn-stats --spk2utt on Kaldi's
+// MFCCs, then apply-cmvn --utt2spk (means only, Kaldi's default) | add-deltas,
+// compared with Kaldi's binary outputs (exact float32/double values).
+func TestKaldiMiniCmvnDeltas(t *testing.T) {
+	mfcc := readBinaryArk(t, shareddata.File(t, "kaldi-mini", "golden/test5_mfcc.ark"))
+	wantStats := readBinaryArk(t, shareddata.File(t, "kaldi-mini", "golden/test5_cmvn.ark"))
+	wantFeats := readBinaryArk(t, shareddata.File(t, "kaldi-mini", "golden/test5_feats.ark"))
+	utt2spk := map[string]string{}
+	for _, kv := range readScp(t, shareddata.File(t, "kaldi-mini", "golden/test5.utt2spk")) {
+		utt2spk[kv[0]] = kv[1]
+	}
+	if len(mfcc) != 5 || len(wantStats) != 2 || len(wantFeats) != 5 {
+		t.Fatalf("%d MFCC matrices, %d stats, %d feature matrices; want 5, 2, 5", len(mfcc), len(wantStats), len(wantFeats))
+	}
+	dim := mfcc[0].cols
+	stats := map[string][]float64{}
+	for _, m := range mfcc {
+		spk := utt2spk[m.key]
+		if stats[spk] == nil {
+			stats[spk] = NewCmvnStats(dim)
+		}
+		if err := AccCmvnStats(stats[spk], m.float32s(), m.rows, m.cols); err != nil {
 			t.Fatal(err)
 		}
-		got := map[string][][]float32{}
-		for _, f := range feats {
-			got[f.key] = toRows(df.Compute(f.float32s(), f.rows, f.cols), f.rows, f.cols*(c.order+1))
+	}
+	for _, w := range wantStats {
+		got := stats[w.key]
+		if len(got) != len(w.data) {
+			t.Fatalf("stats of %s: %d values, Kaldi's %d", w.key, len(got), len(w.data))
 		}
-		st := compareMatrices(t, c.file, readTextArk(t, filepath.Join(g, c.file)), got)
-		t.Logf("%s: %v", c.file, st)
-		if st.maxAbs > 2e-5 {
-			t.Errorf("%s: %v", c.file, st)
+		for j := range got {
+			if d := math.Abs(got[j]-w.data[j]) / max(1, math.Abs(w.data[j])); d > 1e-12 {
+				t.Fatalf("stats of %s [%d]: %g, Kaldi %g", w.key, j, got[j], w.data[j])
+			}
 		}
+	}
+	df, err := NewDeltaFeatures(DeltaFeaturesOptions{Order: 2, Window: 2})
+	if err != nil {
+		t.Fatal(err)
 	}
 	got := map[string][][]float32{}
-	for _, f := range feats {
-		s, err := SpliceFrames(f.float32s(), f.rows, f.cols, 2, 2)
-		if err != nil {
+	for _, m := range mfcc {
+		x := m.float32s()
+		if _, err := ApplyCmvn(stats[utt2spk[m.key]], 2, false, x, m.rows, m.cols); err != nil {
 			t.Fatal(err)
 		}
-		got[f.key] = toRows(s, f.rows, f.cols*5)
+		got[m.key] = toRows(df.Compute(x, m.rows, m.cols), m.rows, 3*m.cols)
 	}
-	textEqualCheck(t, "fbank23_splice2.txt.ark", readTextArk(t, filepath.Join(g, "fbank23_splice2.txt.ark")), got)
+	var want []textMatrix
+	for _, m := range wantFeats {
+		tm := textMatrix{key: m.key}
+		for r := 0; r < m.rows; r++ {
+			tm.rows = append(tm.rows, m.data[r*m.cols:(r+1)*m.cols])
+		}
+		want = append(want, tm)
+	}
+	st := compareMatrices(t, "test5_feats.ark", want, got)
+	t.Logf("test5_feats.ark: %v", st)
+	if st.maxAbs > 2e-5 {
+		t.Errorf("apply-cmvn | add-deltas differs from Kaldi's test5_feats.ark: %v", st)
+	}
 }

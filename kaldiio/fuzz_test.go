@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // Fuzz targets: every codec and the specifier parsers. Invariants: no
@@ -19,7 +21,7 @@ import (
 
 func addGoldenSeeds(f *testing.F, names ...string) {
 	for _, n := range names {
-		for _, dir := range []string{"testdata", sharedGolden} {
+		for _, dir := range append([]string{"testdata"}, shareddata.Candidates("kaldi-golden")...) {
 			b, err := os.ReadFile(filepath.Join(dir, n))
 			if err == nil {
 				f.Add(b)
@@ -33,7 +35,7 @@ func addGoldenSeeds(f *testing.F, names ...string) {
 // the first "KEY " (the marker and the object).
 func objectSeeds(f *testing.F, names ...string) {
 	for _, n := range names {
-		for _, dir := range []string{"testdata", sharedGolden} {
+		for _, dir := range append([]string{"testdata"}, shareddata.Candidates("kaldi-golden")...) {
 			b, err := os.ReadFile(filepath.Join(dir, n))
 			if err != nil {
 				continue

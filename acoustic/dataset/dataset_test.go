@@ -7,14 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strode-asr/strode/internal/shareddata"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// mini is ../shared/kaldi-mini relative to the repository root.
+// mini is kaldi-mini: the repository's copy in testdata/, else ../shared's.
 func mini(t *testing.T) string {
-	d, _ := filepath.Abs("../../../shared/kaldi-mini")
-	if _, err := os.Stat(filepath.Join(d, "MANIFEST.md")); err != nil {
-		t.Skipf("../shared/kaldi-mini not found (%v): skipping the test against Kaldi's files", err)
+	d, err := filepath.Abs(shareddata.Dir(t, "kaldi-mini"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return d
 }

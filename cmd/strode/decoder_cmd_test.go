@@ -13,7 +13,8 @@ import (
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
-// kaldiMiniDir is ../shared/kaldi-mini beside the repository root.
+// decoderKaldiMini is kaldi-mini: ../shared's, else the repository's copy in
+// testdata/.
 func decoderKaldiMini(t *testing.T) string {
 	t.Helper()
 	return shareddata.Dir(t, "kaldi-mini")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
 // The whole of kaldi-mini's test set through strode alone — wav → MFCC →
@@ -18,7 +20,7 @@ import (
 // utterances at every LM weight of score_kaldi.sh's sweep, and Kaldi's exact
 // WER lines.
 func TestGmmDecodeOfKaldiMiniTestSetMatchesKaldi(t *testing.T) {
-	k := decoderKaldiMini(t)
+	k := shareddata.Full(t, "kaldi-mini") // the 30 test wavs are in ../shared only
 	tmp := t.TempDir()
 	p := func(name string) string { return filepath.Join(tmp, name) }
 

@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/internal/shareddata"
 )
 
-const kaldiioGolden = "../../../shared/kaldi-golden"
-
+// kaldiioGoldenFile returns the absolute path of a kaldi-golden file: the
+// repository's copy in testdata/, else ../shared's (skipping the test when
+// neither has it).
 func kaldiioGoldenFile(t *testing.T, name string) string {
 	t.Helper()
-	abs, _ := filepath.Abs(kaldiioGolden)
-	p := filepath.Join(abs, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s absent: ../shared/kaldi-golden is not beside the repository", p)
+	p, err := filepath.Abs(shareddata.File(t, "kaldi-golden", name))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return p
 }
@@ -70,14 +71,16 @@ func TestKaldiioCommandsGolden(t *testing.T) {
 		{[]string{"feat-to-dim", "ark:" + g("fbank23.ark"), "-"}, "fbank23.dim"},
 		{[]string{"feat-to-len", "scp:" + kaldiioAbsScp(t, g("fbank23.scp")), "ark,t:-"}, "fbank23.len"},
 	}
-	gdir := filepath.Dir(g("fbank23.ark"))
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args[:len(tc.args)-2], " "), func(t *testing.T) {
 			code, out, stderr := runKaldiioCmd(t, tc.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			want, _ := os.ReadFile(filepath.Join(gdir, tc.want))
+			want, err := os.ReadFile(kaldiioGoldenFile(t, tc.want))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !bytes.Equal(out, want) {
 				t.Errorf("output differs from Kaldi's %s (%d vs %d bytes)", tc.want, len(out), len(want))
 			}

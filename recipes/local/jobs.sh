@@ -12,6 +12,8 @@
 #                   is finished when DIR/.done exists; an unfinished one is redone from a
 #                   clean start (reset_unit removes the partial outputs listed by the caller).
 # log_stage N TEXT  prints "== stage N: TEXT" with the time of day.
+# quietly LOG CMD   runs CMD with its output in LOG; on failure prints the end of LOG.
+# quietly LOG CMD   runs CMD with its output in LOG; on failure prints the end of LOG.
 
 resolve_cmd() {
   local first rest
@@ -50,3 +52,9 @@ find_strode() {
 unit_done() { [ -f "$1/.done" ]; }
 mark_done() { date '+%F %T' > "$1/.done"; }
 log_stage() { local n=$1; shift; echo "== stage $n: $* ($(date '+%T'))"; }
+# quietly LOG COMMAND...: runs COMMAND with its output in LOG; on failure shows the end of LOG.
+quietly() {
+  local log=$1; shift
+  mkdir -p "$(dirname "$log")"
+  "$@" > "$log" 2>&1 || { echo "$0: failed: $*" >&2; tail -n 20 "$log" | sed 's/^/  /' >&2; return 1; }
+}

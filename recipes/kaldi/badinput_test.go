@@ -1,0 +1,96 @@
+package kaldi
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInput runs stage 1 (the layout check) on damaged copies of
+// kaldi-mini: each must stop with a message naming the file and the stage.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, dir string) []string // returns extra recipe options
+		want   []string
+	}{
+		{"no alignments", func(t *testing.T, dir string) []string {
+			must(t, os.Remove(filepath.Join(dir, "exp/mono/ali.1.gz")))
+			return nil
+		}, []string{"exp/mono/ali.*.gz (stage 3"}},
+		{"no graph", func(t *testing.T, dir string) []string {
+			must(t, os.Remove(filepath.Join(dir, "exp/mono/graph/HCLG.fst")))
+			return nil
+		}, []string{"exp/mono/graph/HCLG.fst (stage 6: decoding graph)"}},
+		{"no test set", func(t *testing.T, dir string) []string {
+			return []string{"--test", "data/eval"}
+		}, []string{"data/eval/wav.scp (stage 2", "data/eval/text (stage 7"}},
+		{"alignment model is not the graph's", func(t *testing.T, dir string) []string {
+			// Another monophone system: the digits lexicon with its own phones.
+			other := filepath.Join(dir, "other")
+			out, err := exec.Command(strodeBin(t), "prepare-lang", "--mono-dir="+other, "builtin:digits-no-oh", "<SIL>",
+				filepath.Join(dir, "other_local"), filepath.Join(dir, "other_lang")).CombinedOutput()
+			if err != nil {
+				t.Fatalf("prepare-lang: %v\n%s", err, out)
+			}
+			return []string{"--decode-mdl", "other/final.mdl"}
+		}, []string{"exp/mono/final.mdl and the graph's other/final.mdl have different transition models"}},
+		{"unsorted utt2spk", func(t *testing.T, dir string) []string {
+			swapFirstLines(t, filepath.Join(dir, "data/test/utt2spk"))
+			return nil
+		}, []string{"data/test/utt2spk", "stage 1: data/test is not a valid data dir"}},
+		{"utterance missing from utt2spk", func(t *testing.T, dir string) []string {
+			dropLine(t, filepath.Join(dir, "data/train/utt2spk"), 3)
+			return nil
+		}, []string{"data/train", "stage 1: data/train is not a valid data dir"}},
+		{"bad --nj", func(t *testing.T, dir string) []string { return []string{"--nj", "two"} },
+			[]string{"--nj must be a positive whole number"}},
+		{"unknown option", func(t *testing.T, dir string) []string { return []string{"--num-jobs", "2"} },
+			[]string{"unknown option --num-jobs"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyExperiment(t)
+			extra := c.damage(t, dir)
+			args := append(append([]string{"--stop-stage", "1"}, kaldiMiniArgs...), extra...)
+			out, err := recipe(t, dir, args...).CombinedOutput()
+			if err == nil {
+				t.Fatalf("run.sh succeeded on bad input:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(string(out), "panic") {
+				t.Errorf("a panic:\n%s", out)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	return strings.SplitAfter(strings.TrimSuffix(string(b), "\n")+"\n", "\n")
+}
+
+func swapFirstLines(t *testing.T, path string) {
+	l := lines(t, path)
+	l[0], l[1] = l[1], l[0]
+	must(t, os.WriteFile(path, []byte(strings.Join(l, "")), 0o644))
+}
+
+func dropLine(t *testing.T, path string, i int) {
+	l := lines(t, path)
+	must(t, os.WriteFile(path, []byte(strings.Join(append(l[:i:i], l[i+1:]...), "")), 0o644))
+}

@@ -1,0 +1,8 @@
+// Package kaldi holds the tests of recipes/kaldi/run.sh, the recipe that trains
+// and decodes strode's acoustic models inside an existing Kaldi s5 experiment
+// (data dirs, a lang dir, GMM alignments ali.*.gz with their final.mdl, and a
+// decoding graph), through the user's job runner (--cmd) in --nj parallel
+// jobs. The recipe is shell, as Kaldi's are; every stage's work is done by
+// strode subcommands. The tests run it on copies of ../shared/kaldi-mini, a
+// real Kaldi monophone experiment.
+package kaldi

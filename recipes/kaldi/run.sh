@@ -1,0 +1,354 @@
+#!/usr/bin/env bash
+# strode in your Kaldi experiment: train SRU / SRU+STRODE acoustic models on the alignments of
+# an existing s5 system, decode with its graph, and score as Kaldi does. Run it from the s5
+# directory (every path is relative to it), as Kaldi's own recipes:
+#
+#   cd egs/chime5/s5
+#   /path/to/strode/recipes/kaldi/run.sh --nj 8 --cmd "queue.pl --mem 4G" \
+#     --train data/train_worn --dev data/dev_worn --test "" --ali exp/tri3_ali --graph exp/tri3/graph
+#
+# Stages (--stage N / --stop-stage N; a finished unit of work has a .done file and is
+# skipped when re-run, an unfinished one is redone, so a killed run is re-run as it was):
+#   1 check the layout: every file the chosen stages need, the data dirs (validate-data-dir),
+#     and that the alignments' model is the graph's (same transition model, same pdfs)
+#   2 fbank features + CMVN stats per speaker for every data dir, in --nj jobs through --cmd
+#     (copies of the data dirs in --fbank-dir; archives in --feat-store; your feats stay)
+#   3 targets: the pdf counts (priors) of ali.*.gz, and how many training utterances lack one
+#   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
+#   5 --realign-iters rounds: align the training data with the --realign-model network, then
+#     retrain every model on the new alignments (exp/MODEL_realignN)
+#   6 decode every --dev/--test set: forward | latgen-faster-mapped in --nj jobs through
+#     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them
+#   7 score (local/score.sh's LM-weight x penalty sweep, best_wer) and the results table:
+#     exp/strode_results.md and exp/strode_results.json
+# Options (defaults in brackets):
+#   --train DIR [data/train] --dev DIR [data/dev] --test "DIR ..." [data/eval] (empty: none)
+#   --lang DIR [data/lang] --ali DIR [exp/tri3_ali] --graph DIR [exp/tri3/graph]
+#   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
+#   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
+#     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
+#   --models "..." [sru strode] --exp DIR [exp] --seed N [777] --quick (small models, minutes)
+#   --fbank-config FILE [conf/fbank.conf if present] --fbank-opts "..." [--num-mel-bins=40 --dither=0]
+#   --fbank-dir DIR [data-fbank] --feat-store DIR [fbank]
+#   --cv-spk-percent N [10] --cv-utts FILE (held-out utterance list instead of speakers)
+#   --exclude-utts FILE (utterances kept out of training; default: the held-out ones)
+#   --preset P [small] --hidden N --layers N --context N [4] --bidirectional B [true]
+#   --epochs N [20, early stopping] --minibatch-utts N [8] --learn-rate F [0.002]
+#   --train-opts "..." (more strode train options) --parallel-models B [true]
+#   --realign-iters N [0] --realign-model M [first of --models]
+#   --beam F [13] --lattice-beam F [8] --acwt F [0.1] --max-active N [7000]
+#   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]
+#   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale)
+set -euo pipefail
+
+stage=1
+stop_stage=100
+nj=4
+cmd=run.pl
+train=data/train
+dev=data/dev
+test=data/eval
+lang=data/lang
+ali=exp/tri3_ali
+graph=exp/tri3/graph
+decode_mdl=
+models="sru strode"
+exp=exp
+seed=777
+quick=false
+fbank_config=
+fbank_opts="--num-mel-bins=40 --dither=0"
+fbank_dir=data-fbank
+feat_store=fbank
+cv_spk_percent=10
+cv_utts=
+exclude_utts=
+preset=small
+hidden=
+layers=
+context=4
+bidirectional=true
+epochs=
+minibatch_utts=
+learn_rate=
+train_opts=
+parallel_models=true
+realign_iters=0
+realign_model=
+beam=13
+lattice_beam=8
+acwt=0.1
+max_active=7000
+min_lmwt=4
+max_lmwt=15
+word_ins_penalty="0.0 0.5 1.0"
+strode=
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+args=()
+for a in "$@"; do [ "$a" = --quick ] && quick=true || args+=("$a"); done
+set -- ${args[@]+"${args[@]}"}
+. "$root/recipes/local/parse_options.sh"
+. "$root/recipes/local/jobs.sh"
+[ $# = 0 ] || { echo "$0: unexpected argument $1 (see --help)" >&2; exit 1; }
+
+[ -n "$strode" ] || strode=$(find_strode "$root")
+export STRODE=$strode
+cmd=$(resolve_cmd "$cmd")
+run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
+case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
+[ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
+[ -n "$realign_model" ] || realign_model=${models%% *}
+[ -z "$fbank_config" ] && [ -f conf/fbank.conf ] && fbank_config=conf/fbank.conf
+fbank_all="$fbank_opts${fbank_config:+ --config=$fbank_config}"
+
+# Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
+# small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
+if $quick; then
+  : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learn_rate:=0.003}
+  model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
+else
+  : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learn_rate:=0.002}
+  model_opts="--ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
+fi
+sets=$(for s in $dev $test; do echo $s; done | awk '!seen[$0]++')
+fbank_of() { echo "$fbank_dir/$(basename "$1")"; }  # our copy of a data dir
+# jobs_of DIR: --nj, or fewer when DIR has fewer speakers (a speaker is never split, as Kaldi's
+# split_data.sh; decoding a one-speaker test set runs as one job).
+jobs_of() { local n; n=$(wc -l < "$1/spk2utt"); [ "$n" -lt "$nj" ] && echo "$n" || echo "$nj"; }
+tr=$(fbank_of $train)_tr; cv=$(fbank_of $train)_cv
+counts_of() { if [ "$1" = "$ali" ]; then echo "$exp/strode_targets/pdf.counts"; else echo "$1/pdf.counts"; fi; }
+# The models that are decoded, and the alignments (and priors) they were trained on.
+final_ali=$ali; [ "$realign_iters" = 0 ] || final_ali=$exp/${realign_model}_ali$realign_iters
+final_dir() { if [ "$realign_iters" = 0 ]; then echo "$exp/$1"; else echo "$exp/${1}_realign$realign_iters"; fi; }
+
+# ---------------------------------------------------------------------------------------
+# Stage 1: check the layout (always, for the stages about to run: a missing file is found
+# now, not an hour into training).
+missing=()
+need() {  # need FILE STAGE WHAT
+  [ -e "$1" ] || missing+=("$1 (stage $2: $3)")
+}
+# needs A B: a stage in A..B is checked: those about to run, or all of them when stage 1 runs
+# alone (--stop-stage 1 checks the layout for the whole recipe).
+check_to=$stop_stage; [ "$stop_stage" -le 1 ] && check_to=7
+needs() { [ "$1" -le "$check_to" ] && [ "$2" -ge "$stage" ]; }
+if needs 2 7; then
+  for d in $train $sets; do
+    for f in wav.scp utt2spk spk2utt; do need $d/$f 2 "features of $d"; done
+  done
+fi
+if needs 4 5; then need $train/text 5 "transcripts for realignment"; fi
+if needs 7 7; then for d in $sets; do need $d/text 7 "reference transcripts for scoring"; done; fi
+if needs 3 5; then
+  need $ali/final.mdl 3 "the alignments' model (pdf-ids of the targets)"
+  ls $ali/ali.*.gz >/dev/null 2>&1 || missing+=("$ali/ali.*.gz (stage 3: the training alignments, from steps/align_si.sh or a training dir)")
+fi
+if [ "$realign_iters" != 0 ] && needs 5 5; then
+  need $ali/tree 5 "training graphs for realignment"
+  need $lang/L.fst 5 "training graphs for realignment"
+  need $lang/words.txt 5 "training graphs for realignment"
+  need $lang/phones/disambig.int 5 "training graphs for realignment"
+  need $lang/oov.txt 5 "transcript words missing from the lexicon"
+fi
+if needs 6 7; then
+  need $graph/HCLG.fst 6 "decoding graph"
+  need $graph/words.txt 6 "word symbol table"
+  need $decode_mdl 6 "the graph's transition model (--decode-mdl)"
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "$0: the experiment in $PWD lacks:" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+if run_stage 1; then
+  log_stage 1 "check the layout in $PWD"
+  echo "   strode: $strode; jobs: --nj $nj through '$cmd'"
+  for d in $train $sets; do
+    quietly $exp/strode_check/log/validate_$(basename $d).log $strode validate-data-dir --no-feats $d ||
+      { echo "$0: stage 1: $d is not a valid data dir (fix it, e.g. utils/fix_data_dir.sh $d)" >&2; exit 1; }
+  done
+  if needs 3 6; then
+    # The targets' pdf-ids must be the graph's: the same transition model (tree and topology).
+    a=$($strode copy-transition-model --binary=false $ali/final.mdl - 2>/dev/null | md5sum)
+    g=$($strode copy-transition-model --binary=false $decode_mdl - 2>/dev/null | md5sum)
+    if [ "$a" != "$g" ]; then
+      echo "$0: stage 1: the alignments' model $ali/final.mdl and the graph's $decode_mdl have different transition models:" >&2
+      echo "  $($strode hmm-info $ali/final.mdl 2>/dev/null | tr '\n' ' ')" >&2
+      echo "  $($strode hmm-info $decode_mdl 2>/dev/null | tr '\n' ' ')" >&2
+      echo "  align the training data with the graph's model (steps/align_si.sh ... $(dirname $graph) ${ali}) or pass the matching --graph" >&2
+      exit 1
+    fi
+    if [ -f $graph/num_pdfs ]; then
+      p=$($strode hmm-info $ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+      [ "$p" = "$(cat $graph/num_pdfs)" ] || { echo "$0: stage 1: $graph/num_pdfs says $(cat $graph/num_pdfs) pdfs, $ali/final.mdl has $p" >&2; exit 1; }
+    fi
+    echo "   alignments $ali ($(ls $ali/ali.*.gz | wc -l) archives) match the graph $graph: $($strode hmm-info $ali/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------
+if run_stage 2; then
+  log_stage 2 "fbank features and CMVN stats per speaker ($fbank_all)"
+  mkdir -p $feat_store; store=$(cd $feat_store && pwd)
+  for src in $train $sets; do
+    name=$(basename $src); d=$(fbank_of $src); logdir=$exp/make_fbank/$name/log
+    if unit_done $d; then echo "   $name: done before ($d/.done)"; continue; fi
+    rm -rf $d $logdir; mkdir -p $d $logdir
+    for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur; do
+      [ -f $src/$f ] && cp $src/$f $d/
+    done
+    j=$(jobs_of $d); quietly $logdir/split.log $strode split-data $d $j
+    # VTLN warps per utterance (utt2warp), as steps/make_mfcc.sh takes them
+    warp=; [ -f $src/utt2warp ] && cp $src/utt2warp $d/ && warp=--vtln-map=ark:$d/utt2warp
+    if [ -f $d/segments ]; then
+      $cmd JOB=1:$j $logdir/make_fbank.JOB.log \
+        $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
+        $strode compute-fbank-feats $fbank_all $warp ark:- ark,scp:$store/raw_fbank_$name.JOB.ark,$store/raw_fbank_$name.JOB.scp
+    else
+      $cmd JOB=1:$j $logdir/make_fbank.JOB.log \
+        $strode compute-fbank-feats $fbank_all $warp scp,p:$d/split$j/JOB/wav.scp \
+        ark,scp:$store/raw_fbank_$name.JOB.ark,$store/raw_fbank_$name.JOB.scp
+    fi
+    for k in $(seq $j); do cat $store/raw_fbank_$name.$k.scp; done | LC_ALL=C sort > $d/feats.scp
+    $cmd $logdir/cmvn.log $strode compute-cmvn-stats --spk2utt=ark:$d/spk2utt scp:$d/feats.scp \
+      ark,scp:$store/cmvn_$name.ark,$d/cmvn.scp
+    # Utterances whose features failed are dropped (and counted), then the split is made again
+    # with feats.scp and cmvn.scp.
+    quietly $logdir/fix_data_dir.log $strode fix-data-dir $d; grep -h "dropped\|kept" $logdir/fix_data_dir.log | grep -v "kept all" | sed 's/^/   /' || true
+    quietly $logdir/split.log $strode split-data $d $j
+    echo "   $name: $(wc -l < $d/feats.scp) of $(wc -l < $src/utt2spk) utterances, dim $($strode feat-to-dim scp:$d/feats.scp - 2>/dev/null)"
+    mark_done $d
+  done
+fi
+
+# ---------------------------------------------------------------------------------------
+# Priors (pdf counts) of an alignment dir, into $(counts_of DIR).
+make_counts() {
+  local a=$1 out; out=$(counts_of $1); mkdir -p $(dirname $out)/log
+  $strode analyze-counts --binary=false "ark:gunzip -c $a/ali.*.gz | $strode ali-to-pdf $a/final.mdl ark:- ark:- |" \
+    $out.tmp 2> $(dirname $out)/log/analyze_counts.log && mv $out.tmp $out
+}
+if run_stage 3; then
+  log_stage 3 "targets: $ali/ali.*.gz through $ali/final.mdl; priors"
+  t=$exp/strode_targets; mkdir -p $t/log
+  make_counts $ali
+  gunzip -c $ali/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2> $t/log/copy_ali.log | cut -d' ' -f1 | LC_ALL=C sort > $t/ali.keys
+  d=$(fbank_of $train)
+  n=$(cut -d' ' -f1 $d/feats.scp | LC_ALL=C comm -23 - $t/ali.keys | wc -l)
+  echo "   $(wc -l < $t/ali.keys) alignments; $n of $(wc -l < $d/feats.scp) training utterances have none and are skipped in training (as Kaldi does)"
+  echo "   priors: $(counts_of $ali) ($(awk '{print NF-2}' $(counts_of $ali)) pdfs)"
+fi
+
+# ---------------------------------------------------------------------------------------
+# train_models ALI SUFFIX: train every model on the alignments in ALI into exp/MODEL$SUFFIX.
+train_models() {
+  local a=$1 suffix=$2 m dir pids=()
+  for m in $models; do
+    dir=$exp/$m$suffix; mkdir -p $dir/log
+    if unit_done $dir; then echo "   $m$suffix: done before ($dir/.done)"; continue; fi
+    echo "   training $m$suffix on $a (log: $dir/log/train.log)"
+    # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
+    (
+      $cmd $dir/log/train.log $strode train --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers \
+        --bidirectional=$bidirectional --model=$m --max-iters=$epochs --seed=$seed --phi-z=free \
+        --minibatch-utts=$minibatch_utts --learn-rate=$learn_rate --minibatch-frames=4000 --patience=3 $train_opts \
+        --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
+        --left-context=$context --right-context=$context --transition-model=$a/final.mdl \
+        "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
+        --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp \
+        scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am &&
+      cp $(counts_of $a) $dir/pdf.counts && ln -sf "$(cd $a && pwd)" $dir/ali && mark_done $dir
+    ) &
+    pids+=($!)
+    $parallel_models || wait ${pids[-1]} || { echo "$0: training $m$suffix failed, see $dir/log/train.log" >&2; exit 1; }
+  done
+  for p in ${pids[@]+"${pids[@]}"}; do wait $p || { echo "$0: a training failed, see $exp/*$suffix/log/train.log" >&2; exit 1; }; done
+  for m in $models; do
+    grep -E "epoch [0-9]+:" $exp/$m$suffix/log/train.log | tail -n 1 | sed "s/^LOG (strode train) /   $m$suffix: /" | cut -c1-150 || true
+  done
+}
+
+if run_stage 4; then
+  log_stage 4 "train $models on $ali"
+  d=$(fbank_of $train)
+  if ! unit_done $tr || ! unit_done $cv; then
+    rm -rf $tr $cv; mkdir -p $exp/strode_targets
+    if [ -n "$cv_utts" ]; then
+      quietly $exp/strode_targets/log/subset_cv.log $strode subset-data-dir --utt-list $cv_utts $d $cv
+      awk 'NR==FNR{c[$1]=1; next} !($1 in c) {print $1}' ${exclude_utts:-$cv_utts} $d/utt2spk > $exp/strode_targets/tr.utts
+      quietly $exp/strode_targets/log/subset_tr.log $strode subset-data-dir --utt-list $exp/strode_targets/tr.utts $d $tr
+    else
+      quietly $exp/strode_targets/log/subset_tr_cv.log $strode subset-data-dir-tr-cv --cv-spk-percent $cv_spk_percent --seed $seed $d $tr $cv
+    fi
+    mark_done $tr; mark_done $cv
+  fi
+  echo "   training set $(wc -l < $tr/feats.scp) utterances ($(wc -l < $tr/spk2utt) speakers), held-out $(wc -l < $cv/feats.scp) ($(wc -l < $cv/spk2utt) speakers)"
+  train_models $ali ""
+fi
+
+# ---------------------------------------------------------------------------------------
+if [ "$realign_iters" != 0 ] && run_stage 5; then
+  d=$(fbank_of $train); oov=$(cat $lang/oov.txt)
+  for r in $(seq 1 $realign_iters); do
+    if [ $r = 1 ]; then src=$exp/$realign_model; else src=$exp/${realign_model}_realign$((r-1)); fi
+    out=$exp/${realign_model}_ali$r
+    log_stage 5 "round $r: align the training data with $src, retrain on it"
+    if ! unit_done $out; then
+      rm -rf $out; mkdir -p $out/log
+      j=$(jobs_of $d); cp $ali/final.mdl $ali/tree $out/; echo $j > $out/num_jobs
+      $cmd JOB=1:$j $out/log/align.JOB.log \
+        $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $out/tree $out/final.mdl $lang/L.fst \
+          "ark:$strode sym2int --map-oov=$oov --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
+        $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 $out/final.mdl ark:- \
+          "ark:$strode forward --no-softmax=true --class-frame-counts=$src/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $src/final.am scp:$d/split$j/JOB/feats.scp ark:- |" \
+          "ark:| gzip -c > $out/ali.JOB.gz"
+      make_counts $out
+      grep -h -E "^LOG .*Overall|^LOG .*Done" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
+      mark_done $out
+    fi
+    train_models $out _realign$r
+  done
+fi
+
+# ---------------------------------------------------------------------------------------
+if run_stage 6; then
+  log_stage 6 "decode $(echo $sets) with $graph"
+  for m in $models; do
+    mdir=$(final_dir $m)
+    for src in $sets; do
+      name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_$name
+      if unit_done $dir; then echo "   $m $name: done before ($dir/.done)"; continue; fi
+      j=$(jobs_of $d); rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+      t0=$(date +%s.%N)
+      $cmd JOB=1:$j $dir/log/decode.JOB.log \
+        $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk \
+          $mdir/final.am scp:$d/split$j/JOB/feats.scp ark:- \| \
+        $strode latgen-faster-mapped --acoustic-scale=$acwt --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
+          --allow-partial=true --word-symbol-table=$graph/words.txt $decode_mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
+      t1=$(date +%s.%N)
+      frames=$($strode feat-to-len scp:$d/feats.scp ark,t:- 2>/dev/null | awk '{n+=$2} END{print n+0}')
+      # decode_time: wall seconds of the decoding, audio seconds (10 ms frames), jobs.
+      echo "$t0 $t1 $frames $j" | awk '{printf "%.3f %.2f %d\n", $2-$1, $3/100, $4}' > $dir/decode_time
+      echo "   $m $name: $(awk '{printf "%.1f s for %.1f s of audio in %d jobs", $1, $2, $3}' $dir/decode_time)"
+      mark_done $dir
+    done
+  done
+fi
+
+# ---------------------------------------------------------------------------------------
+if run_stage 7; then
+  log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
+  dirs=()
+  for m in $models; do
+    mdir=$(final_dir $m); dirs+=($mdir)
+    for src in $sets; do
+      dir=$mdir/decode_$(basename $src)
+      $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt --max-lmwt $max_lmwt \
+        --word-ins-penalty "$word_ins_penalty" $src $graph $dir > /dev/null
+      echo "   $(cat $dir/best_wer)"
+    done
+  done
+  $strode results-table --print-args=false --md=$exp/strode_results.md --json=$exp/strode_results.json ${dirs[@]}
+  echo "   (also in $exp/strode_results.md and $exp/strode_results.json)"
+fi

@@ -3,7 +3,16 @@
 # (the Free Spoken Digit Dataset, 8 kHz), trained on all speakers but the held-out
 # ones, decoded with a one-digit grammar and scored with compute-wer.
 #
-#   ./run.sh [--quick] [--stage N] [--stop-stage N] [--fsdd-dir DIR] [--test-speakers "A B"] [--exp-dir DIR]
+#   ./run.sh [--quick] [--stage N] [--stop-stage N] [--fsdd-dir DIR] [--fsdd-url URL] [--fetch-only]
+#            [--test-speakers "A B"] [--exp-dir DIR]
+#
+# The corpus: --fsdd-dir DIR when given (used as is), else ../shared/data/fsdd,
+# else the cache data/fsdd; when none has recordings/, `strode fetch-fsdd`
+# downloads release v1.0.10 (3,000 recordings, 6 speakers; --fsdd-url overrides
+# the address, e.g. file:///tmp/fsdd-v1.0.10.tar.gz) into data/fsdd, checking
+# every file against recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10. The
+# recordings are CC BY-SA 4.0 (Zohar Jackson et al.; see recipes/fsdd/doc.go).
+# --fetch-only finds or downloads the corpus, prints its folder and stops.
 #
 # The stages (data, fbank, lang + graph, flat start, realignment with the
 # network, priors, training, decoding, a forward/latgen consistency check) live
@@ -15,25 +24,58 @@ set -euo pipefail
 cd "$(dirname "$0")"
 command -v go >/dev/null || { echo "run.sh: Go is required (https://go.dev/doc/install)" >&2; exit 1; }
 
-fsdd_dir=../shared/data/fsdd
+fsdd_dir=
+fsdd_url=
+fetch_only=false
 test_speakers=george
 exp_dir=exp/fsdd
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsdd-dir) fsdd_dir=$2; shift 2 ;;
+    --fsdd-url) fsdd_url=$2; shift 2 ;;
+    --fetch-only) fetch_only=true; shift ;;
     --test-speakers) test_speakers=$2; shift 2 ;;
     --exp-dir) exp_dir=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
-if [ ! -d "$fsdd_dir/recordings" ]; then
-  echo "run.sh: no FSDD recordings in $fsdd_dir/recordings." >&2
-  echo "  Point --fsdd-dir at a copy of the Free Spoken Digit Dataset (its recordings/ folder of NAME_SPEAKER_INDEX.wav files)." >&2
-  exit 1
+
+build() {
+  echo "== building strode" >&2
+  mkdir -p bin
+  go build -o bin/strode ./cmd/strode
+}
+
+# Where the recordings are: --fsdd-dir, ../shared, the cache, else download.
+built=false
+if [ -n "$fsdd_dir" ]; then
+  if [ ! -d "$fsdd_dir/recordings" ]; then
+    echo "run.sh: --fsdd-dir $fsdd_dir has no recordings/ folder (FSDD's NAME_SPEAKER_INDEX.wav files)." >&2
+    echo "  Leave --fsdd-dir out to use ../shared/data/fsdd or data/fsdd, or to download the corpus." >&2
+    exit 1
+  fi
+elif [ -d ../shared/data/fsdd/recordings ]; then
+  fsdd_dir=../shared/data/fsdd
+elif [ -d data/fsdd/recordings ]; then
+  fsdd_dir=data/fsdd
+else
+  build
+  built=true
+  echo "== no FSDD copy in ../shared/data/fsdd or data/fsdd: downloading release v1.0.10 into data/fsdd" >&2
+  if ! bin/strode fetch-fsdd --sums="$PWD/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10" \
+      ${fsdd_url:+--url="$fsdd_url"} data/fsdd >/dev/null; then
+    echo "run.sh: could not fetch FSDD (above: why, and how to place the files by hand);" >&2
+    echo "  with the archive at hand: ./run.sh --fsdd-url file:///path/to/fsdd-v1.0.10.tar.gz" >&2
+    exit 1
+  fi
+  fsdd_dir=data/fsdd
 fi
-echo "== building strode"
-mkdir -p bin
-go build -o bin/strode ./cmd/strode
+echo "== FSDD recordings: $fsdd_dir/recordings" >&2
+if $fetch_only; then
+  echo "$fsdd_dir"
+  exit 0
+fi
+$built || build
 exec recipes/fsdd/run.sh --strode "$PWD/bin/strode" --fsdd-dir "$fsdd_dir" \
   --test-speakers "$test_speakers" --exp-dir "$exp_dir" "${args[@]}"

@@ -4,5 +4,17 @@
 // flat start, realignment, priors, training, decoding, a forward-to-file
 // check, test-speaker adaptation). The logic lives in the strode binary;
 // this package holds only the test that runs the recipe's --quick mode end
-// to end. RESULTS.md has every measured run.
+// to end. RESULTS.md has every measured run. The corpus comes from
+// ../shared/data/fsdd, a --fsdd-dir, or the upstream release that
+// `strode fetch-fsdd` (package fetch) downloads and verifies.
+//
+// NOTICE: the Free Spoken Digit Dataset recordings are (c) Zohar Jackson,
+// César Souza, Jason Flaks, Yuxin Pan, Hereman Nicolas and Adhish Thite
+// ("Jakobovski/free-spoken-digit-dataset",
+// https://github.com/Jakobovski/free-spoken-digit-dataset, Zenodo
+// doi:10.5281/zenodo.1342401), licensed CC BY-SA 4.0
+// (https://creativecommons.org/licenses/by-sa/4.0/). strode's repository
+// holds none of these recordings, only the SHA-256 list of release v1.0.10;
+// anything derived from the recordings that you redistribute stays
+// CC BY-SA 4.0.
 package fsdd

@@ -1,0 +1,116 @@
+package fetch
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+)
+
+// unpack reads a tar.gz stream and writes the files of
+// ArchiveFolder/recordings/ into dir (which it creates), checking each
+// against o.Sums as it goes. Everything else in the archive is read past. It
+// fails on a file the list does not name, on a checksum mismatch, on a
+// stream that ends early or whose gzip checksum is wrong, and when a listed
+// file never came. It returns the commit named by the archive's pax global
+// header (GitHub's archives carry one), or "".
+func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit string, err error) {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return "", fmt.Errorf("%w: not a gzip stream: %v", ErrArchive, truncated(err))
+	}
+	defer gz.Close()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", err
+	}
+	prefix := ArchiveFolder + "/recordings/"
+	seen := make(map[string]bool, len(o.Sums))
+	tr := tar.NewReader(gz)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return commit, fmt.Errorf("%w: after %d recordings: %v", ErrArchive, len(seen), truncated(err))
+		}
+		if hdr.Typeflag == tar.TypeXGlobalHeader {
+			commit = hdr.PAXRecords["comment"]
+			continue
+		}
+		rel, ok := strings.CutPrefix(strings.TrimPrefix(hdr.Name, "./"), prefix)
+		if !ok || rel == "" {
+			continue // outside recordings/, or the folder's own entry
+		}
+		if hdr.Typeflag != tar.TypeReg || !plainName(rel) {
+			return commit, fmt.Errorf("%w: %s is not a plain file directly in recordings/ (type %q)", ErrArchive, clip(hdr.Name), hdr.Typeflag)
+		}
+		want, listed := o.Sums[rel]
+		switch {
+		case !listed:
+			return commit, fmt.Errorf("%w: the archive holds %s, which the SHA-256 list does not name", ErrArchive, clip(hdr.Name))
+		case seen[rel]:
+			return commit, fmt.Errorf("%w: the archive holds %s twice", ErrArchive, hdr.Name)
+		case hdr.Size > o.MaxFileBytes:
+			return commit, fmt.Errorf("%w: %s is %d bytes, more than the %d a recording may have", ErrArchive, hdr.Name, hdr.Size, o.MaxFileBytes)
+		}
+		sum, err := writeHashed(filepath.Join(dir, rel), tr)
+		if err != nil {
+			return commit, fmt.Errorf("%w: %s: %v", ErrArchive, hdr.Name, truncated(err))
+		}
+		if sum != want {
+			return commit, fmt.Errorf("%w: %s: sha256 %x, want %x", ErrChecksum, rel, sum, want)
+		}
+		seen[rel] = true
+		files.Add(1)
+	}
+	// Read to the end of the gzip stream, which checks its CRC and length:
+	// the tar reader stops at its end-of-archive blocks.
+	if _, err := io.Copy(io.Discard, gz); err != nil {
+		return commit, fmt.Errorf("%w: %v", ErrArchive, truncated(err))
+	}
+	if len(seen) < len(o.Sums) {
+		var missing []string
+		for _, name := range o.Sums.Names() {
+			if !seen[name] {
+				missing = append(missing, name)
+			}
+		}
+		example := strings.Join(missing[:min(3, len(missing))], ", ")
+		return commit, fmt.Errorf("%w: %d of the %d listed recordings are not in %s (e.g. %s)", ErrIncomplete, len(missing), len(o.Sums), prefix, example)
+	}
+	return commit, nil
+}
+
+// writeHashed copies r to a new file at path and returns the SHA-256 of
+// what it wrote (Fetch syncs the whole folder once at the end).
+func writeHashed(path string, r io.Reader) (sum [32]byte, err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return sum, err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(f, h), r); err != nil {
+		f.Close()
+		return sum, err
+	}
+	if err := f.Close(); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// truncated says what an unexpected end of the stream usually means.
+func truncated(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w (the download ended early: truncated archive)", err)
+	}
+	return err
+}

@@ -47,7 +47,7 @@ func strodeBin(t *testing.T) string {
 // the recipe writes into the experiment it runs in.
 func copyExperiment(t *testing.T) string {
 	t.Helper()
-	src := shareddata.Dir(t, "kaldi-mini")
+	src := shareddata.Full(t, "kaldi-mini") // the whole experiment, wavs included: ../shared only
 	dst := filepath.Join(t.TempDir(), "s5")
 	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)

@@ -271,8 +271,10 @@ func runIteration(egsDir, dir string, iter int, o Options, valid, trainSub []*am
 	n, lr := s.NumJobs(iter), s.LearningRate(iter)
 	t0 := time.Now()
 	// Job models of an earlier, interrupted attempt at this iteration are redone.
+	// So are the temporary files of jobs (or an average) killed while writing.
 	stale, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("%d.*.mdl", iter+1)))
-	for _, f := range stale {
+	tmps, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf(".%d.*mdl.tmp*", iter+1)))
+	for _, f := range append(stale, tmps...) {
 		if err := os.Remove(f); err != nil {
 			return err
 		}

@@ -1,14 +1,18 @@
 package parallel
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/dataset"
@@ -20,6 +24,10 @@ import (
 // environment, TestMain runs train-iter from its arguments, as the real
 // subcommand does, and fails on purpose where STRODE_PARALLEL_FAIL says.
 func TestMain(m *testing.M) {
+	if js := os.Getenv("STRODE_PARALLEL_DRIVER"); js != "" && (len(os.Args) < 2 || os.Args[1] != "train-iter") {
+		os.Unsetenv("STRODE_PARALLEL_DRIVER") // the jobs it starts are train-iter, not drivers
+		os.Exit(driverChild(js))
+	}
 	if os.Getenv("STRODE_PARALLEL_FAKE") == "1" {
 		os.Exit(fakeStrode(os.Args[1:]))
 	}
@@ -60,6 +68,66 @@ func fakeStrode(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// driverRun is what a driver child process runs (the kill -9 test).
+type driverRun struct {
+	Egs, Dir string
+	Opts     Options
+}
+
+// driverChild runs the driver of a JSON driverRun, as `strode
+// train-parallel` would in its own process.
+func driverChild(js string) int {
+	var r driverRun
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if _, err := Train(r.Egs, r.Dir, r.Opts, func(string, ...any) {}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// killDriverMidway runs the driver in a child process (its own process
+// group: the runner and the jobs too) and kills the group with SIGKILL
+// once iteration 3's jobs have started.
+func killDriverMidway(t *testing.T, egs, dir string, o Options) {
+	t.Helper()
+	js, err := json.Marshal(driverRun{Egs: egs, Dir: dir, Opts: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	c := exec.Command(exe, "-test.run=^$")
+	c.Env = append(os.Environ(), "STRODE_PARALLEL_DRIVER="+string(js))
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pgid := c.Process.Pid
+	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) }) // whatever happens below, nothing outlives the test
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "log", "train.3.1.log")); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the driver ended before iteration 3: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("iteration 3 did not start in 2 minutes")
+		}
+	}
+	time.Sleep(150 * time.Millisecond) // into the jobs
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	<-done
 }
 
 func TestScheduleMatchesNnet3(t *testing.T) {
@@ -270,6 +338,23 @@ func TestDriverResumeIdentical(t *testing.T) {
 		if g := got.History[i]; g.ValidCE != e.ValidCE || g.ValidAcc != e.ValidAcc || g.LearningRate != e.LearningRate {
 			t.Errorf("iteration %d: held-out CE %v acc %v lr %v, uninterrupted %v %v %v", i, g.ValidCE, g.ValidAcc, g.LearningRate, e.ValidCE, e.ValidAcc, e.LearningRate)
 		}
+	}
+
+	// The driver, its runner and its jobs killed with SIGKILL during
+	// iteration 3, then re-run.
+	killed := t.TempDir()
+	killDriverMidway(t, egs, killed, o)
+	if _, err := os.Stat(filepath.Join(killed, "final.mdl")); err == nil {
+		t.Fatal("the killed driver finished")
+	}
+	got, err = Train(egs, killed, o, tlog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after kill -9: resumed from iteration %d", got.Resumed)
+	sameParams(t, "run killed with SIGKILL and resumed", wantModel, load(t, got.Final))
+	if left, _ := filepath.Glob(filepath.Join(killed, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 
 	// Resuming with options that change the results is refused.

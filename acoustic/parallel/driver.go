@@ -251,6 +251,17 @@ type resumeKey struct {
 func checkResumable(egsDir, dir string, info dataset.EgsInfo, o Options) error {
 	abs, _ := filepath.Abs(egsDir)
 	k := resumeKey{Schedule: o.Schedule, Seed: o.Seed, NumMinibatches: o.NumMinibatches, TrainFlags: dataset.IterTrainFlags(o.Train), Egs: abs, NumFrames: info.NumFrames}
+	if o.InitModel == "" { // the model options given now must be those of 0.mdl
+		f, err := am.Load(modelPath(dir, 0))
+		if err != nil {
+			return err
+		}
+		mo := o.Model
+		mo.InputDim, mo.NumPdfs = info.Pipeline.InputDim(), info.NumPdfs
+		if a, b := f.Model.Opts.JSON(), mo.JSON(); a != b {
+			return fmt.Errorf("parallel: %s: %w: the model options are %s, now %s", modelPath(dir, 0), ErrOptionsChanged, a, b)
+		}
+	}
 	now, _ := json.MarshalIndent(k, "", "  ")
 	path := filepath.Join(dir, "train_options.json")
 	old, err := os.ReadFile(path)

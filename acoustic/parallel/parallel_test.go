@@ -362,4 +362,9 @@ func TestDriverResumeIdentical(t *testing.T) {
 	if _, err := Train(egs, crash, o, tlog(t)); !errors.Is(err, ErrOptionsChanged) {
 		t.Errorf("another seed in the same directory: %v, want ErrOptionsChanged", err)
 	}
+	o.Seed--
+	o.Model.SRU.Hidden++
+	if _, err := Train(egs, crash, o, tlog(t)); !errors.Is(err, ErrOptionsChanged) {
+		t.Errorf("another model size in the same directory: %v, want ErrOptionsChanged", err)
+	}
 }

@@ -142,8 +142,15 @@ func Fetch(ctx context.Context, dest string, o Options) (Result, error) {
 		return fail(err)
 	}
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fail(err)
+	if _, err := os.Stat(parent); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return fail(err)
+		}
+		defer func() {
+			if !isDir(dest) {
+				os.Remove(parent) // ours, and empty after a failure
+			}
+		}()
 	}
 	// A run killed outright (SIGKILL, power loss) cannot clean up after
 	// itself; its leftovers are only ever hidden folders with this prefix.
@@ -340,6 +347,11 @@ Yuxin Pan, Hereman Nicolas and Adhish Thite, "Jakobovski/free-spoken-digit-datas
 https://github.com/Jakobovski/free-spoken-digit-dataset (Zenodo: doi:10.5281/zenodo.1342401).
 `, files, time.Now().UTC().Format(time.RFC3339), archiveURL, commit, sums)
 	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // syncDir flushes a folder's entries to disk; best effort, as some file

@@ -142,6 +142,13 @@ func TestFetchUnreachable(t *testing.T) {
 		}
 	}
 	assertNoCache(t, parent, dest)
+
+	// A parent folder Fetch had to make goes too.
+	dest = filepath.Join(parent, "data", "fsdd")
+	if _, err := Fetch(context.Background(), dest, testOptions(url, Sums{"0_a_0.wav": {}})); err == nil {
+		t.Fatal("no error")
+	}
+	assertNoCache(t, parent, dest)
 }
 
 func TestFetchHTTPError(t *testing.T) {

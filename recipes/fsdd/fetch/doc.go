@@ -7,7 +7,8 @@
 // archive's free-spoken-digit-dataset-1.0.10/recordings/ files, checks each
 // against the SHA-256 list committed beside this file
 // (SHA256SUMS.upstream-v1.0.10, embedded in the binary), and requires every
-// listed file to be present. It unpacks into a hidden temporary folder beside
+// listed file to be present; files the list does not name are left out
+// with a warning, so the cache holds exactly the listed recordings. It unpacks into a hidden temporary folder beside
 // the destination and renames that folder into place only once everything
 // has been verified, so an interrupted, truncated or corrupted download never
 // leaves a cache that looks complete. Failures (no network, a timeout, a

@@ -73,11 +73,12 @@ func (o *Options) defaults() {
 
 // Result describes a finished Fetch.
 type Result struct {
-	Dir            string // the destination; recordings are in Dir/recordings
-	AlreadyPresent bool   // Dir/recordings existed, nothing was downloaded
-	Files          int    // recordings written and verified
-	Bytes          int64  // compressed bytes downloaded
-	Commit         string // the commit GitHub's archive names in its pax header, if any
+	Dir            string   // the destination; recordings are in Dir/recordings
+	AlreadyPresent bool     // Dir/recordings existed, nothing was downloaded
+	Files          int      // recordings written and verified
+	Bytes          int64    // compressed bytes downloaded
+	Commit         string   // the commit GitHub's archive names in its pax header, if any
+	Skipped        []string // files of recordings/ the list does not name, left out
 }
 
 // Error is a failed Fetch: what went wrong, and how to place the files by hand.
@@ -191,11 +192,15 @@ func Fetch(ctx context.Context, dest string, o Options) (Result, error) {
 	defer body.Close()
 	atomic.StoreInt64(&size, n)
 	counted := &countingReader{r: body, n: &got, last: &lastByte}
-	commit, err := unpack(counted, filepath.Join(tmp, "recordings"), o, &files)
+	commit, skipped, err := unpack(counted, filepath.Join(tmp, "recordings"), o, &files)
 	if err != nil {
 		return fail(causeOf(ctx, err))
 	}
-	res.Files, res.Bytes, res.Commit = int(files.Load()), got.Load(), commit
+	res.Files, res.Bytes, res.Commit, res.Skipped = int(files.Load()), got.Load(), commit, skipped
+	if len(skipped) > 0 && o.Progress != nil {
+		fmt.Fprintf(o.Progress, "WARNING (strode fetch-fsdd) left out %d file(s) of recordings/ that %s does not list, e.g. %s\n",
+			len(skipped), sumsLabel(o.SumsPath), strings.Join(skipped[:min(3, len(skipped))], ", "))
+	}
 	if err := writeSource(filepath.Join(tmp, "SOURCE"), o.URL, commit, sumsLabel(o.SumsPath), res.Files); err != nil {
 		return fail(err)
 	}

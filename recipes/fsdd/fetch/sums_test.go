@@ -126,7 +126,7 @@ func FuzzUnpack(f *testing.F) {
 		root := t.TempDir()
 		dir := filepath.Join(root, "recordings")
 		var n atomic.Int64
-		_, err := unpack(bytes.NewReader(archive), dir, Options{Sums: sums, MaxFileBytes: 1 << 20}, &n)
+		_, _, err := unpack(bytes.NewReader(archive), dir, Options{Sums: sums, MaxFileBytes: 1 << 20}, &n)
 		filepath.WalkDir(root, func(p string, d os.DirEntry, _ error) error {
 			if p == root || p == dir {
 				return nil

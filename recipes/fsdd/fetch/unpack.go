@@ -15,19 +15,21 @@ import (
 
 // unpack reads a tar.gz stream and writes the files of
 // ArchiveFolder/recordings/ into dir (which it creates), checking each
-// against o.Sums as it goes. Everything else in the archive is read past. It
-// fails on a file the list does not name, on a checksum mismatch, on a
-// stream that ends early or whose gzip checksum is wrong, and when a listed
-// file never came. It returns the commit named by the archive's pax global
-// header (GitHub's archives carry one), or "".
-func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit string, err error) {
+// against o.Sums as it goes. Everything else in the archive is read past,
+// and so are files in recordings/ that the list does not name (they are
+// returned in skipped, never written: the cache holds exactly the listed
+// files). It fails on a checksum mismatch, on an entry of recordings/ that
+// is not a plain file, on a stream that ends early or whose gzip checksum is
+// wrong, and when a listed file never came. It returns the commit named by
+// the archive's pax global header (GitHub's archives carry one), or "".
+func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit string, skipped []string, err error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
-		return "", fmt.Errorf("%w: not a gzip stream: %v", ErrArchive, truncated(err))
+		return "", nil, fmt.Errorf("%w: not a gzip stream: %v", ErrArchive, truncated(err))
 	}
 	defer gz.Close()
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	prefix := ArchiveFolder + "/recordings/"
 	seen := make(map[string]bool, len(o.Sums))
@@ -38,7 +40,7 @@ func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit str
 			break
 		}
 		if err != nil {
-			return commit, fmt.Errorf("%w: after %d recordings: %v", ErrArchive, len(seen), truncated(err))
+			return commit, skipped, fmt.Errorf("%w: after %d recordings: %v", ErrArchive, len(seen), truncated(err))
 		}
 		if hdr.Typeflag == tar.TypeXGlobalHeader {
 			commit = hdr.PAXRecords["comment"]
@@ -49,23 +51,24 @@ func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit str
 			continue // outside recordings/, or the folder's own entry
 		}
 		if hdr.Typeflag != tar.TypeReg || !plainName(rel) {
-			return commit, fmt.Errorf("%w: %s is not a plain file directly in recordings/ (type %q)", ErrArchive, clip(hdr.Name), hdr.Typeflag)
+			return commit, skipped, fmt.Errorf("%w: %s is not a plain file directly in recordings/ (type %q)", ErrArchive, clip(hdr.Name), hdr.Typeflag)
 		}
 		want, listed := o.Sums[rel]
 		switch {
 		case !listed:
-			return commit, fmt.Errorf("%w: the archive holds %s, which the SHA-256 list does not name", ErrArchive, clip(hdr.Name))
+			skipped = append(skipped, rel)
+			continue
 		case seen[rel]:
-			return commit, fmt.Errorf("%w: the archive holds %s twice", ErrArchive, hdr.Name)
+			return commit, skipped, fmt.Errorf("%w: the archive holds %s twice", ErrArchive, hdr.Name)
 		case hdr.Size > o.MaxFileBytes:
-			return commit, fmt.Errorf("%w: %s is %d bytes, more than the %d a recording may have", ErrArchive, hdr.Name, hdr.Size, o.MaxFileBytes)
+			return commit, skipped, fmt.Errorf("%w: %s is %d bytes, more than the %d a recording may have", ErrArchive, hdr.Name, hdr.Size, o.MaxFileBytes)
 		}
 		sum, err := writeHashed(filepath.Join(dir, rel), tr)
 		if err != nil {
-			return commit, fmt.Errorf("%w: %s: %v", ErrArchive, hdr.Name, truncated(err))
+			return commit, skipped, fmt.Errorf("%w: %s: %v", ErrArchive, hdr.Name, truncated(err))
 		}
 		if sum != want {
-			return commit, fmt.Errorf("%w: %s: sha256 %x, want %x", ErrChecksum, rel, sum, want)
+			return commit, skipped, fmt.Errorf("%w: %s: sha256 %x, want %x", ErrChecksum, rel, sum, want)
 		}
 		seen[rel] = true
 		files.Add(1)
@@ -73,7 +76,7 @@ func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit str
 	// Read to the end of the gzip stream, which checks its CRC and length:
 	// the tar reader stops at its end-of-archive blocks.
 	if _, err := io.Copy(io.Discard, gz); err != nil {
-		return commit, fmt.Errorf("%w: %v", ErrArchive, truncated(err))
+		return commit, skipped, fmt.Errorf("%w: %v", ErrArchive, truncated(err))
 	}
 	if len(seen) < len(o.Sums) {
 		var missing []string
@@ -83,9 +86,9 @@ func unpack(r io.Reader, dir string, o Options, files *atomic.Int64) (commit str
 			}
 		}
 		example := strings.Join(missing[:min(3, len(missing))], ", ")
-		return commit, fmt.Errorf("%w: %d of the %d listed recordings are not in %s (e.g. %s)", ErrIncomplete, len(missing), len(o.Sums), prefix, example)
+		return commit, skipped, fmt.Errorf("%w: %d of the %d listed recordings are not in %s (e.g. %s)", ErrIncomplete, len(missing), len(o.Sums), prefix, example)
 	}
-	return commit, nil
+	return commit, skipped, nil
 }
 
 // writeHashed copies r to a new file at path and returns the SHA-256 of

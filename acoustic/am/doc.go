@@ -24,4 +24,11 @@
 // package acoustic/dataset reads those. The model file (File) is a
 // safetensors file whose metadata holds the options, the feature pipeline
 // the model was trained on, the number of pdfs and the training history.
+//
+// For data-parallel training (package acoustic/parallel), RunIteration
+// trains one job's copy of a model on one archive and Average (nnet3-average's
+// counterpart) averages the jobs' models. Adam's moments are averaged with the
+// parameters (the step count is the rounded mean) and carried to the next
+// iteration in the model file, rather than reset or kept per job: see
+// average.go for why.
 package am

@@ -36,6 +36,10 @@
 #   --epochs N [20, early stopping] --minibatch-utts N [8] --learn-rate F [0.002]
 #   --train-opts "..." (more strode train options) --parallel-models B [true]
 #   --realign-iters N [0] --realign-model M [first of --models]
+#   --num-jobs-final N [1]: N > 1 trains data-parallel as nnet3 does (strode get-egs into
+#     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
+#     --cmd, their models averaged), with --num-jobs-initial [1], --epochs as passes over the
+#     archives, --initial-effective-lrate [0.001] --final-effective-lrate [0.0001]
 #   --beam F [13] --lattice-beam F [8] --acwt F [0.1] --max-active N [7000]
 #   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]
 #   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale)
@@ -75,6 +79,11 @@ train_opts=
 parallel_models=true
 realign_iters=0
 realign_model=
+num_jobs_initial=1
+num_jobs_final=1
+num_archives=
+initial_effective_lrate=0.001
+final_effective_lrate=0.0001
 beam=13
 lattice_beam=8
 acwt=0.1
@@ -215,7 +224,7 @@ if run_stage 2; then
       ark,scp:$store/cmvn_$name.ark,$d/cmvn.scp
     # Utterances whose features failed are dropped (and counted), then the split is made again
     # with feats.scp and cmvn.scp.
-    quietly $logdir/fix_data_dir.log $strode fix-data-dir $d; grep -h "dropped\|kept" $logdir/fix_data_dir.log | grep -v "kept all" | sed 's/^/   /' || true
+    quietly $logdir/fix_data_dir.log $strode fix-data-dir $d; grep -h "dropped" $logdir/fix_data_dir.log | sed 's/^/   /' || true
     quietly $logdir/split.log $strode split-data $d $j
     echo "   $name: $(wc -l < $d/feats.scp) of $(wc -l < $src/utt2spk) utterances, dim $($strode feat-to-dim scp:$d/feats.scp - 2>/dev/null)"
     mark_done $d
@@ -242,30 +251,57 @@ fi
 
 # ---------------------------------------------------------------------------------------
 # train_models ALI SUFFIX: train every model on the alignments in ALI into exp/MODEL$SUFFIX.
+# One process per model through --cmd (--num-jobs-final 1), or data-parallel (see --help).
+model_flags() {  # the model options common to strode train and strode train-parallel
+  echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
+    --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
+}
+pipeline_flags() {  # the features as the models see them
+  echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
+    --left-context=$context --right-context=$context
+}
+train_one() {  # train_one MODEL ALI DIR
+  local m=$1 a=$2 dir=$3
+  if [ "$num_jobs_final" -le 1 ]; then
+    # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
+    $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$seed \
+      --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
+      "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
+      --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp \
+      scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
+  else
+    # The driver runs here and sends each iteration's jobs through --cmd; a re-run continues
+    # after the last averaged model.
+    $strode train-parallel --cmd "$cmd" --num-jobs-initial=$num_jobs_initial --num-jobs-final=$num_jobs_final \
+      --num-epochs=$epochs --initial-effective-lrate=$initial_effective_lrate \
+      --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$seed $(model_flags $m) $train_opts \
+      $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
+  fi
+}
 train_models() {
   local a=$1 suffix=$2 m dir pids=()
+  egs=$exp/strode_egs$suffix
+  if [ "$num_jobs_final" -gt 1 ] && ! unit_done $egs; then
+    echo "   training archives: $egs (log: $egs/log/get_egs.log)"
+    rm -rf $egs; mkdir -p $egs/log
+    $cmd $egs/log/get_egs.log $strode get-egs --num-archives=${num_archives:-$num_jobs_final} --srand=$seed \
+      --transition-model=$a/final.mdl $(pipeline_flags) "--feature-description=compute-fbank-feats $fbank_all" \
+      --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $egs
+    mark_done $egs
+  fi
   for m in $models; do
     dir=$exp/$m$suffix; mkdir -p $dir/log
     if unit_done $dir; then echo "   $m$suffix: done before ($dir/.done)"; continue; fi
-    echo "   training $m$suffix on $a (log: $dir/log/train.log)"
-    # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
+    echo "   training $m$suffix on $a (log: $dir/log/train$([ "$num_jobs_final" -le 1 ] || echo _parallel).log)"
     (
-      $cmd $dir/log/train.log $strode train --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers \
-        --bidirectional=$bidirectional --model=$m --max-iters=$epochs --seed=$seed --phi-z=free \
-        --minibatch-utts=$minibatch_utts --learn-rate=$learn_rate --minibatch-frames=4000 --patience=3 $train_opts \
-        --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
-        --left-context=$context --right-context=$context --transition-model=$a/final.mdl \
-        "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
-        --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp \
-        scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am &&
-      cp $(counts_of $a) $dir/pdf.counts && ln -sf "$(cd $a && pwd)" $dir/ali && mark_done $dir
+      train_one $m $a $dir && cp $(counts_of $a) $dir/pdf.counts && ln -sfn "$(cd $a && pwd)" $dir/ali && mark_done $dir
     ) &
     pids+=($!)
-    $parallel_models || wait ${pids[-1]} || { echo "$0: training $m$suffix failed, see $dir/log/train.log" >&2; exit 1; }
+    $parallel_models || wait ${pids[-1]} || { echo "$0: training $m$suffix failed, see $dir/log/" >&2; exit 1; }
   done
-  for p in ${pids[@]+"${pids[@]}"}; do wait $p || { echo "$0: a training failed, see $exp/*$suffix/log/train.log" >&2; exit 1; }; done
+  for p in ${pids[@]+"${pids[@]}"}; do wait $p || { echo "$0: a training failed, see $exp/*$suffix/log/" >&2; exit 1; }; done
   for m in $models; do
-    grep -E "epoch [0-9]+:" $exp/$m$suffix/log/train.log | tail -n 1 | sed "s/^LOG (strode train) /   $m$suffix: /" | cut -c1-150 || true
+    grep -h -E "epoch [0-9]+:|iter [0-9]+:" $exp/$m$suffix/log/train*.log | tail -n 1 | sed "s/^LOG ([a-z -]*) /   $m$suffix: /" | cut -c1-150 || true
   done
 }
 

@@ -407,3 +407,10 @@ if $adapt && run_stage 9; then
   echo "${json%,}}" > $exp_dir/results.json
   cat $exp_dir/results.json
 fi
+
+# The results table of stage 7 (speaker-independent), printed last and kept beside results.json.
+if [ -f $exp_dir/strode_results.md ]; then
+  cp $exp_dir/strode_results.md $exp_dir/results.md
+  echo "== results ($exp_dir/results.md; adapted WERs of stage 9 in results.json)"
+  cat $exp_dir/results.md
+fi

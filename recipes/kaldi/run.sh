@@ -28,7 +28,8 @@
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
 #   --models "..." [sru strode] --exp DIR [exp] --seed N [777] --quick (small models, minutes)
-#   --fbank-config FILE [conf/fbank.conf if present] --fbank-opts "..." [--num-mel-bins=40 --dither=0]
+#   --fbank-config FILE [conf/fbank.conf if present] --fbank-opts "..." [--num-mel-bins=40 --dither=0,
+#     and conf/mfcc.conf's --sample-frequency when there is no fbank config]
 #   --fbank-dir DIR [data-fbank] --feat-store DIR [fbank]
 #   --cv-spk-percent N [10] --cv-utts FILE (held-out utterance list instead of speakers)
 #   --exclude-utts FILE (utterances kept out of training; default: the held-out ones)
@@ -109,6 +110,12 @@ case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 [ -n "$realign_model" ] || realign_model=${models%% *}
 [ -z "$fbank_config" ] && [ -f conf/fbank.conf ] && fbank_config=conf/fbank.conf
+# Without an fbank config, the sampling rate is the experiment's MFCC one (conf/mfcc.conf
+# names it whenever the corpus is not 16 kHz): fbank of 8 kHz telephone speech must say so.
+if [ -z "$fbank_config" ] && [ -f conf/mfcc.conf ] && [[ " $fbank_opts" != *--sample-frequency* ]]; then
+  sf=$(sed -n 's/^ *--sample-frequency=\([0-9.]*\).*/\1/p' conf/mfcc.conf | tail -n 1)
+  [ -z "$sf" ] || fbank_opts="$fbank_opts --sample-frequency=$sf"
+fi
 fbank_all="$fbank_opts${fbank_config:+ --config=$fbank_config}"
 
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
@@ -356,6 +363,9 @@ if run_stage 6; then
       name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_$name
       if unit_done $dir; then echo "   $m $name: done before ($dir/.done)"; continue; fi
       j=$(jobs_of $d); rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+      # Kaldi's scoring scripts and lattice tools look for the transition model in DIR/../final.mdl
+      # (nnet1 keeps a copy beside final.nnet the same way).
+      cp $decode_mdl $mdir/final.mdl
       t0=$(date +%s.%N)
       $cmd JOB=1:$j $dir/log/decode.JOB.log \
         $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk \
@@ -380,8 +390,8 @@ if run_stage 7; then
     mdir=$(final_dir $m); dirs+=($mdir)
     for src in $sets; do
       dir=$mdir/decode_$(basename $src)
-      $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt --max-lmwt $max_lmwt \
-        --word-ins-penalty "$word_ins_penalty" $src $graph $dir > /dev/null
+      $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
+        --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
       echo "   $(cat $dir/best_wer)"
     done
   done

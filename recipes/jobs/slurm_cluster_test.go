@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,26 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// freePortPair finds a port p such that p and p+1 are free on localhost
-// (slurmctld and slurmd).
-func freePortPair(t *testing.T) int {
-	for try := 0; try < 50; try++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if l2, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p+1)); err == nil {
-			l2.Close()
-			return p
-		}
-	}
-	t.Fatal("no free port pair")
-	return 0
-}
+	"github.com/strode-asr/strode/recipes/jobs/slurmtest"
+)
 
 // TestSlurmLocalCluster starts a real one-node Slurm (slurm/start-local-cluster.sh),
 // runs slurm.pl's jobs through it and checks with scontrol, squeue and the
@@ -40,29 +22,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 	if os.Getenv("STRODE_SLURM_TEST") != "1" {
 		t.Skip("set STRODE_SLURM_TEST=1 to start a one-node Slurm cluster here (needs root and apt-get install slurm-wlm munge)")
 	}
-	for _, b := range []string{"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "scontrol", "squeue", "sinfo"} {
-		if _, err := exec.LookPath(b); err != nil {
-			t.Skipf("%s not found: apt-get install slurm-wlm munge", b)
-		}
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the local Slurm cluster needs root")
-	}
-	scripts, _ := filepath.Abs("slurm")
-	dir := filepath.Join(t.TempDir(), "cluster")
-	start := exec.Command(filepath.Join(scripts, "start-local-cluster.sh"), dir)
-	start.Env = append(os.Environ(), fmt.Sprintf("STRODE_SLURM_PORT=%d", freePortPair(t)))
-	out, err := start.CombinedOutput()
-	if err != nil {
-		t.Fatalf("start-local-cluster.sh: %v\n%s", err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command(filepath.Join(scripts, "stop-local-cluster.sh"), dir).CombinedOutput(); err != nil {
-			t.Errorf("stop-local-cluster.sh: %v\n%s", err, out)
-		}
-	})
-	t.Setenv("SLURM_CONF", filepath.Join(dir, "slurm.conf"))
-	t.Logf("%s", out)
+	dir := slurmtest.StartLocalCluster(t)
 
 	work := t.TempDir()
 	var stderr bytes.Buffer

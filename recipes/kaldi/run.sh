@@ -9,6 +9,9 @@
 #
 # Stages (--stage N / --stop-stage N; a finished unit of work has a .done file and is
 # skipped when re-run, an unfinished one is redone, so a killed run is re-run as it was):
+#   0 with --corpus chime5 --chime5-dir DIR: data/train_worn and data/dev_worn from the corpus
+#     (binaural worn microphones, as egs/chime5/s5's prepare_data.sh; strode chime5-data-prep),
+#     which then are the --train and --dev defaults (CHiME-5 has no worn-mic eval audio)
 #   1 check the layout: every file the chosen stages need, the data dirs (validate-data-dir),
 #     and that the alignments' model is the graph's (same transition model, same pdfs)
 #   2 fbank features + CMVN stats per speaker for every data dir, in --nj jobs through --cmd
@@ -22,6 +25,7 @@
 #   7 score (local/score.sh's LM-weight x penalty sweep, best_wer) and the results table:
 #     exp/strode_results.md and exp/strode_results.json
 # Options (defaults in brackets):
+#   --corpus NAME [none] --chime5-dir DIR: a corpus front end for stage 0 (chime5)
 #   --train DIR [data/train] --dev DIR [data/dev] --test "DIR ..." [data/eval] (empty: none)
 #   --lang DIR [data/lang] --ali DIR [exp/tri3_ali] --graph DIR [exp/tri3/graph]
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
@@ -46,8 +50,10 @@
 #   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale)
 set -euo pipefail
 
-stage=1
+stage=0
 stop_stage=100
+corpus=
+chime5_dir=
 nj=4
 cmd=run.pl
 train=data/train
@@ -101,6 +107,16 @@ set -- ${args[@]+"${args[@]}"}
 . "$root/recipes/local/parse_options.sh"
 . "$root/recipes/local/jobs.sh"
 [ $# = 0 ] || { echo "$0: unexpected argument $1 (see --help)" >&2; exit 1; }
+case "$corpus" in
+  "") ;;
+  chime5)
+    [ -n "$chime5_dir" ] || { echo "$0: --corpus chime5 needs --chime5-dir (the folder with audio/ and transcriptions/)" >&2; exit 1; }
+    # The worn-microphone sets are the defaults the user did not override.
+    [ "$train" != data/train ] || train=data/train_worn
+    [ "$dev" != data/dev ] || dev=data/dev_worn
+    [ "$test" != data/eval ] || test= ;;
+  *) echo "$0: --corpus $corpus: the front ends are chime5 (or none: the data dirs are given)" >&2; exit 1 ;;
+esac
 
 [ -n "$strode" ] || strode=$(find_strode "$root")
 export STRODE=$strode
@@ -137,6 +153,21 @@ counts_of() { if [ "$1" = "$ali" ]; then echo "$exp/strode_targets/pdf.counts"; 
 # The models that are decoded, and the alignments (and priors) they were trained on.
 final_ali=$ali; [ "$realign_iters" = 0 ] || final_ali=$exp/${realign_model}_ali$realign_iters
 final_dir() { if [ "$realign_iters" = 0 ]; then echo "$exp/$1"; else echo "$exp/${1}_realign$realign_iters"; fi; }
+
+# ---------------------------------------------------------------------------------------
+# Stage 0: a corpus front end makes the data dirs.
+if [ "$corpus" = chime5 ] && run_stage 0; then
+  log_stage 0 "CHiME-5 worn-microphone data dirs from $chime5_dir"
+  for pair in train:$train dev:$dev; do
+    set_name=${pair%%:*}; d=${pair#*:}
+    [ -n "$d" ] || continue
+    if unit_done $d; then echo "   $d: done before ($d/.done)"; continue; fi
+    quietly $exp/strode_check/log/chime5_data_prep_$set_name.log \
+      $strode chime5-data-prep "$chime5_dir" $set_name $d
+    echo "   $d: $(wc -l < $d/utt2spk) utterances, $(wc -l < $d/spk2utt) speakers"
+    mark_done $d
+  done
+fi
 
 # ---------------------------------------------------------------------------------------
 # Stage 1: check the layout (always, for the stages about to run: a missing file is found

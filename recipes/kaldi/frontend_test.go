@@ -93,3 +93,27 @@ func TestMissingAlignmentsCounted(t *testing.T) {
 		}
 	}
 }
+
+// --seeds trains and decodes every model once per seed and ends with strode
+// compare's paired table (minute-long: not with -short).
+func TestSeedsCompare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four small trainings; run without -short")
+	}
+	dir := copyExperiment(t)
+	out, err := recipe(t, dir, append([]string{"--quick", "--nj", "2", "--seeds", "1 2", "--epochs", "2", "--hidden", "32", "--layers", "1"},
+		kaldiMiniArgs...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --seeds: %v\n%s", err, out)
+	}
+	for _, want := range []string{"| sru_seed2 | test |", "| strode_seed1 | test |", "| strode - sru | 2 |"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"exp/strode_compare.json", "exp/strode_compare.png", "exp/strode_compare.runs"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -32,6 +32,9 @@
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
 #   --models "..." [sru strode] --exp DIR [exp] --seed N [777] --quick (small models, minutes)
+#   --seeds "N ..." [none]: train and decode every model once per seed (exp/MODEL_seedN), then
+#     strode compare: mean WER ± s.e. per model and paired differences with 95% intervals against
+#     the first model (exp/strode_compare.md, .json, .png); the data split stays --seed's
 #   --fbank-config FILE [conf/fbank.conf if present] --fbank-opts "..." [--num-mel-bins=40 --dither=0,
 #     and conf/mfcc.conf's --sample-frequency when there is no fbank config]
 #   --fbank-dir DIR [data-fbank] --feat-store DIR [fbank]
@@ -66,6 +69,7 @@ decode_mdl=
 models="sru strode"
 exp=exp
 seed=777
+seeds=
 quick=false
 fbank_config=
 fbank_opts="--num-mel-bins=40 --dither=0"
@@ -153,6 +157,11 @@ counts_of() { if [ "$1" = "$ali" ]; then echo "$exp/strode_targets/pdf.counts"; 
 # The models that are decoded, and the alignments (and priors) they were trained on.
 final_ali=$ali; [ "$realign_iters" = 0 ] || final_ali=$exp/${realign_model}_ali$realign_iters
 final_dir() { if [ "$realign_iters" = 0 ]; then echo "$exp/$1"; else echo "$exp/${1}_realign$realign_iters"; fi; }
+# The runs: every model once per seed of --seeds (MODEL:SEED), named MODEL_seedSEED, or once
+# with --seed, named MODEL.
+runs=()
+for m in $models; do for sd in ${seeds:-$seed}; do runs+=("$m:$sd"); done; done
+run_name() { if [ -n "$seeds" ]; then echo "${1%%:*}_seed${1#*:}"; else echo "${1%%:*}"; fi; }
 
 # ---------------------------------------------------------------------------------------
 # Stage 0: a corpus front end makes the data dirs.
@@ -298,11 +307,11 @@ pipeline_flags() {  # the features as the models see them
   echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
     --left-context=$context --right-context=$context
 }
-train_one() {  # train_one MODEL ALI DIR
-  local m=$1 a=$2 dir=$3
+train_one() {  # train_one MODEL ALI DIR SEED
+  local m=$1 a=$2 dir=$3 sd=$4
   if [ "$num_jobs_final" -le 1 ]; then
     # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
-    $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$seed \
+    $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
       --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
       "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
       --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp \
@@ -312,12 +321,12 @@ train_one() {  # train_one MODEL ALI DIR
     # after the last averaged model.
     $strode train-parallel --cmd "$cmd" --num-jobs-initial=$num_jobs_initial --num-jobs-final=$num_jobs_final \
       --num-epochs=$epochs --initial-effective-lrate=$initial_effective_lrate \
-      --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$seed $(model_flags $m) $train_opts \
+      --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$sd $(model_flags $m) $train_opts \
       $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
   fi
 }
 train_models() {
-  local a=$1 suffix=$2 m dir pids=()
+  local a=$1 suffix=$2 r m dir pids=()
   egs=$exp/strode_egs$suffix
   if [ "$num_jobs_final" -gt 1 ] && ! unit_done $egs; then
     echo "   training archives: $egs (log: $egs/log/get_egs.log)"
@@ -327,18 +336,20 @@ train_models() {
       --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $egs
     mark_done $egs
   fi
-  for m in $models; do
+  for r in "${runs[@]}"; do
+    m=$(run_name $r)
     dir=$exp/$m$suffix; mkdir -p $dir/log
     if unit_done $dir; then echo "   $m$suffix: done before ($dir/.done)"; continue; fi
     echo "   training $m$suffix on $a (log: $dir/log/train$([ "$num_jobs_final" -le 1 ] || echo _parallel).log)"
     (
-      train_one $m $a $dir && cp $(counts_of $a) $dir/pdf.counts && ln -sfn "$(cd $a && pwd)" $dir/ali && mark_done $dir
+      train_one ${r%%:*} $a $dir ${r#*:} && cp $(counts_of $a) $dir/pdf.counts && ln -sfn "$(cd $a && pwd)" $dir/ali && mark_done $dir
     ) &
     pids+=($!)
     $parallel_models || wait ${pids[-1]} || { echo "$0: training $m$suffix failed, see $dir/log/" >&2; exit 1; }
   done
   for p in ${pids[@]+"${pids[@]}"}; do wait $p || { echo "$0: a training failed, see $exp/*$suffix/log/" >&2; exit 1; }; done
-  for m in $models; do
+  for r in "${runs[@]}"; do
+    m=$(run_name $r)
     grep -h -E "epoch [0-9]+:|iter [0-9]+:" $exp/$m$suffix/log/train*.log | tail -n 1 | sed "s/^LOG ([a-z -]*) /   $m$suffix: /" | cut -c1-150 || true
   done
 }
@@ -365,7 +376,8 @@ fi
 if [ "$realign_iters" != 0 ] && run_stage 5; then
   d=$(fbank_of $train); oov=$(cat $lang/oov.txt)
   for r in $(seq 1 $realign_iters); do
-    if [ $r = 1 ]; then src=$exp/$realign_model; else src=$exp/${realign_model}_realign$((r-1)); fi
+    rm0=$(run_name "$realign_model:${seeds%% *}")  # the realigning network: the first seed's
+    if [ $r = 1 ]; then src=$exp/$rm0; else src=$exp/${rm0}_realign$((r-1)); fi
     out=$exp/${realign_model}_ali$r
     log_stage 5 "round $r: align the training data with $src, retrain on it"
     if ! unit_done $out; then
@@ -388,8 +400,8 @@ fi
 # ---------------------------------------------------------------------------------------
 if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
-  for m in $models; do
-    mdir=$(final_dir $m)
+  for r in "${runs[@]}"; do
+    m=$(run_name $r); mdir=$(final_dir $m)
     for src in $sets; do
       name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_$name
       if unit_done $dir; then echo "   $m $name: done before ($dir/.done)"; continue; fi
@@ -416,11 +428,12 @@ fi
 # ---------------------------------------------------------------------------------------
 if run_stage 7; then
   log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
-  dirs=()
-  for m in $models; do
-    mdir=$(final_dir $m); dirs+=($mdir)
+  dirs=(); : > $exp/strode_compare.runs
+  for r in "${runs[@]}"; do
+    mdir=$(final_dir $(run_name $r)); dirs+=($mdir)
     for src in $sets; do
       dir=$mdir/decode_$(basename $src)
+      echo "${r%%:*} $(basename $src) ${r#*:} $dir/best_wer" >> $exp/strode_compare.runs
       $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
         --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
       echo "   $(cat $dir/best_wer)"
@@ -428,4 +441,9 @@ if run_stage 7; then
   done
   $strode results-table --print-args=false --md=$exp/strode_results.md --json=$exp/strode_results.json ${dirs[@]}
   echo "   (also in $exp/strode_results.md and $exp/strode_results.json)"
+  if [ -n "$seeds" ]; then
+    echo "   paired comparison over seeds $seeds (strode compare; $exp/strode_compare.md)"
+    $strode compare --print-args=false --baseline=${models%% *} --json=$exp/strode_compare.json --png=$exp/strode_compare.png \
+      $exp/strode_compare.runs | tee $exp/strode_compare.md
+  fi
 fi

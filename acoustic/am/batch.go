@@ -99,26 +99,38 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	}
 	var klRows, htilde *graph.Node
 	if o.Kind == KindSTRODE {
-		eps := make([]float64, n)
+		fixed, isFixed := o.FixedBoundary() // fixedttilde.go
+		eps := make([]float64, n)           // ε0 in every row, or the fixed t̃
 		for i := range eps {
 			eps[i] = o.Eps0
+			if isFixed {
+				eps[i] = fixed
+			}
 		}
-		bz := m.boundaryZ(net, e)
-		tt, _ := m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
+		var bz, tt *graph.Node
+		if isFixed {
+			tt = net.Const("t_tilde", eps, n, 1)
+		} else {
+			bz = m.boundaryZ(net, e)
+			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
+		}
 		h0 := net.MatMul(e, net.P(m.Proj))
 		f := func(h *graph.Node) *graph.Node {
 			h = net.Tanh(m.ODE[0].Apply(net, h))
 			h = net.Tanh(m.ODE[1].Apply(net, h))
 			return m.ODE[2].Apply(net, h)
 		}
-		htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
+		htilde = h0
+		if !isFixed || fixed != 0 {
+			htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
+		}
 		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
 		if err != nil {
 			return nil, err
 		}
 		logits = net.Add(logits, ho)
 		bt.TTilde, bt.HTilde = tt, htilde
-		if mode != Infer {
+		if mode != Infer && !isFixed {
 			q := m.Boundary.Density(net, m.kl.Nodes(), bz)
 			p := m.Prior.Density(net, m.kl.Nodes())
 			klRows = m.kl.Term(net.Graph, q, p)
@@ -136,7 +148,9 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		bt.CE = net.Sum(ce)
 		loss := bt.CE
 		if o.Kind == KindSTRODE {
-			bt.KL = net.Sum(net.Mul(klRows, maskwn))
+			if klRows != nil {
+				bt.KL = net.Sum(net.Mul(klRows, maskwn))
+			}
 			var xnextn *graph.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
 			hid := net.Tanh(m.PriorIn.Apply(net, xnextn))
@@ -146,7 +160,11 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			// log N = −½log 2π − ½log σ² − (h̃−μ)²/(2σ²)
 			logN := net.AddConst(net.Neg(net.Add(net.Scale(net.Log(v), 0.5), net.Div(net.Square(d), net.Scale(v, 2)))), -halfLog2Pi)
 			bt.LogP = net.Scale(net.Sum(net.MulCol(logN, maskwn)), 1/float64(o.ODEState))
-			loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
+			if bt.KL != nil {
+				loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
+			} else { // fixed t̃: no KL term
+				loss = net.Add(loss, net.Scale(bt.LogP, -o.WP))
+			}
 		}
 		bt.Loss = loss
 	}

@@ -41,7 +41,7 @@ func tinyBatch(rng *rand.Rand, o Options, lengths []int) []*Utterance {
 // with central finite differences in float64 (relative error ≤ 1e-3): the
 // sru model, the STRODE head through the cross-entropy alone, and the whole
 // loss with the KL and Gaussian prior terms weighted up so they matter,
-// also with label smoothing; the baselines: odernn (its fused ODE-RNN cell
+// also with label smoothing, and with a fixed t̃; the baselines: odernn (its fused ODE-RNN cell
 // through the SRU decoder into the encoder) and dnn (sigmoid and ReLU).
 func TestGradients(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
@@ -64,6 +64,9 @@ func TestGradients(t *testing.T) {
 		// Label smoothing (--label-smoothing).
 		{"sru-label-smoothing", KindSRU, 0, 0, PhiZNonPos, false, 0.3},
 		{"strode-label-smoothing", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0.3},
+		// The constant-t̃ ablation (--fixed-t-tilde=1.5): no KL term, Φ
+		// and φ unused, the Gaussian prior term weighted up.
+		{"strode-fixed-t-tilde", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
 		{"odernn", KindODERNN, 0, 0, "", false, 0},
 		{"odernn-bidirectional", KindODERNN, 0, 0, "", true, 0.3},
 		{"dnn-sigmoid", KindDNN, 0, 0, "", false, 0},
@@ -75,6 +78,10 @@ func TestGradients(t *testing.T) {
 			o.SRU.Bidirectional = tc.bidir
 			if tc.name == "dnn-relu" {
 				o.DNNActivation = DNNReLU
+			}
+			if tc.name == "strode-fixed-t-tilde" {
+				c := 1.5
+				o.FixedTTilde = &c
 			}
 			m, err := New(o, 3)
 			if err != nil {
@@ -101,8 +108,8 @@ func TestGradients(t *testing.T) {
 				t.Fatal(err)
 			}
 			params := bt.Params()
-			if len(params) != len(m.Params.List) {
-				t.Fatalf("%d parameters reached by the gradient, model has %d", len(params), len(m.Params.List))
+			if want := len(m.Params.List) - len(unusedParams(m)); len(params) != want {
+				t.Fatalf("%d parameters reached by the gradient, want %d of the model's %d", len(params), want, len(m.Params.List))
 			}
 			grads := make([][]float64, len(params))
 			for i, p := range params {

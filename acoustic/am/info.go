@@ -94,12 +94,17 @@ func writeArchitecture(bw io.Writer, o Options) {
 	if o.Kind == KindSTRODE {
 		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
 			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
-		fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
 		phiZ := o.PhiZ
 		if phiZ == "" {
 			phiZ = PhiZNonPos
 		}
-		fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
+		if c, ok := o.FixedBoundary(); ok {
+			fmt.Fprintf(bw, "loss\tCE - %g log N(h~; mu, sigma^2); no KL term (t~ fixed)\n", o.WP)
+			fmt.Fprintf(bw, "boundary\tt~ fixed at %g frames for every frame (--fixed-t-tilde; phi/prior tensors unused)\n", c)
+		} else {
+			fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
+			fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
+		}
 	}
 	fmt.Fprintf(bw, "target delay\t%d frames\n", o.TargetDelay)
 	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)

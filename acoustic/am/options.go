@@ -50,6 +50,11 @@ type Options struct {
 	InputDim    int              `json:"input_dim"`              // features per frame after the pipeline
 	NumPdfs     int              `json:"num_pdfs"`
 
+	// FixedTTilde (strode, nil: off) fixes every frame's ODE interval to
+	// [0, *FixedTTilde] frames instead of [0, Φ(ε0, e_i)]: the constant-t̃
+	// ablation of issue 23 (fixedttilde.go).
+	FixedTTilde *float64 `json:"fixed_t_tilde,omitempty"`
+
 	// odernn: SRU decoder layers (of SRU.Hidden units) after the ODE-RNN
 	// layer, whose state has ODEState values and evolves by f_o (ODEHidden)
 	// in ODE.Steps Euler steps over the unit interval between frames.
@@ -123,6 +128,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
 	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
 	fs.IntVar(&o.TargetDelay, "target-delay", o.TargetDelay, "frames of look-ahead: the output at frame t+N is trained on (and forward reports it as) frame t's label, as nnet1's --targets-delay for its LSTMs")
+	fs.Var(fixedTTildeFlag{&o.FixedTTilde}, "fixed-t-tilde", fixedTTildeUsage)
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.Float64Var(&o.WP, "w-p", o.WP, "weight of the Gaussian prior term on the ODE solution")
 	o.ODE.Register(fs)
@@ -152,6 +158,9 @@ func (o Options) Validate() error {
 	}
 	if o.InputDim < 1 || o.NumPdfs < 1 {
 		return fmt.Errorf("am: input dim %d and number of pdfs %d must be ≥ 1", o.InputDim, o.NumPdfs)
+	}
+	if err := o.validateFixedTTilde(); err != nil {
+		return err
 	}
 	if o.Kind == KindSTRODE {
 		if o.ODEState < 1 || o.ODEHidden < 1 || o.PhiHidden < 1 || o.PriorHidden < 1 {

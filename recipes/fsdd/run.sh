@@ -29,8 +29,12 @@
 #     scale 0.1, the results table: recipes/kaldi stages 6-7; then DIR/results.json
 #   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
 #   9 unsupervised adaptation to the test speaker (--adapt, default true; see below)
-# --models "sru strode" (the default) picks the models of stages 6-9; --parallel-models BOOL
-# (default true) trains them as parallel processes in stage 6.
+# --models "sru strode" (the default) picks the models of stages 6-9 (any of dnn sru odernn
+# strode); --parallel-models BOOL (default true) trains them as parallel processes in stage 6.
+# --seeds "N ..." trains and decodes every model once per seed in stages 6-7 (DIR/MODEL_seedN, the
+# front end of stages 0-5 stays --seed's) and compares them (DIR/strode_compare.md, strode
+# compare); stages 8-9 then are skipped. recipes/fsdd/compare.sh runs this for every speaker.
+# --test-takes N: the test speaker's takes 0..N-1 of every digit (default 10 with --quick, else 50).
 # Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
 # --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
@@ -58,6 +62,8 @@ cmd=run.pl
 strode=${STRODE:-}
 preset=small
 seed=777
+seeds=
+test_takes=
 num_mel_bins=23
 tts_voices=0
 tts_takes=3
@@ -95,6 +101,8 @@ while [ $# -gt 0 ]; do
     --cmd) cmd=$2; shift 2 ;;
     --strode) strode=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --seeds) seeds=$2; shift 2 ;;
+    --test-takes) test_takes=$2; shift 2 ;;
     --num-mel-bins) num_mel_bins=$2; shift 2 ;;
     --tts-voices) tts_voices=$2; shift 2 ;;
     --tts-takes) tts_takes=$2; shift 2 ;;
@@ -165,6 +173,12 @@ else
   align_epochs=5; epochs=4; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.8 0.9 1.0 1.1 1.2}; : ${adapt_rounds:=3}
 fi
 [ -z "$epochs_opt" ] || epochs=$epochs_opt
+case "$test_takes" in
+  "") ;;
+  *[!0-9]*|0) echo "run.sh: --test-takes takes a whole number from 1 to 50, not '$test_takes'" >&2; exit 1 ;;
+  *) [ "$test_takes" -le 50 ] || { echo "run.sh: --test-takes $test_takes: FSDD has 50 takes per digit and speaker" >&2; exit 1; }
+     test_idx=$(seq 0 $((test_takes-1)) | tr '\n' ' ') ;;
+esac
 cv_idx="5 6 7 8 9"
 words=(zero one two three four five six seven eight nine)
 feat_opts="--sample-frequency=8000 --num-mel-bins=$num_mel_bins --dither=0 --allow-downsample=true"
@@ -195,9 +209,12 @@ pipeline() {
     --models "$models" --seed $seed --preset $preset --context $context \
     --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learn-rate 0.001 --parallel-models $parallel_models \
     --train-opts "$model_opts --target-delay=$target_delay $spec_augment" \
-    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 "$@")
+    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 \
+    ${seeds:+--seeds "$seeds"} "$@")
 }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
+# The trained runs of stages 6-7: MODEL, or MODEL_seedN for every seed of --seeds.
+run_names=$(for m in $models; do if [ -z "$seeds" ]; then echo $m; else for sd in $seeds; do echo ${m}_seed$sd; done; fi; done)
 
 # Synthetic training speakers (--tts-voices): espeak-ng's English accents, each with male voice
 # variants, digits spoken at three pitches and three rates (fixed by voice and take: the same
@@ -331,17 +348,17 @@ fi
 
 if run_stage 6; then
   echo "== stage 6: train $models on $(basename $ali) (recipes/kaldi stage 4)"
-  for m in $models; do rm -f $exp_dir/$m/.done; done  # this stage always retrains (resuming a killed run's checkpoints)
+  for m in $run_names; do rm -f $exp_dir/$m/.done; done  # this stage always retrains (resuming a killed run's checkpoints)
   rm -f $fbank/train_tr/.done $fbank/train_cv/.done
   pipeline --stage 4 --stop-stage 4 | sed 's/^/   /'
 fi
 
 if run_stage 7; then
   echo "== stage 7: decode the test speakers and score (recipes/kaldi stages 6-7)"
-  for m in $models; do rm -f $exp_dir/$m/decode_test/.done; done
+  for m in $run_names; do rm -f $exp_dir/$m/decode_test/.done; done
   pipeline --stage 6 --stop-stage 7 | sed 's/^/   /'
   json="{"
-  for m in $models; do
+  for m in $run_names; do
     dir=$exp_dir/$m/decode_test
     # The 1-best at acoustic scale 0.1 (LM weight 10, no penalty), as the figures in RESULTS.md.
     cp $dir/wer_10_0.0 $dir/wer
@@ -352,6 +369,10 @@ if run_stage 7; then
   done
   echo "${json%,}}" > $exp_dir/results.json
   cat $exp_dir/results.json
+fi
+if [ -n "$seeds" ] && [ "$stop_stage" -ge 8 ]; then
+  echo "== stages 8-9 skipped: --seeds compares the speaker-independent runs of stage 7 ($exp_dir/strode_compare.md)"
+  stop_stage=7
 fi
 if run_stage 8; then
   echo "== stage 8: forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"

@@ -43,6 +43,8 @@
 #   --preset P [small] --hidden N --layers N --context N [4] --bidirectional B [true]
 #   --epochs N [20, early stopping] --minibatch-utts N [8] --learn-rate F [0.002]
 #   --train-opts "..." (more strode train options) --parallel-models B [true]
+#   --sru-opts, --strode-opts, --odernn-opts, --dnn-opts "...": strode train options for that
+#     model only, after all others [dnn: nnet1's +-5 splicing and 2-utterance minibatches]
 #   --realign-iters N [0] --realign-model M [first of --models]
 #   --num-jobs-final N [1]: N > 1 trains data-parallel as nnet3 does (strode get-egs into
 #     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
@@ -87,6 +89,12 @@ epochs=
 minibatch_utts=
 learn_rate=
 train_opts=
+sru_opts=
+strode_opts=
+odernn_opts=
+# nnet1's DNN splices +-5 frames; utterance minibatches of 2 give it about the updates per epoch
+# of nnet1's 256-frame minibatches (acoustic/am/BASELINES.md: held-out accuracy 26 % vs 6.5 % at 16)
+dnn_opts="--left-context=5 --right-context=5 --minibatch-utts=2"
 parallel_models=true
 realign_iters=0
 realign_model=
@@ -303,6 +311,9 @@ model_flags() {  # the model options common to strode train and strode train-par
   echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
     --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
 }
+own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
+  case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
+}
 pipeline_flags() {  # the features as the models see them
   echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
     --left-context=$context --right-context=$context
@@ -314,7 +325,7 @@ train_one() {  # train_one MODEL ALI DIR SEED
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
       --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
       "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
-      --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp \
+      --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp $(own_opts $m) \
       scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
   else
     # The driver runs here and sends each iteration's jobs through --cmd; a re-run continues
@@ -322,7 +333,7 @@ train_one() {  # train_one MODEL ALI DIR SEED
     $strode train-parallel --cmd "$cmd" --num-jobs-initial=$num_jobs_initial --num-jobs-final=$num_jobs_final \
       --num-epochs=$epochs --initial-effective-lrate=$initial_effective_lrate \
       --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$sd $(model_flags $m) $train_opts \
-      $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
+      $(own_opts $m | sed -E 's/--(left|right)-context=[0-9]+//g') $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
   fi
 }
 train_models() {
@@ -341,6 +352,9 @@ train_models() {
     dir=$exp/$m$suffix; mkdir -p $dir/log
     if unit_done $dir; then echo "   $m$suffix: done before ($dir/.done)"; continue; fi
     echo "   training $m$suffix on $a (log: $dir/log/train$([ "$num_jobs_final" -le 1 ] || echo _parallel).log)"
+    if [ "$num_jobs_final" -gt 1 ] && own_opts ${r%%:*} | grep -q -- '-context='; then
+      echo "   note: --${r%%:*}-opts splicing is not used in data-parallel training: the archives' --context $context is"
+    fi
     (
       train_one ${r%%:*} $a $dir ${r#*:} && cp $(counts_of $a) $dir/pdf.counts && ln -sfn "$(cd $a && pwd)" $dir/ali && mark_done $dir
     ) &

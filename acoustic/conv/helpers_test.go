@@ -80,8 +80,11 @@ func naiveConvTranspose2D(x, w, b []float64, n int, o Options) []float64 {
 	return out
 }
 
-// maxRelDiff is max |a − b| / max(1, max |b|).
+// maxRelDiff is max |a − b| / max(1, max |b|), +Inf for unequal lengths.
 func maxRelDiff(a, b []float64) float64 {
+	if len(a) != len(b) {
+		return math.Inf(1)
+	}
 	d, scale := 0.0, 1.0
 	for i := range b {
 		d = math.Max(d, math.Abs(a[i]-b[i]))

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The constant-t~ ablation of issue 23: strode with every frame's ODE interval fixed to
+# [0, C] frames (strode train --fixed-t-tilde=C; C = 0 is the head without an ODE) against the
+# learned t~, on the front ends and seeds of a finished recipes/fsdd/compare.sh run:
+#
+#   recipes/fsdd/ttilde_ablation.sh --compare-dir exp/fsdd_compare --constants "0 1 2 4" --seeds "1 2 3"
+#
+# For every speaker SPK of the comparison and constant C, the front end (data, features, graph,
+# final alignments, priors) is copied to DIR/SPK/tC and recipes/fsdd/run.sh trains and decodes
+# strode there once per seed (stages 6-7) with --fixed-t-tilde=C and the comparison's sizes.
+# strode compare then pairs every run with the learned-t~ strode of the same speaker and seed
+# (DIR/compare.md, .json, .png). t-tilde-stats gives, per speaker and seed, the learned model's
+# t~ on the held-out takes (DIR/SPK/t_tilde_seedN.md). A finished (speaker, C) is not redone.
+# Options: --fsdd-dir DIR [../shared/data/fsdd] --compare-dir DIR [exp/fsdd_compare] --exp-dir DIR [COMPARE-DIR/ttilde]
+#   --constants "C ..." [0 1 2 4] --seeds "N ..." [the comparison's seeds] --full BOOL [false]
+set -euo pipefail
+
+fsdd_dir=../shared/data/fsdd
+compare_dir=exp/fsdd_compare
+exp_dir=
+constants="0 1 2 4"
+seeds=
+full=false
+root=$(cd "$(dirname "$0")/../.." && pwd)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    --fsdd-dir|--compare-dir|--exp-dir|--constants|--seeds|--full)
+      [ $# -ge 2 ] || { echo "ttilde_ablation.sh: $1 needs a value" >&2; exit 1; }
+      v=${1#--}; printf -v "${v//-/_}" '%s' "$2"; shift 2 ;;
+    *) echo "ttilde_ablation.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
+  esac
+done
+[ -s $compare_dir/runs.txt ] || { echo "ttilde_ablation.sh: $compare_dir/runs.txt not found: run recipes/fsdd/compare.sh first" >&2; exit 1; }
+[ -n "$exp_dir" ] || exp_dir=$compare_dir/ttilde
+[ -n "$seeds" ] || seeds=$(awk '$1 == "strode" {print $3}' $compare_dir/runs.txt | sort -un | tr '\n' ' ')
+speakers=$(awk '$1 == "strode" {print $2}' $compare_dir/runs.txt | awk '!s[$0]++' | tr '\n' ' ')
+sizes=(--quick --test-takes 50); $full && sizes=()
+strode=${STRODE:-$root/bin/strode}
+(cd "$root" && go build -o bin/strode ./cmd/strode)
+mkdir -p $exp_dir
+runs=$exp_dir/runs.txt; : > $runs
+
+for spk in $speakers; do
+  src=$compare_dir/$spk
+  for sd in $seeds; do
+    echo "strode $spk $sd $src/strode_seed$sd/decode_test/best_wer" >> $runs
+    # The learned t~ on the held-out takes of the training speakers, per phone.
+    out=$exp_dir/$spk/t_tilde_seed$sd
+    if [ ! -s $out.md ]; then
+      mkdir -p $exp_dir/$spk
+      ali=$(readlink -f $src/strode_seed$sd/ali)
+      "$strode" t-tilde-stats --print-args=false --ali="ark:gunzip -c $ali/ali.*.gz |" --transition-model=$ali/final.mdl \
+        --phones=$src/lang/phones.txt --cmvn=scp:$src/data-fbank/train/cmvn.scp --utt2spk=ark:$src/data-fbank/train/utt2spk \
+        --json=$out.json --png=$out.png $src/strode_seed$sd/final.am scp:$src/data-fbank/train_cv/feats.scp > $out.md.tmp
+      mv $out.md.tmp $out.md
+    fi
+  done
+  for c in $constants; do
+    dir=$exp_dir/$spk/t$c
+    if [ ! -s $dir/results.json ]; then
+      echo "== $spk, t~ fixed to $c: strode x seeds $seeds (log: $dir/run.log)"
+      rm -rf $dir; mkdir -p $dir
+      for x in data data-fbank fbank lang mono0 $(basename $(readlink -f $src/strode_seed${seeds%% *}/ali)) strode_targets; do
+        cp -r $src/$x $dir/
+      done
+      start=$(date +%s)
+      STRODE=$strode "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" \
+        --test-speakers $spk --exp-dir $dir --stage 6 --stop-stage 7 --models strode --seeds "$seeds" --strode "$strode" \
+        --train-opts "--fixed-t-tilde=$c" ${sizes[@]+"${sizes[@]}"} > $dir/run.log 2>&1 ||
+        { echo "ttilde_ablation.sh: run.sh failed for $spk, C = $c; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }
+      echo "   $(( $(date +%s) - start )) s"
+    fi
+    for sd in $seeds; do echo "strode-t$c $spk $sd $dir/strode_seed$sd/decode_test/best_wer" >> $runs; done
+  done
+done
+
+echo "== constant t~ against the learned one (paired on speaker and seed)"
+"$strode" compare --print-args=false --baseline=strode --json=$exp_dir/compare.json --png=$exp_dir/compare.png $runs |
+  tee $exp_dir/compare.md
+echo "== learned t~ on the held-out takes (all frames; per phone in $exp_dir/SPEAKER/t_tilde_seedN.md)"
+for spk in $speakers; do for sd in $seeds; do
+  awk -v s="$spk seed $sd" '/^\| all /{print "   " s ": " $0}' $exp_dir/$spk/t_tilde_seed$sd.md
+done; done

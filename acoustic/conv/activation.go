@@ -2,6 +2,7 @@ package conv
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/strode-asr/strode/acoustic/graph"
 )
@@ -12,31 +13,72 @@ func LeakyReLU(g *graph.Graph, x *graph.Node, slope float64) *graph.Node {
 	return g.Fused("leaky-relu", leakyReLU{slope}, x)
 }
 
-type leakyReLU struct{ slope float64 }
+// ReLU is max(x, 0), element-wise: graph.Relu as one fused node (one
+// output and no mask tensor per run, which is what the decoder's 64×64
+// planes pay for in gorgonia's operation).
+func ReLU(g *graph.Graph, x *graph.Node) *graph.Node {
+	return g.Fused("relu", leakyReLU{0}, x)
+}
 
-func (k leakyReLU) Shape(in [][2]int) (int, int, error) {
+// Tanh is tanh(x), element-wise, as one fused node (see ReLU).
+func Tanh(g *graph.Graph, x *graph.Node) *graph.Node {
+	return g.Fused("tanh", &tanhKernel{}, x)
+}
+
+func sameShape(name string, in [][2]int) (int, int, error) {
 	if len(in) != 1 {
-		return 0, 0, fmt.Errorf("leaky-relu: %d inputs, want 1", len(in))
+		return 0, 0, fmt.Errorf("%s: %d inputs, want 1", name, len(in))
 	}
 	return in[0][0], in[0][1], nil
 }
 
+type leakyReLU struct{ slope float64 }
+
+func (k leakyReLU) Shape(in [][2]int) (int, int, error) { return sameShape("leaky-relu", in) }
+
+// negScale is 1 for x > 0 and slope otherwise, without a branch (the signs
+// of activations are as good as random, and a mispredicted branch per
+// element costs more than the arithmetic). x = 0 takes the slope, as
+// PyTorch's gradient does; −0 too.
+func negScale(x, slope float64) float64 {
+	// x > 0 iff its bits, as an integer, are positive: 0 < b, so −b < 0.
+	b := math.Float64bits(x)
+	pos := float64((-b >> 63) &^ (b >> 63))
+	return slope + (1-slope)*pos
+}
+
 func (k leakyReLU) Forward(out []float64, in [][]float64) {
-	for i, v := range in[0] {
-		if v < 0 {
-			v *= k.slope
-		}
-		out[i] = v
+	x := in[0]
+	out = out[:len(x)]
+	for i, v := range x {
+		out[i] = v * negScale(v, k.slope)
 	}
 }
 
-// Backward takes the slope at 0 as PyTorch does (x > 0 passes, else slope).
 func (k leakyReLU) Backward(din [][]float64, dout []float64, in [][]float64) {
+	x, dx := in[0], din[0]
+	dout, dx = dout[:len(x)], dx[:len(x)]
+	for i, v := range x {
+		dx[i] += dout[i] * negScale(v, k.slope)
+	}
+}
+
+// tanhKernel keeps its output for Backward: d x = d y·(1 − y²).
+type tanhKernel struct{ y []float64 }
+
+func (*tanhKernel) Shape(in [][2]int) (int, int, error) { return sameShape("tanh", in) }
+
+func (k *tanhKernel) Forward(out []float64, in [][]float64) {
+	k.y = grow(k.y, len(in[0]))
 	for i, v := range in[0] {
-		d := dout[i]
-		if v <= 0 {
-			d *= k.slope
-		}
-		din[0][i] += d
+		k.y[i] = math.Tanh(v)
+	}
+	copy(out, k.y)
+}
+
+func (k *tanhKernel) Backward(din [][]float64, dout []float64, in [][]float64) {
+	dx := din[0][:len(k.y)]
+	for i, y := range k.y {
+		dx[i] += dout[i] * (1 - y*y)
 	}
 }

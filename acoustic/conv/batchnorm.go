@@ -72,22 +72,32 @@ func (b *BatchNorm) SetStats(mean, variance []float64, batches int64) error {
 // channel and scales and shifts it, y = gamma·x̂ + beta, with gamma and beta
 // 1 × Channels nodes and the statistics and mode of bn (see BatchNorm).
 func BatchNorm2D(g *graph.Graph, x, gamma, beta *graph.Node, bn *BatchNorm) *graph.Node {
-	return g.Fused("batchnorm2d", &batchNorm2d{bn: bn}, x, gamma, beta)
+	return g.Fused("batchnorm2d", &batchNorm2d{bn: bn, slope: 1}, x, gamma, beta)
 }
 
-// batchNorm2d keeps x̂ and 1/σ per channel of the latest Forward and whether
-// it ran in training mode, for Backward:
+// BatchNorm2DLeakyReLU is LeakyReLU(BatchNorm2D(x), slope) as one node
+// (slope 0 is ReLU): the pairing of the DCGAN encoder (0.2) and decoder (0),
+// with one output and one pass over memory less each way than the two ops.
+func BatchNorm2DLeakyReLU(g *graph.Graph, x, gamma, beta *graph.Node, bn *BatchNorm, slope float64) *graph.Node {
+	return g.Fused("batchnorm2d-leaky-relu", &batchNorm2d{bn: bn, slope: slope}, x, gamma, beta)
+}
+
+// batchNorm2d keeps the mean and 1/σ per channel of the latest Forward and
+// whether it ran in training mode, for Backward, which recomputes
+// x̂ = (x − mean)/σ rather than store it (one pass over memory less):
 //
 //	training:   dx = γ/σ · (dy − mean(dy) − x̂·mean(dy·x̂))
 //	evaluation: dx = γ/σ · dy
 //
-// with dγ = Σ dy·x̂ and dβ = Σ dy over N, H, W in both.
+// with dγ = Σ dy·x̂ and dβ = Σ dy over N, H, W in both. With an activation
+// (slope ≠ 1) dy is first the activation's gradient at the recomputed
+// pre-activation, dy·(1 or slope).
 type batchNorm2d struct {
-	bn       *BatchNorm
-	n, p     int // images, positions per channel
-	xhat     []float64
-	invStd   []float64
-	training bool
+	bn           *BatchNorm
+	slope        float64 // LeakyReLU's after the normalisation; 1: none
+	n, p         int     // images, positions per channel
+	mean, invStd []float64
+	training     bool
 }
 
 func (k *batchNorm2d) Shape(in [][2]int) (int, int, error) {
@@ -107,10 +117,44 @@ func (k *batchNorm2d) Shape(in [][2]int) (int, int, error) {
 	return in[0][0], in[0][1], nil
 }
 
+// sum is Σ x with four partial sums, so that the adds do not wait on each
+// other.
+func sum(x []float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i]
+		s1 += x[i+1]
+		s2 += x[i+2]
+		s3 += x[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// sumSqDev is Σ (x − m)², as sum.
+func sumSqDev(x []float64, m float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		d0, d1, d2, d3 := x[i]-m, x[i+1]-m, x[i+2]-m, x[i+3]-m
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+	}
+	for ; i < len(x); i++ {
+		s0 += (x[i] - m) * (x[i] - m)
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 func (k *batchNorm2d) Forward(out []float64, in [][]float64) {
 	x, gamma, beta := in[0], in[1], in[2]
 	bn, c, n, p := k.bn, k.bn.Channels, k.n, k.p
-	k.xhat = grow(k.xhat, len(x))
+	k.mean = grow(k.mean, c)
 	k.invStd = grow(k.invStd, c)
 	k.training = bn.Training
 	m := float64(n * p)
@@ -119,16 +163,12 @@ func (k *batchNorm2d) Forward(out []float64, in [][]float64) {
 		if k.training {
 			s := 0.0
 			for i := 0; i < n; i++ {
-				for _, v := range x[(i*c+ci)*p : (i*c+ci+1)*p] {
-					s += v
-				}
+				s += sum(x[(i*c+ci)*p : (i*c+ci+1)*p])
 			}
 			mean = s / m
 			ss := 0.0
 			for i := 0; i < n; i++ {
-				for _, v := range x[(i*c+ci)*p : (i*c+ci+1)*p] {
-					ss += (v - mean) * (v - mean)
-				}
+				ss += sumSqDev(x[(i*c+ci)*p:(i*c+ci+1)*p], mean)
 			}
 			variance = ss / m
 			unbiased := variance
@@ -139,14 +179,22 @@ func (k *batchNorm2d) Forward(out []float64, in [][]float64) {
 			bn.RunningVar[ci] = (1-bn.Momentum)*bn.RunningVar[ci] + bn.Momentum*unbiased
 		}
 		inv := 1 / math.Sqrt(variance+bn.Eps)
-		k.invStd[ci] = inv
-		gv, bv := gamma[ci], beta[ci]
+		k.mean[ci], k.invStd[ci] = mean, inv
+		// y = γ·(x − mean)·inv + β = a·x + b
+		a := gamma[ci] * inv
+		b := beta[ci] - a*mean
 		for i := 0; i < n; i++ {
 			o := (i*c + ci) * p
+			dst := out[o : o+p]
+			if k.slope == 1 {
+				for j, v := range x[o : o+p] {
+					dst[j] = a*v + b
+				}
+				continue
+			}
 			for j, v := range x[o : o+p] {
-				xh := (v - mean) * inv
-				k.xhat[o+j] = xh
-				out[o+j] = gv*xh + bv
+				z := a*v + b
+				dst[j] = z * negScale(z, k.slope)
 			}
 		}
 	}
@@ -156,30 +204,56 @@ func (k *batchNorm2d) Forward(out []float64, in [][]float64) {
 }
 
 func (k *batchNorm2d) Backward(din [][]float64, dout []float64, in [][]float64) {
-	gamma := in[1]
+	x, gamma, beta := in[0], in[1], in[2]
 	dx, dgamma, dbeta := din[0], din[1], din[2]
 	c, n, p := k.bn.Channels, k.n, k.p
 	m := float64(n * p)
 	for ci := 0; ci < c; ci++ {
+		mean, inv := k.mean[ci], k.invStd[ci]
+		scale := gamma[ci] * inv
+		// the pre-activation z = a·x + b, as in Forward
+		a, b := scale, beta[ci]-scale*mean
+		// Σ dz and Σ dz·x̂ = inv·(Σ dz·x − mean·Σ dz)
 		sdy, sdyx := 0.0, 0.0
 		for i := 0; i < n; i++ {
 			o := (i*c + ci) * p
+			xs := x[o : o+p]
+			if k.slope == 1 {
+				for j, d := range dout[o : o+p] {
+					sdy += d
+					sdyx += d * xs[j]
+				}
+				continue
+			}
 			for j, d := range dout[o : o+p] {
+				d *= negScale(a*xs[j]+b, k.slope)
 				sdy += d
-				sdyx += d * k.xhat[o+j]
+				sdyx += d * xs[j]
 			}
 		}
-		dgamma[ci] += sdyx
+		sdyxh := inv * (sdyx - mean*sdy)
+		dgamma[ci] += sdyxh
 		dbeta[ci] += sdy
-		scale := gamma[ci] * k.invStd[ci]
-		mdy, mdyx := sdy/m, sdyx/m
+		mdy, mdyx := sdy/m, sdyxh/m
 		if !k.training {
 			mdy, mdyx = 0, 0
 		}
+		// dx = scale·(dz − mdy − x̂·mdyx), x̂ = (x − mean)·inv
+		cx := scale * mdyx * inv
+		c0 := -scale*mdy + cx*mean
 		for i := 0; i < n; i++ {
 			o := (i*c + ci) * p
+			xs, dst := x[o:o+p], dx[o:o+p]
+			if k.slope == 1 {
+				for j, d := range dout[o : o+p] {
+					dst[j] += scale*d - cx*xs[j] + c0
+				}
+				continue
+			}
 			for j, d := range dout[o : o+p] {
-				dx[o+j] += scale * (d - mdy - k.xhat[o+j]*mdyx)
+				v := xs[j]
+				d *= negScale(a*v+b, k.slope)
+				dst[j] += scale*d - cx*v + c0
 			}
 		}
 	}

@@ -28,6 +28,14 @@ func bnBuild(bn *BatchNorm) func(g *graph.Graph, in []*graph.Node) *graph.Node {
 func TestBatchNormGradients(t *testing.T) {
 	for _, tc := range []struct{ n, c, p int }{{3, 2, 15}, {2, 3, 1}, {4, 1, 4}} {
 		for _, training := range []bool{true, false} {
+			for _, slope := range []float64{0, 0.2} {
+				bn := NewBatchNorm(tc.c)
+				bn.Training = training
+				vals, shapes := bnInputs(5, tc.n, tc.c, tc.p)
+				gradCheck(t, "batchnorm2d-leaky-relu", vals, shapes, gradStep, tolGrad, func(g *graph.Graph, in []*graph.Node) *graph.Node {
+					return BatchNorm2DLeakyReLU(g, in[0], in[1], in[2], bn, slope)
+				})
+			}
 			bn := NewBatchNorm(tc.c)
 			bn.Training = training
 			// running statistics away from 0 and 1
@@ -127,15 +135,56 @@ func TestBatchNormSetStats(t *testing.T) {
 	}
 }
 
-func TestLeakyReLU(t *testing.T) {
-	vals := [][]float64{{-2, -0.5, 0.25, 3, -1e-3, 0.7}}
-	shapes := [][2]int{{2, 3}}
-	build := func(g *graph.Graph, in []*graph.Node) *graph.Node { return LeakyReLU(g, in[0], 0.2) }
-	got := forward(t, vals, shapes, build)
-	want := []float64{-0.4, -0.1, 0.25, 3, -2e-4, 0.7}
-	if d := maxRelDiff(got, want); d > 1e-15 {
-		t.Errorf("LeakyReLU(0.2) = %v, want %v", got, want)
+func TestActivations(t *testing.T) {
+	x := []float64{-2, -0.5, 0.25, 3, -1e-3, 0.7, 0, math.Copysign(0, -1)}
+	shapes := [][2]int{{2, 4}}
+	for _, tc := range []struct {
+		name  string
+		build func(g *graph.Graph, in []*graph.Node) *graph.Node
+		f     func(float64) float64
+	}{
+		{"leaky-relu", func(g *graph.Graph, in []*graph.Node) *graph.Node { return LeakyReLU(g, in[0], 0.2) },
+			func(v float64) float64 { return math.Max(v, 0) + 0.2*math.Min(v, 0) }},
+		{"relu", func(g *graph.Graph, in []*graph.Node) *graph.Node { return ReLU(g, in[0]) },
+			func(v float64) float64 { return math.Max(v, 0) }},
+		{"tanh", func(g *graph.Graph, in []*graph.Node) *graph.Node { return Tanh(g, in[0]) }, math.Tanh},
+	} {
+		got := forward(t, [][]float64{x}, shapes, tc.build)
+		for i, v := range x {
+			if got[i] != tc.f(v) {
+				t.Errorf("%s(%g) = %g, want %g", tc.name, v, got[i], tc.f(v))
+			}
+		}
+		rng := rand.New(rand.NewSource(8))
+		gradCheck(t, tc.name, [][]float64{randSlice(rng, 40, 1)}, [][2]int{{4, 10}}, gradStep, tolGrad, tc.build)
 	}
-	rng := rand.New(rand.NewSource(8))
-	gradCheck(t, "leaky-relu", [][]float64{randSlice(rng, 40, 1)}, [][2]int{{4, 10}}, gradStep, tolGrad, build)
+	if negScale(0, 0.2) != 0.2 || negScale(math.Copysign(0, -1), 0.2) != 0.2 || negScale(1e-300, 0.2) != 1 {
+		t.Error("negScale: the slope at ±0 or 1 just above 0 is wrong")
+	}
+}
+
+// TestBatchNormLeakyReLU: the fused node is the two ops in a row, forward and
+// backward.
+func TestBatchNormLeakyReLU(t *testing.T) {
+	vals, shapes := bnInputs(10, 3, 2, 5)
+	for _, training := range []bool{true, false} {
+		for _, slope := range []float64{0, 0.2} {
+			bn1, bn2 := NewBatchNorm(2), NewBatchNorm(2)
+			bn1.Training, bn2.Training = training, training
+			out1, g1 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *graph.Graph, in []*graph.Node) *graph.Node {
+				return BatchNorm2DLeakyReLU(g, in[0], in[1], in[2], bn1, slope)
+			})
+			out2, g2 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *graph.Graph, in []*graph.Node) *graph.Node {
+				return LeakyReLU(g, BatchNorm2D(g, in[0], in[1], in[2], bn2), slope)
+			})
+			if d := maxRelDiff(out1, out2); d > 1e-14 {
+				t.Errorf("training=%v slope %g: outputs differ by %g", training, slope, d)
+			}
+			for i := range g1 {
+				if d := maxRelDiff(g1[i], g2[i]); d > 1e-13 {
+					t.Errorf("training=%v slope %g: gradient %d differs by %g", training, slope, i, d)
+				}
+			}
+		}
+	}
 }

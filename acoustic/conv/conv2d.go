@@ -30,7 +30,8 @@ type conv2d[T float] struct {
 	o        Options
 	n        int
 	g        geom
-	col      []T // the latest Forward's column matrix
+	tab      []int32 // g.table()
+	col      []T     // the latest Forward's column matrix
 	colValid bool
 	w, y     []T // w rounded; Y, then dY (OutChannels × N·P)
 	dw       []T
@@ -51,6 +52,7 @@ func (k *conv2d[T]) Shape(in [][2]int) (int, int, error) {
 		return 0, 0, fmt.Errorf("conv2d: bias is %d×%d, want 1×%d", in[2][0], in[2][1], o.OutChannels)
 	}
 	k.n, k.g = in[0][0], o.geom(false)
+	k.tab = k.g.table()
 	return k.n, o.OutChannels * k.g.positions(), nil
 }
 
@@ -65,7 +67,7 @@ func (k *conv2d[T]) alloc() {
 func (k *conv2d[T]) Forward(out []float64, in [][]float64) {
 	k.alloc()
 	rows, np, oc := k.g.rows(), k.n*k.g.positions(), k.o.OutChannels
-	im2col(k.g, k.n, in[0], k.col)
+	im2col(k.g, k.tab, k.n, in[0], k.col)
 	k.colValid = true
 	narrow(k.w, in[1])
 	mm(false, false, oc, np, rows, k.w, rows, k.col, np, 0, k.y, np)
@@ -81,7 +83,7 @@ func (k *conv2d[T]) Backward(din [][]float64, dout []float64, in [][]float64) {
 	rows, pos, oc := k.g.rows(), k.g.positions(), k.o.OutChannels
 	np := k.n * pos
 	if !k.colValid { // the reverse pass reuses col for dcol
-		im2col(k.g, k.n, in[0], k.col)
+		im2col(k.g, k.tab, k.n, in[0], k.col)
 	}
 	narrow(k.w, in[1])
 	toChannelMajor(k.y, dout, k.n, oc, pos)
@@ -90,8 +92,11 @@ func (k *conv2d[T]) Backward(din [][]float64, dout []float64, in [][]float64) {
 	}
 	mm(false, true, oc, rows, np, k.y, np, k.col, np, 0, k.dw, rows)
 	widen(din[1], k.dw)
+	if k.o.NoInputGradient {
+		return
+	}
 	dcol := k.col
 	k.colValid = false
 	mm(true, false, rows, np, oc, k.w, rows, k.y, np, 0, dcol, np)
-	col2im(k.g, k.n, dcol, din[0])
+	col2im(k.g, k.tab, k.n, dcol, din[0])
 }

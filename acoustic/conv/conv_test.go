@@ -267,3 +267,26 @@ func TestOutSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoInputGradient: the weight and bias gradients stay, the input's is 0.
+func TestNoInputGradient(t *testing.T) {
+	for _, transposed := range []bool{false, true} {
+		c := conv2dCases[0]
+		if transposed {
+			c = convTCases[1]
+		}
+		vals, shapes := c.inputs(9, transposed)
+		want := gradients(t, vals, shapes, c.build(transposed))
+		c.o.NoInputGradient = true
+		got := gradients(t, vals, shapes, c.build(transposed))
+		for i := range got {
+			ref := want[i]
+			if i == 0 {
+				ref = make([]float64, len(got[0]))
+			}
+			if d := maxRelDiff(got[i], ref); d != 0 {
+				t.Errorf("transposed=%v: input %d: gradient differs by %g", transposed, i, d)
+			}
+		}
+	}
+}

@@ -31,7 +31,8 @@ type convTranspose2d[T float] struct {
 	o       Options
 	n       int
 	g       geom
-	x       []T // the latest Forward's input, InChannels × N·H·W
+	tab     []int32 // g.table()
+	x       []T     // the latest Forward's input, InChannels × N·H·W
 	w       []T
 	col, dx []T
 	dw      []T
@@ -52,6 +53,7 @@ func (k *convTranspose2d[T]) Shape(in [][2]int) (int, int, error) {
 		return 0, 0, fmt.Errorf("conv-transpose2d: bias is %d×%d, want 1×%d", in[2][0], in[2][1], o.OutChannels)
 	}
 	k.n, k.g = in[0][0], o.geom(true)
+	k.tab = k.g.table()
 	return k.n, o.OutChannels * k.g.h * k.g.w, nil
 }
 
@@ -72,7 +74,7 @@ func (k *convTranspose2d[T]) Forward(out []float64, in [][]float64) {
 	narrow(k.w, in[1])
 	mm(true, false, rows, nq, ic, k.w, rows, k.x, nq, 0, k.col, nq)
 	clear(out)
-	col2im(k.g, k.n, k.col, out)
+	col2im(k.g, k.tab, k.n, k.col, out)
 	if len(in) > 2 {
 		addChannels(out, in[2], k.n, k.o.OutChannels, k.g.h*k.g.w)
 	}
@@ -84,13 +86,15 @@ func (k *convTranspose2d[T]) Backward(din [][]float64, dout []float64, in [][]fl
 	nq := k.n * q
 	// in[0] is the latest Forward's input: k.x is still its copy.
 	narrow(k.w, in[1])
-	im2col(k.g, k.n, dout, k.col)
+	im2col(k.g, k.tab, k.n, dout, k.col)
 	mm(false, true, ic, rows, nq, k.x, nq, k.col, nq, 0, k.dw, rows)
 	widen(din[1], k.dw)
-	mm(false, false, ic, nq, rows, k.w, rows, k.col, nq, 0, k.dx, nq)
-	fromChannelMajor(din[0], k.dx, k.n, ic, q, nil)
 	if len(din) > 2 {
 		channelSums(din[2], dout, k.n, k.o.OutChannels, k.g.h*k.g.w)
+	}
+	if !k.o.NoInputGradient {
+		mm(false, false, ic, nq, rows, k.w, rows, k.col, nq, 0, k.dx, nq)
+		fromChannelMajor(din[0], k.dx, k.n, ic, q, nil)
 	}
 }
 

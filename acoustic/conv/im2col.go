@@ -24,60 +24,54 @@ func (g geom) rows() int { return g.c * g.k * g.k }
 // positions is the number of output positions per image.
 func (g geom) positions() int { return g.oh * g.ow }
 
-// span is the range [lo, hi) of output positions o along one axis whose
-// input coordinate o·s − p + off falls inside [0, size).
-func (g geom) span(off, size, outs int) (lo, hi int) {
-	// o·s ≥ p − off and o·s ≤ size − 1 + p − off
-	lo = 0
-	if d := g.p - off; d > 0 {
-		lo = (d + g.s - 1) / g.s
+// table is, for row r = (ci·k + kh)·k + kw of the column matrix and output
+// position q = oy·ow + ox, the offset in an image of the pixel that im2col
+// reads there, ci·h·w + (oy·s − p + kh)·w + ox·s − p + kw, or −1 in the
+// padding: rows × positions entries, computed once per layer so that the
+// copies are plain gathers and scatters whatever the geometry.
+func (g geom) table() []int32 {
+	pos := g.positions()
+	t := make([]int32, g.rows()*pos)
+	for ci := 0; ci < g.c; ci++ {
+		for kh := 0; kh < g.k; kh++ {
+			for kw := 0; kw < g.k; kw++ {
+				r := (ci*g.k+kh)*g.k + kw
+				for oy := 0; oy < g.oh; oy++ {
+					for ox := 0; ox < g.ow; ox++ {
+						iy, ix := oy*g.s-g.p+kh, ox*g.s-g.p+kw
+						v := int32(-1)
+						if iy >= 0 && iy < g.h && ix >= 0 && ix < g.w {
+							v = int32((ci*g.h+iy)*g.w + ix)
+						}
+						t[r*pos+oy*g.ow+ox] = v
+					}
+				}
+			}
+		}
 	}
-	hi = 0
-	if d := size - 1 + g.p - off; d >= 0 {
-		hi = d/g.s + 1
-	}
-	lo = min(lo, outs)
-	return lo, min(max(hi, lo), outs)
+	return t
 }
 
 // im2col writes the column matrix of the images x (n images, each c·h·w,
 // channel-major) into col: row (ci·k + kh)·k + kw, column i·P + oy·ow + ox
 // (P positions per image) holds x[i, ci, oy·s − p + kh, ox·s − p + kw], or 0
-// in the padding. col is rows × n·P.
-func im2col[T float](g geom, n int, x []float64, col []T) {
+// in the padding. col is rows × n·P; tab is g.table(). Each thread takes a
+// block of images and fills it row by row, so that its writes run along
+// the rows and its reads of neighbouring kernel offsets stay in cache.
+func im2col[T float](g geom, tab []int32, n int, x []float64, col []T) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			xi := x[i*img : (i+1)*img]
-			for ci := 0; ci < g.c; ci++ {
-				plane := xi[ci*g.h*g.w : (ci+1)*g.h*g.w]
-				for kh := 0; kh < g.k; kh++ {
-					ylo, yhi := g.span(kh, g.h, g.oh)
-					for kw := 0; kw < g.k; kw++ {
-						r := (ci*g.k+kh)*g.k + kw
-						dst := col[r*ld+i*pos : r*ld+(i+1)*pos]
-						xlo, xhi := g.span(kw, g.w, g.ow)
-						for oy := 0; oy < g.oh; oy++ {
-							row := dst[oy*g.ow : (oy+1)*g.ow]
-							if oy < ylo || oy >= yhi {
-								clear(row)
-								continue
-							}
-							src := plane[(oy*g.s-g.p+kh)*g.w:]
-							clear(row[:xlo])
-							clear(row[xhi:])
-							ix := xlo*g.s - g.p + kw
-							if g.s == 1 {
-								for ox, v := range src[ix : ix+xhi-xlo] {
-									row[xlo+ox] = T(v)
-								}
-								continue
-							}
-							for ox := xlo; ox < xhi; ox++ {
-								row[ox] = T(src[ix])
-								ix += g.s
-							}
-						}
+		for r := 0; r < g.rows(); r++ {
+			t := tab[r*pos : (r+1)*pos]
+			dst := col[r*ld : (r+1)*ld]
+			for i := lo; i < hi; i++ {
+				xi := x[i*img : (i+1)*img]
+				d := dst[i*pos : (i+1)*pos]
+				for q, j := range t {
+					if j >= 0 {
+						d[q] = T(xi[j])
+					} else {
+						d[q] = 0
 					}
 				}
 			}
@@ -87,28 +81,20 @@ func im2col[T float](g geom, n int, x []float64, col []T) {
 
 // col2im adds the column matrix col (as im2col lays it out) into the images
 // x: every entry goes back to the pixel it was read from, padding dropped.
-func col2im[T float](g geom, n int, col []T, x []float64) {
+// Within one row every entry has its own pixel, so the order of the sums
+// into a pixel is the order of the rows, whatever the threads.
+func col2im[T float](g geom, tab []int32, n int, col []T, x []float64) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			xi := x[i*img : (i+1)*img]
-			for ci := 0; ci < g.c; ci++ {
-				plane := xi[ci*g.h*g.w : (ci+1)*g.h*g.w]
-				for kh := 0; kh < g.k; kh++ {
-					ylo, yhi := g.span(kh, g.h, g.oh)
-					for kw := 0; kw < g.k; kw++ {
-						r := (ci*g.k+kh)*g.k + kw
-						src := col[r*ld+i*pos : r*ld+(i+1)*pos]
-						xlo, xhi := g.span(kw, g.w, g.ow)
-						for oy := ylo; oy < yhi; oy++ {
-							row := src[oy*g.ow : (oy+1)*g.ow]
-							dst := plane[(oy*g.s-g.p+kh)*g.w:]
-							ix := xlo*g.s - g.p + kw
-							for _, v := range row[xlo:xhi] {
-								dst[ix] += float64(v)
-								ix += g.s
-							}
-						}
+		for r := 0; r < g.rows(); r++ {
+			t := tab[r*pos : (r+1)*pos]
+			src := col[r*ld : (r+1)*ld]
+			for i := lo; i < hi; i++ {
+				xi := x[i*img : (i+1)*img]
+				s := src[i*pos : (i+1)*pos]
+				for q, j := range t {
+					if j >= 0 {
+						xi[j] += float64(s[q])
 					}
 				}
 			}

@@ -17,6 +17,11 @@ type Options struct {
 	// float32 through internal/gemm: slower, for gradient checks and as
 	// the reference the float32 path is tested against.
 	Float64 bool
+	// NoInputGradient skips the gradient with respect to the input (left
+	// at zero) for a layer fed by data, as PyTorch does for an input that
+	// does not require grad: for the encoder's first layer that is a GEMM
+	// and a col2im per step.
+	NoInputGradient bool
 }
 
 func (o Options) stride() int {

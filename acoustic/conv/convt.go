@@ -26,7 +26,7 @@ func ConvTranspose2D(g *graph.Graph, x, w, b *graph.Node, o Options) *graph.Node
 // back to the input positions (geom(true)): with the input as an
 // InChannels × N·H·W matrix X, col = Wᵀ·X (OutChannels·K·K × N·H·W) is
 // scattered into the output by col2im. The reverse pass gathers
-// dcol = im2col(dY), then dW = X·dcolᵀ and dX = W·dcol.
+// dcol = im2col(dY), then dWᵀ = dcol·Xᵀ and dX = W·dcol.
 type convTranspose2d[T float] struct {
 	o       Options
 	n       int
@@ -73,8 +73,11 @@ func (k *convTranspose2d[T]) Forward(out []float64, in [][]float64) {
 	toChannelMajor(k.x, in[0], k.n, ic, q)
 	narrow(k.w, in[1])
 	mm(true, false, rows, nq, ic, k.w, rows, k.x, nq, 0, k.col, nq)
-	clear(out)
-	col2im(k.g, k.tab, k.n, k.col, out)
+	tiles := k.g.tiles()
+	if !tiles {
+		clear(out)
+	}
+	col2im(k.g, k.tab, k.n, k.col, out, tiles)
 	if len(in) > 2 {
 		addChannels(out, in[2], k.n, k.o.OutChannels, k.g.h*k.g.w)
 	}
@@ -87,8 +90,8 @@ func (k *convTranspose2d[T]) Backward(din [][]float64, dout []float64, in [][]fl
 	// in[0] is the latest Forward's input: k.x is still its copy.
 	narrow(k.w, in[1])
 	im2col(k.g, k.tab, k.n, dout, k.col)
-	mm(false, true, ic, rows, nq, k.x, nq, k.col, nq, 0, k.dw, rows)
-	widen(din[1], k.dw)
+	mm(false, true, rows, ic, nq, k.col, nq, k.x, nq, 0, k.dw, ic) // dWᵀ, as conv2d's
+	widenTransposed(din[1], k.dw, rows, ic)
 	if len(din) > 2 {
 		channelSums(din[2], dout, k.n, k.o.OutChannels, k.g.h*k.g.w)
 	}

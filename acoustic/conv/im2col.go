@@ -24,6 +24,13 @@ func (g geom) rows() int { return g.c * g.k * g.k }
 // positions is the number of output positions per image.
 func (g geom) positions() int { return g.oh * g.ow }
 
+// tiles reports whether the patches tile the image: stride = kernel, no
+// padding, and the positions cover it, so that every pixel is in exactly one
+// patch (the decoder's ×4 layers).
+func (g geom) tiles() bool {
+	return g.s == g.k && g.p == 0 && g.h == g.oh*g.k && g.w == g.ow*g.k
+}
+
 // table is, for row r = (ci·k + kh)·k + kw of the column matrix and output
 // position q = oy·ow + ox, the offset in an image of the pixel that im2col
 // reads there, ci·h·w + (oy·s − p + kh)·w + ox·s − p + kw, or −1 in the
@@ -83,7 +90,11 @@ func im2col[T float](g geom, tab []int32, n int, x []float64, col []T) {
 // x: every entry goes back to the pixel it was read from, padding dropped.
 // Within one row every entry has its own pixel, so the order of the sums
 // into a pixel is the order of the rows, whatever the threads.
-func col2im[T float](g geom, tab []int32, n int, col []T, x []float64) {
+//
+// With set, the entries are written rather than added, which is only right
+// when the patches tile the image (g.tiles): then every pixel gets exactly
+// one entry and x need not be cleared first.
+func col2im[T float](g geom, tab []int32, n int, col []T, x []float64, set bool) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
 		for r := 0; r < g.rows(); r++ {
@@ -92,6 +103,12 @@ func col2im[T float](g geom, tab []int32, n int, col []T, x []float64) {
 			for i := lo; i < hi; i++ {
 				xi := x[i*img : (i+1)*img]
 				s := src[i*pos : (i+1)*pos]
+				if set {
+					for q, j := range t {
+						xi[j] = float64(s[q])
+					}
+					continue
+				}
 				for q, j := range t {
 					if j >= 0 {
 						xi[j] += float64(s[q])
@@ -203,6 +220,15 @@ func narrow[T float](dst []T, src []float64) {
 func widen[T float](dst []float64, src []T) {
 	for i, v := range src {
 		dst[i] = float64(v)
+	}
+}
+
+// widenTransposed writes the transpose of the m×n matrix src into dst.
+func widenTransposed[T float](dst []float64, src []T, m, n int) {
+	for i := 0; i < m; i++ {
+		for j, v := range src[i*n : (i+1)*n] {
+			dst[j*m+i] = float64(v)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/internal/gemm"
 )
 
 // Tolerances (relative to max(1, |value|)):
@@ -286,6 +287,39 @@ func TestNoInputGradient(t *testing.T) {
 			}
 			if d := maxRelDiff(got[i], ref); d != 0 {
 				t.Errorf("transposed=%v: input %d: gradient differs by %g", transposed, i, d)
+			}
+		}
+	}
+}
+
+// TestParallelMatchesNaive: layers large enough for parallel's split (two
+// threads) give the naive sums, and their gradients do not depend on the
+// thread count (run under -race to check the split).
+func TestParallelMatchesNaive(t *testing.T) {
+	prev := gemm.SetThreads(2)
+	defer gemm.SetThreads(prev)
+	for _, transposed := range []bool{false, true} {
+		c := convCase{8, Options{InChannels: 4, OutChannels: 5, KernelSize: 3, Stride: 1, Padding: 1, Height: 16, Width: 16, Float64: true}, true}
+		naive := naiveConv2D
+		if transposed {
+			c.o.Stride, c.o.KernelSize, c.o.Height, c.o.Width = 2, 4, 12, 12
+			naive = naiveConvTranspose2D
+		}
+		if g := c.o.geom(transposed); c.n*g.rows()*g.positions() < 2*parallelMin {
+			t.Fatalf("transposed=%v: too small to be split", transposed)
+		}
+		vals, shapes := c.inputs(11, transposed)
+		got := forward(t, vals, shapes, c.build(transposed))
+		if d := maxRelDiff(got, naive(vals[0], vals[1], vals[2], c.n, c.o)); d > tolFloat64 {
+			t.Errorf("transposed=%v: differs from the naive sums by %.3g", transposed, d)
+		}
+		two := gradients(t, vals, shapes, c.build(transposed))
+		gemm.SetThreads(1)
+		one := gradients(t, vals, shapes, c.build(transposed))
+		gemm.SetThreads(2)
+		for i := range one {
+			if d := maxRelDiff(two[i], one[i]); d != 0 {
+				t.Errorf("transposed=%v: input %d: gradient with 2 threads differs from 1 by %g", transposed, i, d)
 			}
 		}
 	}

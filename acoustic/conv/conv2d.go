@@ -85,15 +85,22 @@ func (k *conv2d[T]) Backward(din [][]float64, dout []float64, in [][]float64) {
 	if !k.colValid { // the reverse pass reuses col for dcol
 		im2col(k.g, k.tab, k.n, in[0], k.col)
 	}
-	narrow(k.w, in[1])
+	// k.w is still the latest Forward's weight, rounded.
 	toChannelMajor(k.y, dout, k.n, oc, pos)
 	if len(din) > 2 {
 		channelSums(din[2], dout, k.n, oc, pos)
 	}
 	// dWᵀ = col·dYᵀ rather than dW = dY·colᵀ: the same product, 20–30%
-	// faster (col packed as A, not transposed as B).
-	mm(false, true, rows, oc, np, k.col, np, k.y, np, 0, k.dw, oc)
-	widenTransposed(din[1], k.dw, rows, oc)
+	// faster at the encoder's shapes (col packed as A, not transposed as
+	// B), but not worth transposing the result back for a short inner
+	// dimension (the 1×1 layer: N·P = N).
+	if np >= transposedGradMin {
+		mm(false, true, rows, oc, np, k.col, np, k.y, np, 0, k.dw, oc)
+		widenTransposed(din[1], k.dw, rows, oc)
+	} else {
+		mm(false, true, oc, rows, np, k.y, np, k.col, np, 0, k.dw, rows)
+		widen(din[1], k.dw)
+	}
 	if k.o.NoInputGradient {
 		return
 	}

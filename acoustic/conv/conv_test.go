@@ -324,3 +324,22 @@ func TestParallelMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+func TestWidenTransposed(t *testing.T) {
+	for _, mn := range [][2]int{{1, 1}, {3, 70}, {65, 33}, {40, 1}} {
+		m, n := mn[0], mn[1]
+		src := make([]float32, m*n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		dst := make([]float64, m*n)
+		widenTransposed(dst, src, m, n)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				if dst[j*m+i] != float64(src[i*n+j]) {
+					t.Fatalf("%d×%d: (%d, %d) = %g, want %g", m, n, j, i, dst[j*m+i], src[i*n+j])
+				}
+			}
+		}
+	}
+}

@@ -87,11 +87,15 @@ func (k *convTranspose2d[T]) Backward(din [][]float64, dout []float64, in [][]fl
 	k.alloc()
 	rows, q, ic := k.g.rows(), k.g.positions(), k.o.InChannels
 	nq := k.n * q
-	// in[0] is the latest Forward's input: k.x is still its copy.
-	narrow(k.w, in[1])
+	// k.x and k.w are still the latest Forward's input and weight.
 	im2col(k.g, k.tab, k.n, dout, k.col)
-	mm(false, true, rows, ic, nq, k.col, nq, k.x, nq, 0, k.dw, ic) // dWᵀ, as conv2d's
-	widenTransposed(din[1], k.dw, rows, ic)
+	if nq >= transposedGradMin { // dWᵀ, as conv2d's
+		mm(false, true, rows, ic, nq, k.col, nq, k.x, nq, 0, k.dw, ic)
+		widenTransposed(din[1], k.dw, rows, ic)
+	} else {
+		mm(false, true, ic, rows, nq, k.x, nq, k.col, nq, 0, k.dw, rows)
+		widen(din[1], k.dw)
+	}
 	if len(din) > 2 {
 		channelSums(din[2], dout, k.n, k.o.OutChannels, k.g.h*k.g.w)
 	}

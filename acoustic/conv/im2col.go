@@ -63,33 +63,20 @@ func (g geom) table() []int32 {
 // channel-major) into col: row (ci·k + kh)·k + kw, column i·P + oy·ow + ox
 // (P positions per image) holds x[i, ci, oy·s − p + kh, ox·s − p + kw], or 0
 // in the padding. col is rows × n·P; tab is g.table(). Each thread takes a
-// block of images and fills it row by row, so that its writes run along
-// the rows and its reads of neighbouring kernel offsets stay in cache.
+// block of images; see visit for the order.
 func im2col[T float](g geom, tab []int32, n int, x []float64, col []T) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
-		for r := 0; r < g.rows(); r++ {
-			t := tab[r*pos : (r+1)*pos]
-			dst := col[r*ld : (r+1)*ld]
-			for i := lo; i < hi; i++ {
-				xi := x[i*img : (i+1)*img]
-				d := dst[i*pos : (i+1)*pos]
-				for q, j := range t {
-					if j >= 0 {
-						d[q] = T(xi[j])
-					} else {
-						d[q] = 0
-					}
-				}
-			}
-		}
+		visit(g.rows(), pos, lo, hi, func(r, i int) {
+			gather(col[r*ld+i*pos:r*ld+(i+1)*pos], tab[r*pos:(r+1)*pos], x[i*img:(i+1)*img])
+		})
 	})
 }
 
 // col2im adds the column matrix col (as im2col lays it out) into the images
 // x: every entry goes back to the pixel it was read from, padding dropped.
-// Within one row every entry has its own pixel, so the order of the sums
-// into a pixel is the order of the rows, whatever the threads.
+// Within one row every entry has its own pixel, and each pixel's sum runs
+// over the rows in order, whatever the threads and the order of visit.
 //
 // With set, the entries are written rather than added, which is only right
 // when the patches tile the image (g.tiles): then every pixel gets exactly
@@ -97,26 +84,61 @@ func im2col[T float](g geom, tab []int32, n int, x []float64, col []T) {
 func col2im[T float](g geom, tab []int32, n int, col []T, x []float64, set bool) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
-		for r := 0; r < g.rows(); r++ {
-			t := tab[r*pos : (r+1)*pos]
-			src := col[r*ld : (r+1)*ld]
-			for i := lo; i < hi; i++ {
-				xi := x[i*img : (i+1)*img]
-				s := src[i*pos : (i+1)*pos]
-				if set {
-					for q, j := range t {
-						xi[j] = float64(s[q])
-					}
-					continue
-				}
-				for q, j := range t {
-					if j >= 0 {
-						xi[j] += float64(s[q])
-					}
-				}
+		visit(g.rows(), pos, lo, hi, func(r, i int) {
+			scatter(x[i*img:(i+1)*img], tab[r*pos:(r+1)*pos], col[r*ld+i*pos:r*ld+(i+1)*pos], set)
+		})
+	})
+}
+
+// visit calls f for every row r of the column matrix and image i in
+// [lo, hi). With many positions per image it goes row by row, each row over
+// the images, so that the column matrix is walked along its rows and the
+// pixels of neighbouring kernel offsets are still in cache; with few (the
+// 1×1 and 4×4 layers, where a row holds one or a few values per image) it
+// goes image by image instead, or every access to the images would land
+// on another page.
+func visit(rows, pos, lo, hi int, f func(r, i int)) {
+	if pos < 16 {
+		for i := lo; i < hi; i++ {
+			for r := 0; r < rows; r++ {
+				f(r, i)
 			}
 		}
-	})
+		return
+	}
+	for r := 0; r < rows; r++ {
+		for i := lo; i < hi; i++ {
+			f(r, i)
+		}
+	}
+}
+
+// gather is d[q] = xi[t[q]], or 0 where t[q] < 0.
+func gather[T float](d []T, t []int32, xi []float64) {
+	d = d[:len(t)]
+	for q, j := range t {
+		if j >= 0 {
+			d[q] = T(xi[j])
+		} else {
+			d[q] = 0
+		}
+	}
+}
+
+// scatter is xi[t[q]] += s[q] (= with set) where t[q] ≥ 0.
+func scatter[T float](xi []float64, t []int32, s []T, set bool) {
+	s = s[:len(t)]
+	if set {
+		for q, j := range t {
+			xi[j] = float64(s[q])
+		}
+		return
+	}
+	for q, j := range t {
+		if j >= 0 {
+			xi[j] += float64(s[q])
+		}
+	}
 }
 
 // toChannelMajor rounds the n images src (each c planes of p values) into
@@ -223,11 +245,23 @@ func widen[T float](dst []float64, src []T) {
 	}
 }
 
-// widenTransposed writes the transpose of the m×n matrix src into dst.
+// transposedGradMin is the least inner dimension (N·positions) for which
+// the weight gradient is computed transposed (see conv2d.Backward).
+const transposedGradMin = 512
+
+// widenTransposed writes the transpose of the m×n matrix src into dst, in
+// 32×32 blocks: row by row, a wide transpose (a 4096-column weight) writes
+// every element to another page.
 func widenTransposed[T float](dst []float64, src []T, m, n int) {
-	for i := 0; i < m; i++ {
-		for j, v := range src[i*n : (i+1)*n] {
-			dst[j*m+i] = float64(v)
+	const b = 32
+	for i0 := 0; i0 < m; i0 += b {
+		for j0 := 0; j0 < n; j0 += b {
+			for i := i0; i < min(i0+b, m); i++ {
+				row := src[i*n : (i+1)*n]
+				for j := j0; j < min(j0+b, n); j++ {
+					dst[j*m+i] = float64(row[j])
+				}
+			}
 		}
 	}
 }

@@ -30,7 +30,9 @@ type conv2d[T float] struct {
 	o        Options
 	n        int
 	g        geom
-	tab      []int32 // g.table()
+	tab      []int32 // g.table(−1), for col2im
+	gtab     []int32 // g.table(c·h·w), for im2col
+	xr       []T     // im2col's rounded images
 	col      []T     // the latest Forward's column matrix
 	colValid bool
 	w, y     []T // w rounded; Y, then dY (OutChannels × N·P)
@@ -52,13 +54,14 @@ func (k *conv2d[T]) Shape(in [][2]int) (int, int, error) {
 		return 0, 0, fmt.Errorf("conv2d: bias is %d×%d, want 1×%d", in[2][0], in[2][1], o.OutChannels)
 	}
 	k.n, k.g = in[0][0], o.geom(false)
-	k.tab = k.g.table()
+	k.tab, k.gtab = k.g.table(-1), k.g.table(int32(k.g.c*k.g.h*k.g.w))
 	return k.n, o.OutChannels * k.g.positions(), nil
 }
 
 func (k *conv2d[T]) alloc() {
 	rows, np := k.g.rows(), k.n*k.g.positions()
 	k.col = grow(k.col, rows*np)
+	k.xr = grow(k.xr, k.n*(k.g.c*k.g.h*k.g.w+1))
 	k.w = grow(k.w, k.o.OutChannels*rows)
 	k.dw = grow(k.dw, k.o.OutChannels*rows)
 	k.y = grow(k.y, k.o.OutChannels*np)
@@ -67,7 +70,7 @@ func (k *conv2d[T]) alloc() {
 func (k *conv2d[T]) Forward(out []float64, in [][]float64) {
 	k.alloc()
 	rows, np, oc := k.g.rows(), k.n*k.g.positions(), k.o.OutChannels
-	im2col(k.g, k.tab, k.n, in[0], k.col)
+	im2col(k.g, k.gtab, k.n, in[0], k.xr, k.col)
 	k.colValid = true
 	narrow(k.w, in[1])
 	mm(false, false, oc, np, rows, k.w, rows, k.col, np, 0, k.y, np)
@@ -83,7 +86,7 @@ func (k *conv2d[T]) Backward(din [][]float64, dout []float64, in [][]float64) {
 	rows, pos, oc := k.g.rows(), k.g.positions(), k.o.OutChannels
 	np := k.n * pos
 	if !k.colValid { // the reverse pass reuses col for dcol
-		im2col(k.g, k.tab, k.n, in[0], k.col)
+		im2col(k.g, k.gtab, k.n, in[0], k.xr, k.col)
 	}
 	// k.w is still the latest Forward's weight, rounded.
 	toChannelMajor(k.y, dout, k.n, oc, pos)

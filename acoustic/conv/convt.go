@@ -31,7 +31,9 @@ type convTranspose2d[T float] struct {
 	o       Options
 	n       int
 	g       geom
-	tab     []int32 // g.table()
+	tab     []int32 // g.table(−1), for col2im
+	gtab    []int32 // g.table(c·h·w), for im2col
+	xr      []T     // im2col's rounded images
 	x       []T     // the latest Forward's input, InChannels × N·H·W
 	w       []T
 	col, dx []T
@@ -53,7 +55,7 @@ func (k *convTranspose2d[T]) Shape(in [][2]int) (int, int, error) {
 		return 0, 0, fmt.Errorf("conv-transpose2d: bias is %d×%d, want 1×%d", in[2][0], in[2][1], o.OutChannels)
 	}
 	k.n, k.g = in[0][0], o.geom(true)
-	k.tab = k.g.table()
+	k.tab, k.gtab = k.g.table(-1), k.g.table(int32(k.g.c*k.g.h*k.g.w))
 	return k.n, o.OutChannels * k.g.h * k.g.w, nil
 }
 
@@ -63,6 +65,7 @@ func (k *convTranspose2d[T]) alloc() {
 	k.w = grow(k.w, ic*rows)
 	k.dw = grow(k.dw, ic*rows)
 	k.col = grow(k.col, rows*nq)
+	k.xr = grow(k.xr, k.n*(k.g.c*k.g.h*k.g.w+1))
 	k.dx = grow(k.dx, ic*nq)
 }
 
@@ -88,7 +91,7 @@ func (k *convTranspose2d[T]) Backward(din [][]float64, dout []float64, in [][]fl
 	rows, q, ic := k.g.rows(), k.g.positions(), k.o.InChannels
 	nq := k.n * q
 	// k.x and k.w are still the latest Forward's input and weight.
-	im2col(k.g, k.tab, k.n, dout, k.col)
+	im2col(k.g, k.gtab, k.n, dout, k.xr, k.col)
 	if nq >= transposedGradMin { // dWᵀ, as conv2d's
 		mm(false, true, rows, ic, nq, k.col, nq, k.x, nq, 0, k.dw, ic)
 		widenTransposed(din[1], k.dw, rows, ic)

@@ -33,10 +33,12 @@ func (g geom) tiles() bool {
 
 // table is, for row r = (ci·k + kh)·k + kw of the column matrix and output
 // position q = oy·ow + ox, the offset in an image of the pixel that im2col
-// reads there, ci·h·w + (oy·s − p + kh)·w + ox·s − p + kw, or −1 in the
+// reads there, ci·h·w + (oy·s − p + kh)·w + ox·s − p + kw, or pad in the
 // padding: rows × positions entries, computed once per layer so that the
-// copies are plain gathers and scatters whatever the geometry.
-func (g geom) table() []int32 {
+// copies are plain gathers and scatters whatever the geometry. col2im's
+// table has pad −1 (skipped); im2col's has c·h·w, a zero after each image
+// in its rounded copy, so that its gathers need no branch.
+func (g geom) table(pad int32) []int32 {
 	pos := g.positions()
 	t := make([]int32, g.rows()*pos)
 	for ci := 0; ci < g.c; ci++ {
@@ -46,7 +48,7 @@ func (g geom) table() []int32 {
 				for oy := 0; oy < g.oh; oy++ {
 					for ox := 0; ox < g.ow; ox++ {
 						iy, ix := oy*g.s-g.p+kh, ox*g.s-g.p+kw
-						v := int32(-1)
+						v := pad
 						if iy >= 0 && iy < g.h && ix >= 0 && ix < g.w {
 							v = int32((ci*g.h+iy)*g.w + ix)
 						}
@@ -62,13 +64,18 @@ func (g geom) table() []int32 {
 // im2col writes the column matrix of the images x (n images, each c·h·w,
 // channel-major) into col: row (ci·k + kh)·k + kw, column i·P + oy·ow + ox
 // (P positions per image) holds x[i, ci, oy·s − p + kh, ox·s − p + kw], or 0
-// in the padding. col is rows × n·P; tab is g.table(). Each thread takes a
-// block of images; see visit for the order.
-func im2col[T float](g geom, tab []int32, n int, x []float64, col []T) {
+// in the padding. col is rows × n·P; tab is g.table(c·h·w); xr (n·(c·h·w +
+// 1)) receives the images rounded, each followed by a zero. Each thread
+// takes a block of images; see visit for the order.
+func im2col[T float](g geom, tab []int32, n int, x []float64, xr, col []T) {
 	ld, img, pos := n*g.positions(), g.c*g.h*g.w, g.positions()
 	parallel(n, g.rows()*pos, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			narrow(xr[i*(img+1):(i+1)*(img+1)-1], x[i*img:(i+1)*img])
+			xr[(i+1)*(img+1)-1] = 0
+		}
 		visit(g.rows(), pos, lo, hi, func(r, i int) {
-			gather(col[r*ld+i*pos:r*ld+(i+1)*pos], tab[r*pos:(r+1)*pos], x[i*img:(i+1)*img])
+			gather(col[r*ld+i*pos:r*ld+(i+1)*pos], tab[r*pos:(r+1)*pos], xr[i*(img+1):(i+1)*(img+1)])
 		})
 	})
 }
@@ -113,15 +120,11 @@ func visit(rows, pos, lo, hi int, f func(r, i int)) {
 	}
 }
 
-// gather is d[q] = xi[t[q]], or 0 where t[q] < 0.
-func gather[T float](d []T, t []int32, xi []float64) {
+// gather is d[q] = xi[t[q]].
+func gather[T float](d []T, t []int32, xi []T) {
 	d = d[:len(t)]
 	for q, j := range t {
-		if j >= 0 {
-			d[q] = T(xi[j])
-		} else {
-			d[q] = 0
-		}
+		d[q] = xi[j]
 	}
 }
 

@@ -24,7 +24,9 @@ func init() {
 			compare.RunsFileHelp +
 			"Why paired: the held-out speaker and the seed move the WER far more than the models differ; both\n" +
 			"runs of a pair share them, so they cancel in the difference. The interval treats the pairs\n" +
-			"(speakers x seeds) as independent, an approximation: pairs on one speaker share that speaker.",
+			"(speakers x seeds) as independent, an approximation: pairs on one speaker share that speaker;\n" +
+			"so when a condition has several seeds a second table averages each condition's differences first\n" +
+			"and takes the interval over conditions (the conservative one: the speaker as the unit).",
 		ArgsUsage: "<runs-file|->",
 		Examples: []string{
 			"strode compare --baseline=sru --json=exp/compare.json --png=exp/compare.png exp/runs.txt",

@@ -70,13 +70,18 @@ type Unmatched struct {
 
 // Pair is the paired comparison of two models: B − A.
 type Pair struct {
-	A, B      string
-	Paired    []PairedRun // in the order of A's runs
-	Diff      Summary     // over Paired[i].Diff
-	Better    int         // B has the lower WER
-	Worse     int         // B has the higher WER
-	Ties      int
-	Unmatched []Unmatched
+	A, B   string
+	Paired []PairedRun // in the order of A's runs
+	Diff   Summary     // over Paired[i].Diff
+	// OverConditions summarises the per-condition means of the paired
+	// differences (n = conditions): the speaker, not the run, as the unit,
+	// which is the conservative interval when a condition has several seeds
+	// (N = 0 when no condition has more than one paired run).
+	OverConditions Summary
+	Better         int // B has the lower WER
+	Worse          int // B has the higher WER
+	Ties           int
+	Unmatched      []Unmatched
 }
 
 // Report is everything Compare finds.
@@ -217,5 +222,31 @@ func pairModels(a, b *ModelSummary, confidence float64) Pair {
 		}
 	}
 	p.Diff = Summarize(diffs, confidence)
+	p.OverConditions = overConditions(p.Paired, confidence)
 	return p
+}
+
+// overConditions averages the paired differences of each condition (in
+// first-seen order) and summarises those means; it returns N = 0 when every
+// condition has one paired run (the per-run summary is then the same).
+func overConditions(paired []PairedRun, confidence float64) Summary {
+	var order []string
+	sum, n := map[string]float64{}, map[string]int{}
+	repeated := false
+	for _, r := range paired {
+		if n[r.Condition] == 0 {
+			order = append(order, r.Condition)
+		}
+		sum[r.Condition] += r.Diff
+		n[r.Condition]++
+		repeated = repeated || n[r.Condition] > 1
+	}
+	if !repeated {
+		return Summary{}
+	}
+	means := make([]float64, len(order))
+	for i, c := range order {
+		means[i] = sum[c] / float64(n[c])
+	}
+	return Summarize(means, confidence)
 }

@@ -245,3 +245,31 @@ func TestSaveFigure(t *testing.T) {
 		t.Errorf("empty report: %v", err)
 	}
 }
+
+// TestPairOverConditions: the paired differences are averaged per condition
+// before the interval (two conditions of two seeds: means −1 and +3, so the
+// mean is +1 and s.e. 2); one run per condition gives no such summary.
+func TestPairOverConditions(t *testing.T) {
+	runs := []Run{
+		run("a", "x", "1", 10), run("a", "x", "2", 10), run("a", "y", "1", 10), run("a", "y", "2", 10),
+		run("b", "x", "1", 8), run("b", "x", "2", 10), run("b", "y", "1", 12), run("b", "y", "2", 14),
+	}
+	rep, err := Compare(runs, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := rep.Pairs[0].OverConditions
+	if o.N != 2 || math.Abs(o.Mean-1) > 1e-12 || math.Abs(o.SE-2) > 1e-12 {
+		t.Errorf("over conditions: %+v, want n 2, mean +1, s.e. 2", o)
+	}
+	if d := rep.Pairs[0].Diff; d.N != 4 || math.Abs(d.Mean-1) > 1e-12 {
+		t.Errorf("per run: %+v, want n 4, mean +1", d)
+	}
+	rep, err = Compare([]Run{runs[0], runs[2], runs[4], runs[6]}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Pairs[0].OverConditions.N; n != 0 {
+		t.Errorf("one run per condition gave an over-conditions summary of %d", n)
+	}
+}

@@ -86,14 +86,17 @@ type jsonUnmatched struct {
 }
 
 type jsonPair struct {
-	A         string          `json:"a"`
-	B         string          `json:"b"`
-	Diff      jsonSummary     `json:"diff"`
-	Better    int             `json:"b_better"`
-	Worse     int             `json:"b_worse"`
-	Ties      int             `json:"ties"`
-	Paired    []jsonPaired    `json:"paired"`
-	Unmatched []jsonUnmatched `json:"unmatched"`
+	A    string      `json:"a"`
+	B    string      `json:"b"`
+	Diff jsonSummary `json:"diff"`
+	// OverConditions: the per-condition means of diff summarised (absent when
+	// no condition has two paired runs).
+	OverConditions *jsonSummary    `json:"over_conditions,omitempty"`
+	Better         int             `json:"b_better"`
+	Worse          int             `json:"b_worse"`
+	Ties           int             `json:"ties"`
+	Paired         []jsonPaired    `json:"paired"`
+	Unmatched      []jsonUnmatched `json:"unmatched"`
 }
 
 type jsonReport struct {
@@ -130,6 +133,10 @@ func WriteJSON(w io.Writer, rep *Report) error {
 	for _, p := range rep.Pairs {
 		jp := jsonPair{A: p.A, B: p.B, Diff: toJSONSummary(p.Diff), Better: p.Better, Worse: p.Worse, Ties: p.Ties,
 			Paired: []jsonPaired{}, Unmatched: []jsonUnmatched{}}
+		if p.OverConditions.N > 0 {
+			o := toJSONSummary(p.OverConditions)
+			jp.OverConditions = &o
+		}
 		for _, r := range p.Paired {
 			jp.Paired = append(jp.Paired, jsonPaired{r.Condition, r.Seed, number(r.A), number(r.B), number(r.Diff)})
 		}

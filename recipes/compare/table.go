@@ -47,6 +47,19 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		fmt.Fprintln(bw)
 		fmt.Fprintf(bw, "Interval: mean ± t(%s, n-1) · s.e., Student t over the pairs taken as independent\n", quantileLabel(rep.Options.Confidence))
 		fmt.Fprintln(bw, "(pairs that share a condition or a seed are not quite independent: an approximation).")
+		if hasOverConditions(rep) {
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "The same differences averaged per condition first (n = conditions: the condition, not the run, as the unit;\n")
+			fmt.Fprintln(bw, "the conservative interval when the runs of a condition share it)")
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "| B - A | conditions | mean | s.e. | %s interval | t |\n", conf)
+			fmt.Fprintln(bw, "|-------|------------|------|------|--------------|---|")
+			for _, p := range rep.Pairs {
+				if o := p.OverConditions; o.N > 0 {
+					fmt.Fprintf(bw, "| %s - %s | %d | %s | %s | %s | %s |\n", p.B, p.A, o.N, signed(o.Mean), num(o.SE), interval(o), num(o.T))
+				}
+			}
+		}
 		var left []string
 		for _, p := range rep.Pairs {
 			for _, u := range p.Unmatched {
@@ -62,6 +75,15 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		}
 	}
 	return bw.Flush()
+}
+
+func hasOverConditions(rep *Report) bool {
+	for _, p := range rep.Pairs {
+		if p.OverConditions.N > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // num prints x with two decimals, "-" for NaN.

@@ -1,0 +1,87 @@
+package seqvideo
+
+import (
+	"math/rand"
+
+	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/acoustic/strode"
+)
+
+// Model is one of the four models: the CNN encoder, the ODE function f_o,
+// the decoder, and as the model asks the SRU (odernn, strode-rnn) and the
+// boundary network Φ with the prior φ (strode, strode-rnn).
+type Model struct {
+	Opts     Options
+	Params   strode.Params
+	Enc, Dec *CNN
+	ODE      [3]*strode.Linear // f_o = Linear → tanh → Linear → tanh → Linear
+	RNN      *sru.Encoder      // nil unless Recurrent
+	Boundary *strode.Boundary  // nil unless Learned
+	Prior    *strode.Prior     // nil unless Learned
+	kl       *strode.KL
+}
+
+// New builds the model's parameters, initialised from rng: the CNNs as
+// PyTorch's defaults, f_o from N(0, 0.1²) with zero biases (the reference's
+// init_network_weights), the SRU as asappresearch/sru, Φ and φ as
+// DESIGN.md §3 (±|Glorot|).
+func New(o Options, rng *rand.Rand) (*Model, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{Opts: o}
+	d, h := o.Latent(), o.ODEHidden
+	m.Enc = NewEncoder(&m.Params, o.NDF, o.Float64, rng)
+	m.ODE[0] = strode.NewLinear(&m.Params, "ode.0", d, h, rng)
+	m.ODE[1] = strode.NewLinear(&m.Params, "ode.1", h, h, rng)
+	m.ODE[2] = strode.NewLinear(&m.Params, "ode.2", h, d, rng)
+	for _, l := range m.ODE {
+		for i := range l.W.Data {
+			l.W.Data[i] = 0.1 * rng.NormFloat64()
+		}
+	}
+	if o.Recurrent() {
+		rnn, err := sru.NewEncoder(&m.Params, "rnn", d, sru.Options{Hidden: d, Layers: o.RNNLayers, Activation: sru.Identity}, rng)
+		if err != nil {
+			return nil, err
+		}
+		rnn.InputGrad = true // fed by the ODE, not by data
+		m.RNN = rnn
+	}
+	m.Dec = NewDecoder(&m.Params, o.NDF, o.Float64, rng)
+	if o.Learned() {
+		m.Boundary = strode.NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
+		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
+	}
+	m.kl, _ = strode.NewKL(o.KL)
+	return m, nil
+}
+
+// mlp is f_o bound to the graph n.
+func (m *Model) mlp(n *strode.Net) ode.MLP {
+	return ode.MLP{W0: n.P(m.ODE[0].W), B0: n.P(m.ODE[0].B), W1: n.P(m.ODE[1].W), B1: n.P(m.ODE[1].B),
+		W2: n.P(m.ODE[2].W), B2: n.P(m.ODE[2].B)}
+}
+
+// Norms lists every BatchNorm of the model (encoder, then decoder).
+func (m *Model) Norms() []*Norm { return append(m.Enc.Norms(), m.Dec.Norms()...) }
+
+// SetTraining puts every BatchNorm in training mode (batch statistics,
+// running statistics updated) or evaluation mode (running statistics), as
+// PyTorch's model.train() and model.eval().
+func (m *Model) SetTraining(on bool) {
+	for _, n := range m.Norms() {
+		n.State.Training = on
+	}
+}
+
+// PhiParams are the parameters of Φ (nil unless Learned).
+func (m *Model) PhiParams() []*optim.Param {
+	if m.Boundary == nil {
+		return nil
+	}
+	b := m.Boundary
+	return []*optim.Param{b.W1, b.W2, b.W3, b.V1, b.V2, b.V3}
+}

@@ -10,7 +10,7 @@
 # strode there once per seed (stages 6-7) with --fixed-t-tilde=C and the comparison's sizes.
 # strode compare then pairs every run with the learned-t~ strode of the same speaker and seed
 # (DIR/compare.md, .json, .png). t-tilde-stats gives, per speaker and seed, the learned model's
-# t~ on the held-out takes (DIR/SPK/t_tilde_seedN.md). A finished (speaker, C) is not redone.
+# t~ on the held-out takes (DIR/SPK/t_tilde_seedN.md). A finished (speaker, C, seed) is not redone.
 # Options: --fsdd-dir DIR [../shared/data/fsdd] --compare-dir DIR [exp/fsdd_compare] --exp-dir DIR [COMPARE-DIR/ttilde]
 #   --constants "C ..." [0 1 2 4] --seeds "N ..." [the comparison's seeds] --full BOOL [false]
 set -euo pipefail
@@ -58,15 +58,18 @@ for spk in $speakers; do
   done
   for c in $constants; do
     dir=$exp_dir/$spk/t$c
-    if [ ! -s $dir/results.json ]; then
-      echo "== $spk, t~ fixed to $c: strode x seeds $seeds (log: $dir/run.log)"
-      rm -rf $dir; mkdir -p $dir
-      for x in data data-fbank fbank lang mono0 $(basename $(readlink -f $src/strode_seed${seeds%% *}/ali)) strode_targets; do
-        cp -r $src/$x $dir/
-      done
+    todo=; for sd in $seeds; do [ -s $dir/strode_seed$sd/decode_test/best_wer ] || todo="$todo $sd"; done
+    if [ -n "$todo" ]; then
+      echo "== $spk, t~ fixed to $c: strode x seeds$todo (log: $dir/run.log)"
+      if [ ! -d $dir/data-fbank ]; then
+        rm -rf $dir; mkdir -p $dir
+        for x in data data-fbank fbank lang mono0 $(basename $(readlink -f $src/strode_seed${seeds%% *}/ali)) strode_targets; do
+          cp -r $src/$x $dir/
+        done
+      fi
       start=$(date +%s)
       STRODE=$strode "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" \
-        --test-speakers $spk --exp-dir $dir --stage 6 --stop-stage 7 --models strode --seeds "$seeds" --strode "$strode" \
+        --test-speakers $spk --exp-dir $dir --stage 6 --stop-stage 7 --models strode --seeds "${todo# }" --strode "$strode" \
         --train-opts "--fixed-t-tilde=$c" ${sizes[@]+"${sizes[@]}"} > $dir/run.log 2>&1 ||
         { echo "ttilde_ablation.sh: run.sh failed for $spk, C = $c; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }
       echo "   $(( $(date +%s) - start )) s"

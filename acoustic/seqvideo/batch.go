@@ -87,7 +87,7 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 		}
 	}
 	bt.Pred = m.Dec.Apply(net, h)
-	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
+	bt.MSE = meanSquaredError(net, bt.Pred, y)
 	bt.Loss = bt.MSE
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))

@@ -52,7 +52,7 @@ func encode(t *testing.T, d *Dataset) []byte {
 	return b.Bytes()
 }
 
-func TestOptions(t *testing.T) {
+func TestDataOptions(t *testing.T) {
 	o := DefaultDataOptions()
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.Register(fs)

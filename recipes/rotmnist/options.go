@@ -1,0 +1,117 @@
+package rotmnist
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/seqvideo"
+)
+
+// Options configures one training run of `strode rotmnist`: the data (the
+// embedded DataOptions: --subset, --mnist-dir, set sizes, …), the model and
+// its training. The defaults are the reference code's except the width
+// (Net.NDF) and the number of epochs, chosen for CPUs (doc.go says what
+// they cost).
+type Options struct {
+	DataOptions
+	DataSeed  int64  // seed of the generated videos (one data set for every model and seed)
+	DataDir   string // where generated data sets are kept and found again
+	Seed      int64  // model seed: initialisation and minibatch order
+	Out       string // output directory: results.json, strip.png/.svg, model.safetensors
+	Epochs    int    // training epochs
+	BatchSize int    // videos per minibatch
+	Quick     bool   // --quick: small sets, a narrow model and 3 epochs (CI)
+	DataOnly  bool   // generate (or find) the data set and stop
+	Net       seqvideo.Options
+	Adam      optim.AdamOptions
+
+	explicit map[string]bool // options given on the command line (SetExplicit), which --quick leaves alone
+}
+
+// DefaultOptions are the reference's settings (Adam 5e-4, w_kl 5e-5, batch
+// 50, 5000/1000/1000 videos of 6 frames, data seed 112) with ndf 16 and 20
+// epochs (the reference: ndf 128, 50 epochs).
+func DefaultOptions() Options {
+	o := Options{DataOptions: DefaultDataOptions(), DataSeed: 112, DataDir: "exp/rotmnist/data", Seed: 1,
+		Out: "exp/rotmnist/run", Epochs: 20, BatchSize: 50, Net: seqvideo.DefaultOptions(), Adam: optim.DefaultAdamOptions()}
+	o.Adam.LearningRate = 5e-4
+	return o
+}
+
+// Register adds every option to fs.
+func (o *Options) Register(fs *flag.FlagSet) {
+	o.DataOptions.Register(fs)
+	fs.StringVar(&o.Net.Model, "model", o.Net.Model, "model: node, odernn, strode or strode-rnn")
+	fs.Int64Var(&o.Seed, "seed", o.Seed, "model seed (initialisation and minibatch order)")
+	fs.Int64Var(&o.DataSeed, "data-seed", o.DataSeed, "seed of the generated videos (the same data for every model and seed)")
+	fs.StringVar(&o.DataDir, "data-dir", o.DataDir, "folder where generated data sets are saved and found again")
+	fs.StringVar(&o.Out, "out", o.Out, "output folder: results.json, strip.png (and .svg), model.safetensors")
+	fs.IntVar(&o.Epochs, "epochs", o.Epochs, "training epochs (the test figures are the best validation-MSE epoch's)")
+	fs.IntVar(&o.BatchSize, "batch-size", o.BatchSize, "videos per minibatch")
+	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run for CI: 200/50/50 videos, --ndf 4, 3 epochs")
+	fs.BoolVar(&o.DataOnly, "data-only", o.DataOnly, "generate the data set into --data-dir (or find it there) and stop")
+	o.Net.Register(fs)
+	o.Adam.Register(fs)
+}
+
+// quickEpochs and quickNDF are --quick's settings.
+const (
+	quickEpochs = 3
+	quickNDF    = 4
+)
+
+// SetExplicit records which options fs parsed from the command line, so
+// that --quick changes only the others (e.g. --quick --epochs 6).
+func (o *Options) SetExplicit(fs *flag.FlagSet) {
+	o.explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.explicit[f.Name] = true })
+}
+
+// ApplyQuick shrinks the run for --quick: 200/50/50 videos, --ndf 4, 3
+// epochs, except options given explicitly (SetExplicit).
+func (o *Options) ApplyQuick() {
+	if !o.Quick {
+		return
+	}
+	q := *o
+	q.DataOptions.ApplyQuick()
+	set := func(name string, dst *int, v int) {
+		if !o.explicit[name] {
+			*dst = v
+		}
+	}
+	set("num-train", &o.NumTrain, q.NumTrain)
+	set("num-val", &o.NumVal, q.NumVal)
+	set("num-test", &o.NumTest, q.NumTest)
+	set("ndf", &o.Net.NDF, quickNDF)
+	set("epochs", &o.Epochs, quickEpochs)
+}
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if err := o.DataOptions.Validate(); err != nil {
+		return err
+	}
+	if err := o.Net.Validate(); err != nil {
+		return err
+	}
+	if o.CanvasSize != seqvideo.ImageSize {
+		return fmt.Errorf("rotmnist: --canvas-size=%d: the models take %d×%d frames", o.CanvasSize, seqvideo.ImageSize, seqvideo.ImageSize)
+	}
+	if o.VideoLength < 2 {
+		return fmt.Errorf("rotmnist: --video-length=%d: the models predict the next frame, need ≥ 2", o.VideoLength)
+	}
+	if o.Epochs < 1 || o.BatchSize < 1 {
+		return fmt.Errorf("rotmnist: --epochs=%d --batch-size=%d: must be ≥ 1", o.Epochs, o.BatchSize)
+	}
+	for _, n := range []int{o.NumTrain, o.NumVal, o.NumTest} {
+		if n < o.BatchSize || n%o.BatchSize != 0 {
+			return fmt.Errorf("rotmnist: set sizes %d/%d/%d must be positive multiples of --batch-size=%d", o.NumTrain, o.NumVal, o.NumTest, o.BatchSize)
+		}
+	}
+	if !(o.Adam.LearningRate > 0) {
+		return fmt.Errorf("rotmnist: --learning-rate=%g must be > 0", o.Adam.LearningRate)
+	}
+	return nil
+}

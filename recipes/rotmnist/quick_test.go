@@ -1,0 +1,89 @@
+package rotmnist
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strode-asr/strode/internal/shareddata"
+)
+
+// The --quick bar. Three epochs of 200 videos (12 minibatches) are too few
+// for any model to draw digits, so every output is still close to a black
+// frame: the bar catches a broken pipeline, not a weak model. Every run
+// must have
+//   - test MSE at most quickMSEFactor × the blank-frame MSE (nothing
+//     diverged: a broken decoder or target layout is far above it),
+//   - a lower training MSE in its last epoch than in its first (the
+//     gradients point downhill),
+//   - test CS at least quickMinCS (index times score 0.89–0.93 on these
+//     sets; a time scale collapsed to a constant or reversed scores less),
+//     and exactly the index baseline's CS for node and odernn.
+const (
+	quickMSEFactor = 1.05
+	quickMinCS     = 0.85
+)
+
+// TestQuickRecipe runs `run.sh --quick` on ../shared/data/mnist from a
+// fresh build of the binary: both subsets, all four models, the table;
+// about 100 s on two loaded cores, so -short skips it.
+func TestQuickRecipe(t *testing.T) {
+	mnist, err := filepath.Abs(shareddata.Full(t, "data/mnist"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		t.Skip("run.sh --quick takes 1.5–3 minutes; run without -short")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("needs bash")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "strode")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	exp := filepath.Join(tmp, "exp")
+	start := time.Now()
+	out, err := exec.Command("bash", "run.sh", "--quick", "--nj", "2", "--mnist-dir", mnist, "--exp-dir", exp, "--strode", bin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --quick: %v\n%s", err, out)
+	}
+	t.Logf("run.sh --quick: %.0f s\n%s", time.Since(start).Seconds(), out)
+	table, err := os.ReadFile(filepath.Join(exp, "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, subset := range []string{"hawkes", "exp"} {
+		for _, model := range []string{"node", "odernn", "strode", "strode-rnn"} {
+			if !strings.Contains(string(table), "| "+subset+" | "+model+" | 1 |") {
+				t.Errorf("RESULTS.md has no row for %s %s:\n%s", subset, model, table)
+			}
+			b, err := os.ReadFile(filepath.Join(exp, subset, model, "seed1", "results.json"))
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			var r Result
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Errorf("%s %s: %v", subset, model, err)
+				continue
+			}
+			sc, h := r.Test, r.History
+			switch {
+			case !(sc.MSE <= quickMSEFactor*sc.BlankMSE):
+				t.Errorf("%s %s: test MSE %.5f above %.2f × the blank frames' %.5f", subset, model, sc.MSE, quickMSEFactor, sc.BlankMSE)
+			case len(h) < 2 || !(h[len(h)-1].TrainMSE < h[0].TrainMSE):
+				t.Errorf("%s %s: training MSE did not fall: %+v", subset, model, h)
+			case !(sc.CS >= quickMinCS):
+				t.Errorf("%s %s: test CS %.3f below %.2f", subset, model, sc.CS, quickMinCS)
+			case (model == "node" || model == "odernn") && sc.CS != sc.IndexCS:
+				t.Errorf("%s %s: CS %v differs from the index baseline's %v", subset, model, sc.CS, sc.IndexCS)
+			}
+		}
+	}
+}

@@ -9,7 +9,7 @@
 //   - Linear and MLP layers, and Sequential, the sequential STRODE of the sine
 //     recipe (t_i = Φ(t_{i−1}, z_i), ODE from z_j over [t_j, t_{j+1}],
 //     decode, MSE + w_kl·KL), with the `paper` and `context` posterior
-//     encoders (a Rotating MNIST recipe would use it too; not built yet);
+//     encoders (the Rotating MNIST models of acoustic/seqvideo reuse its Φ, φ and KL term);
 //   - the metrics CS (cosine similarity of times) and gap r (Pearson
 //     correlation of gaps).
 //

@@ -131,5 +131,28 @@ func WriteSizes(w io.Writer, o Options) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nparameters per part:")
-	return WriteParts(w, o.Kind, ts)
+	if err := WriteParts(w, o.Kind, ts); err != nil {
+		return err
+	}
+	if m, ok := paperCount(o); ok {
+		fmt.Fprintf(w, "  paper    %d M as the STRODE paper reports it (BASELINES.md: why the counts differ)\n", m)
+	}
+	return nil
+}
+
+// paperCount is the parameter count, in millions, that the STRODE paper
+// gives for a model of o's sizes (§5.1: STRODE 9 × 900, ODE-RNN 9 + 9 ×
+// 1100, both with ODE state 128), if o has them.
+func paperCount(o Options) (int, bool) {
+	p, err := PresetFor("paper", o.Kind)
+	if err != nil || o.SRU.Hidden != p.SRU.Hidden || o.SRU.Layers != p.SRU.Layers || o.ODEState != p.ODEState {
+		return 0, false
+	}
+	switch {
+	case o.Kind == KindSTRODE:
+		return 76, true
+	case o.Kind == KindODERNN && o.DecoderLayers == p.DecoderLayers:
+		return 77, true
+	}
+	return 0, false
 }

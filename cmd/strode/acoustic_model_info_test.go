@@ -48,3 +48,31 @@ func TestModelInfoPreset(t *testing.T) {
 		t.Errorf("model-info without --feat-dim and --num-pdfs succeeded")
 	}
 }
+
+// TestModelInfoPaperCount: at the paper's sizes model-info prints the
+// paper's own count beside ours (strode 76 M, odernn 77 M), and only there.
+func TestModelInfoPaperCount(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" = no paper line
+	}{
+		{[]string{"--preset=paper", "--model=strode"}, "76 M"},
+		{[]string{"--preset=paper", "--model=odernn"}, "77 M"},
+		{[]string{"--preset=paper", "--model=odernn", "--decoder-layers=3"}, ""},
+		{[]string{"--preset=paper", "--model=sru"}, ""},
+		{[]string{"--preset=small", "--model=strode"}, ""},
+	} {
+		args := append([]string{"model-info", "--num-pdfs=5000", "--feat-dim=40"}, tc.args...)
+		code, out, stderr := runKaldiioCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		m := regexp.MustCompile(`(?m)^\s+paper\s+(\d+ M)`).FindSubmatch(out)
+		switch {
+		case tc.want == "" && m != nil:
+			t.Errorf("%v: a paper line (%s) for sizes the paper does not report:\n%s", args, m[1], out)
+		case tc.want != "" && (m == nil || string(m[1]) != tc.want):
+			t.Errorf("%v: want the paper's %s in\n%s", args, tc.want, out)
+		}
+	}
+}

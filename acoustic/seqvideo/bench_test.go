@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // BenchmarkTrainStep is one training step (forward and reverse pass, no
@@ -33,6 +36,76 @@ func BenchmarkTrainStep(b *testing.B) {
 					}
 				}
 				b.ReportMetric(300*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+			})
+		}
+	}
+}
+
+// BenchmarkTrainStepAdam is one minibatch of `strode rotmnist` training as
+// recipes/rotmnist's Train runs it — load the batch (Set: bytes / 255 and
+// the next-frame targets), forward and reverse pass (Run), the finiteness
+// check (optim.Check), Adam (learning rate 5e-4, then the sign projection
+// of Φ and φ) and reading the losses — per model at batch 50 videos × 6
+// frames, BatchNorm in training mode, after two warm-up steps (the first
+// run's allocations and Adam's moments). It reports frames/s, the CPU
+// time per step of all threads (cpu-ms/op) and the number of parameters:
+// bench/rotmnist.sh sets it against the same network in PyTorch. Only
+// the sub-benchmarks the -bench pattern selects build their model, so the
+// list of widths costs nothing.
+func BenchmarkTrainStepAdam(b *testing.B) {
+	for _, ndf := range []int{8, 16, 32, 64, 128} {
+		for _, model := range Models {
+			b.Run(fmt.Sprintf("%s/ndf=%d", model, ndf), func(b *testing.B) {
+				o := DefaultOptions()
+				o.Model, o.NDF = model, ndf
+				rng := rand.New(rand.NewSource(1))
+				m, err := New(o, rng)
+				if err != nil {
+					b.Fatal(err)
+				}
+				const videos, frames = 50, 6
+				bt, err := m.Build(videos, frames, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.SetTraining(true)
+				ao := optim.DefaultAdamOptions()
+				ao.LearningRate = 5e-4 // recipes/rotmnist's
+				adam := optim.NewAdam(ao)
+				batch := randomVideos(rng, videos, frames)
+				loss := 0.0
+				step := func() {
+					if err := bt.Set(batch); err != nil {
+						b.Fatal(err)
+					}
+					err := bt.Run()
+					if err == nil {
+						err = optim.Check(bt.Params)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					adam.Step(bt.Params)
+					loss += strode.Scalar(bt.Loss) + strode.Scalar(bt.MSE) + strode.Scalar(bt.KL)
+				}
+				for i := 0; i < 2; i++ {
+					step()
+				}
+				b.ResetTimer()
+				cpu := processCPUTime()
+				for i := 0; i < b.N; i++ {
+					step()
+				}
+				b.ReportMetric(float64(processCPUTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+				b.ReportMetric(videos*frames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+				n := 0
+				for _, p := range m.Params.List {
+					n += len(p.Data)
+				}
+				b.ReportMetric(float64(n), "params")
+				if loss != loss {
+					b.Fatal("NaN loss")
+				}
 			})
 		}
 	}

@@ -28,9 +28,10 @@ import (
 //
 // The defaults are the reference's except the width, ndf 16 instead of
 // 128 (1/61 of the convolutions' multiply-adds: 2.9 M against 178 M a
-// frame), and 20 epochs instead of 50:
-// measured on 2 loaded cores an epoch of 5,000 videos takes 45–110 s at
-// ndf 16, so a run is 15–40 minutes and the table (24 runs) 6–16 hours.
+// frame), and 10 epochs instead of 50: an epoch of 5,000 videos at ndf 16
+// takes 24 s on 2 idle cores (with its validation), 33 s on one core, so
+// the table (24 runs, two at a time with GOMAXPROCS=1) trains in about
+// 70 minutes. RESULTS.md measures what the width and the epochs cost.
 type Options struct {
 	DataOptions
 	DataSeed  int64  // seed of the generated videos (one data set for every model and seed)
@@ -48,11 +49,11 @@ type Options struct {
 }
 
 // DefaultOptions are the reference's settings (Adam 5e-4, w_kl 5e-5, batch
-// 50, 5000/1000/1000 videos of 6 frames, data seed 112) with ndf 16 and 20
+// 50, 5000/1000/1000 videos of 6 frames, data seed 112) with ndf 16 and 10
 // epochs (the reference: ndf 128, 50 epochs).
 func DefaultOptions() Options {
 	o := Options{DataOptions: DefaultDataOptions(), DataSeed: 112, DataDir: "exp/rotmnist/data", Seed: 1,
-		Out: "exp/rotmnist/run", Epochs: 20, BatchSize: 50, Net: seqvideo.DefaultOptions(), Adam: optim.DefaultAdamOptions()}
+		Out: "exp/rotmnist/run", Epochs: 10, BatchSize: 50, Net: seqvideo.DefaultOptions(), Adam: optim.DefaultAdamOptions()}
 	o.Adam.LearningRate = 5e-4
 	return o
 }

@@ -34,6 +34,11 @@ type Score struct {
 	// IndexCS is the CS of the index sequence 0 … N−1 on the same videos
 	// (the reference's baseline; NODE and ODE-RNN score exactly this).
 	IndexCS float64 `json:"index_cs"`
+	// EvenCS is the best CS of evenly spaced times with an offset (EvenCS):
+	// what a model that learnt only a constant scores; EvenOffset is that
+	// offset in frames (−1: constant times, the limit c → ∞).
+	EvenCS     float64 `json:"even_cs"`
+	EvenOffset float64 `json:"even_offset"`
 }
 
 // Epoch is one training epoch's figures.
@@ -186,6 +191,7 @@ func Evaluate(m *seqvideo.Model, ev *seqvideo.Batch, s *Split) (Score, [][]float
 	sc.CS = strode.CosineSimilarity(inferred, angles)
 	sc.GapR = strode.GapCorrelation(inferred, times)
 	sc.IndexCS = strode.CosineSimilarity(index, angles)
+	sc.setEven(angles)
 	return sc, inferred, nil
 }
 

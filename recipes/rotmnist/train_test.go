@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"math/rand"
 	"os"
@@ -150,12 +151,32 @@ func TestRunWritesFiles(t *testing.T) {
 			}
 		}
 	}
+	// A results.json from before the evenly spaced baseline: Table fills it
+	// in from the data file.
+	seed1 := filepath.Join(root, "exp", "strode", "seed1", "results.json")
+	b, err := os.ReadFile(seed1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old Result
+	if err := json.Unmarshal(b, &old); err != nil {
+		t.Fatal(err)
+	}
+	even := old.Test.EvenCS
+	old.Test.EvenCS = 0
+	if b, err = json.Marshal(old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(seed1, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	table, err := Table(filepath.Join(root, "exp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(table, "| exp | strode | 2 | ") || !strings.Contains(table, " ± ") || !strings.Contains(table, "0.973 ± 0.003") {
-		t.Errorf("table:\n%s", table)
+	if !strings.Contains(table, "| exp | strode | 2 | ") || !strings.Contains(table, " ± ") || !strings.Contains(table, "0.973 ± 0.003") ||
+		!strings.Contains(table, fmt.Sprintf("| %.3f ± 0.000 |", even)) {
+		t.Errorf("table (evenly spaced CS %.3f in both runs):\n%s", even, table)
 	}
 	if _, err := Table(t.TempDir()); err == nil {
 		t.Error("Table of an empty folder: no error")

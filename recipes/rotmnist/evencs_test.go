@@ -3,6 +3,7 @@ package rotmnist
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -41,5 +42,26 @@ func TestEvenCS(t *testing.T) {
 	constant := [][]float64{{3, 3, 3, 3}, {5, 5, 5, 5}}
 	if cs, c := EvenCS(constant); math.Abs(cs-1) > tol || !math.IsInf(c, 1) {
 		t.Errorf("constant truth: CS %v at c = %v, want 1 at +Inf", cs, c)
+	}
+}
+
+// TestPairedTable: differences are paired on the seed (a seed only one
+// model ran is left out), with the Student-t interval of compare.Summarize.
+func TestPairedTable(t *testing.T) {
+	run := func(model string, seed int64, cs, gap, mse float64) *Result {
+		return &Result{Subset: "hawkes", Model: model, Seed: seed, Test: Score{CS: cs, GapR: gap, MSE: mse}}
+	}
+	runs := map[tableKey][]*Result{
+		{"hawkes", "node"}:   {run("node", 1, 0.9, 0, 0.007), run("node", 2, 0.9, 0, 0.008), run("node", 3, 0.9, 0, 0.007)},
+		{"hawkes", "strode"}: {run("strode", 1, 0.95, 0.1, 0.006), run("strode", 2, 0.97, 0.3, 0.007), run("strode", 4, 0.99, 0.5, 0.001)},
+	}
+	got := PairedTable(runs)
+	// seeds 1 and 2: CS +0.05, +0.07 → mean +0.06, s.e. 0.01, t(0.975, 1) = 12.706.
+	want := "| hawkes | strode − node | 2 | +0.060 ± 0.010 [-0.067, +0.187] | +0.200 ± 0.100 [-1.071, +1.471] | -1.00 ± 0.00 [-1.00, -1.00] |"
+	if !strings.Contains(got, want) {
+		t.Errorf("got\n%s\nwant the row\n%s", got, want)
+	}
+	if PairedTable(map[tableKey][]*Result{{"exp", "node"}: {run("node", 1, 0.9, 0, 0.007)}}) != "" {
+		t.Error("no pair ran: want no table")
 	}
 }

@@ -38,15 +38,15 @@ func Table(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := fillEvenCS(runs); err != nil {
+	if err := fillBaselines(runs); err != nil {
 		return "", err
 	}
 	if len(runs) == 0 {
 		return "", fmt.Errorf("rotmnist: no results.json under %s", root)
 	}
 	var b []byte
-	b = append(b, "| subset | model | seeds | CS | gap r | MSE ×1e-3 | next-frame MSE ×1e-3 | blank MSE ×1e-3 | index CS | evenly spaced CS | paper CS | paper MSE ×1e-3 | s/epoch |\n"...)
-	b = append(b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"...)
+	b = append(b, "| subset | model | seeds | CS | gap r | MSE ×1e-3 | next-frame MSE ×1e-3 | blank MSE ×1e-3 | index CS | evenly spaced CS | fixed-schedule gap r | paper CS | paper MSE ×1e-3 | s/epoch |\n"...)
+	b = append(b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"...)
 	for _, subset := range []string{"hawkes", "exp"} {
 		for _, model := range []string{"node", "odernn", "strode", "strode-rnn"} {
 			rs := runs[tableKey{subset, model}]
@@ -71,7 +71,7 @@ func Table(root string) (string, error) {
 					paperCS += fmt.Sprintf(" ± %.3f", p.CSStd)
 				}
 			}
-			b = fmt.Appendf(b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", subset, model, len(rs),
+			b = fmt.Appendf(b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", subset, model, len(rs),
 				col(func(r *Result) float64 { return r.Test.CS }, 1, 3),
 				col(func(r *Result) float64 { return r.Test.GapR }, 1, 3),
 				col(func(r *Result) float64 { return r.Test.MSE }, 1e3, 2),
@@ -79,6 +79,7 @@ func Table(root string) (string, error) {
 				col(func(r *Result) float64 { return r.Test.BlankMSE }, 1e3, 2),
 				col(func(r *Result) float64 { return r.Test.IndexCS }, 1, 3),
 				col(func(r *Result) float64 { return r.Test.EvenCS }, 1, 3),
+				col(func(r *Result) float64 { return r.Test.ScheduleGapR }, 1, 3),
 				paperCS, paperMSE,
 				col(func(r *Result) float64 { return r.EpochSeconds }, 1, 1))
 		}
@@ -163,17 +164,17 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// fillEvenCS computes the evenly spaced baseline (Score.EvenCS) for results
-// written before it existed, from the data file each names (loaded once per
-// file); results whose file is gone keep 0.
-func fillEvenCS(runs map[tableKey][]*Result) error {
-	cache := map[string]float64{}
+// fillBaselines computes the baselines (Score.EvenCS, ScheduleGapR) for
+// results written before they existed, from the data file each names
+// (loaded once per file); results whose file is gone keep 0.
+func fillBaselines(runs map[tableKey][]*Result) error {
+	cache := map[string]Score{}
 	for _, rs := range runs {
 		for _, r := range rs {
 			if r.Test.EvenCS != 0 || r.DataFile == "" {
 				continue
 			}
-			cs, ok := cache[r.DataFile]
+			base, ok := cache[r.DataFile]
 			if !ok {
 				if _, err := os.Stat(r.DataFile); err != nil {
 					continue
@@ -182,14 +183,15 @@ func fillEvenCS(runs map[tableKey][]*Result) error {
 				if err != nil {
 					return err
 				}
-				var angles [][]float64
+				var angles, times [][]float64
 				for v := 0; v < d.Test.Videos; v++ {
 					angles = append(angles, d.Test.VideoAngles(v))
+					times = append(times, d.Test.VideoTimes(v))
 				}
-				cs, _ = EvenCS(angles)
-				cache[r.DataFile] = cs
+				base.setBaselines(angles, times)
+				cache[r.DataFile] = base
 			}
-			r.Test.EvenCS = cs
+			r.Test.EvenCS, r.Test.EvenOffset, r.Test.ScheduleGapR = base.EvenCS, base.EvenOffset, base.ScheduleGapR
 		}
 	}
 	return nil

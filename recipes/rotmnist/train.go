@@ -39,6 +39,9 @@ type Score struct {
 	// offset in frames (−1: constant times, the limit c → ∞).
 	EvenCS     float64 `json:"even_cs"`
 	EvenOffset float64 `json:"even_offset"`
+	// ScheduleGapR is gap r of one fixed schedule for every video
+	// (ScheduleGapR): what index-dependent gaps score without the frames.
+	ScheduleGapR float64 `json:"schedule_gap_r"`
 }
 
 // Epoch is one training epoch's figures.
@@ -191,7 +194,7 @@ func Evaluate(m *seqvideo.Model, ev *seqvideo.Batch, s *Split) (Score, [][]float
 	sc.CS = strode.CosineSimilarity(inferred, angles)
 	sc.GapR = strode.GapCorrelation(inferred, times)
 	sc.IndexCS = strode.CosineSimilarity(index, angles)
-	sc.setEven(angles)
+	sc.setBaselines(angles, times)
 	return sc, inferred, nil
 }
 

@@ -65,3 +65,27 @@ func TestPairedTable(t *testing.T) {
 		t.Error("no pair ran: want no table")
 	}
 }
+
+// TestScheduleGapR: times that are one schedule for every video score 1;
+// noise around a flat schedule scores about 0.
+func TestScheduleGapR(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	fixed := make([][]float64, 30)
+	noisy := make([][]float64, 3000)
+	for s := range fixed {
+		fixed[s] = []float64{1, 1.77, 3.13, 5.53, 9.77, 17.29}
+	}
+	for s := range noisy {
+		noisy[s] = make([]float64, 6)
+		for i := range noisy[s] {
+			noisy[s][i] = float64(i) + 0.3*rng.NormFloat64()
+		}
+	}
+	// Every gap equals the schedule's (spread across frames only): r = 1.
+	if r := ScheduleGapR(fixed); math.Abs(r-1) > 1e-12 {
+		t.Errorf("one schedule for every video: gap r %v, want 1", r)
+	}
+	if r := ScheduleGapR(noisy); math.Abs(r) > 0.05 {
+		t.Errorf("noise around even gaps: gap r %v, want ≈ 0 (|r| ≤ 0.05 at 15,000 gaps)", r)
+	}
+}

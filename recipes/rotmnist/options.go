@@ -31,9 +31,10 @@ import (
 // The defaults are the reference's except the width, ndf 16 instead of
 // 128 (1/61 of the convolutions' multiply-adds: 2.9 M against 178 M a
 // frame), and 10 epochs instead of 50: an epoch of 5,000 videos at ndf 16
-// takes 24 s on 2 idle cores (with its validation), 33 s on one core, so
-// the table (24 runs, two at a time with GOMAXPROCS=1) trains in about
-// 70 minutes. RESULTS.md measures what the width and the epochs cost.
+// takes 24 s on 2 idle cores (with its validation), 21–30 s on one core
+// beside a second run, so the table (24 runs, two at a time with
+// GOMAXPROCS=1) trains in 56 minutes. RESULTS.md measures what the width
+// and the epochs cost.
 type Options struct {
 	DataOptions
 	DataSeed  int64  // seed of the generated videos (one data set for every model and seed)

@@ -13,7 +13,7 @@
 #   1 generate each subset's videos once (EXP/data, data seed 112; every model and seed uses them)
 #   2 train and test every subset x model x seed -> EXP/SUBSET/MODEL/seedN/{results.json,strip.png,
 #     model.safetensors,log/train.log}, --nj runs at a time (default 2), each with GOMAXPROCS =
-#     cores / nj unless GOMAXPROCS is set (on 2 cores two one-thread runs train 1.9x faster in all
+#     cores / nj unless GOMAXPROCS is set (on 2 cores two one-thread runs train 1.8x faster in all
 #     than one two-thread run); finished runs are skipped unless --overwrite
 #   3 EXP/RESULTS.md: mean +- std over seeds beside the paper's Table 1 (strode rotmnist-table)
 #

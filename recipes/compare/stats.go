@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -61,4 +62,29 @@ func Summarize(xs []float64, confidence float64) Summary {
 // freedom (t_{0.975,4} = 2.776445).
 func TQuantile(p float64, df int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
+}
+
+// MeanSD is the mean of xs and its sample standard deviation (n−1 in the
+// denominator; 0 for fewer than two values, where Summarize gives NaN),
+// for tables of mean ± std over seeds.
+func MeanSD(xs []float64) (mean, sd float64) {
+	s := Summarize(xs, 0.95)
+	if s.N < 2 {
+		return s.Mean, 0
+	}
+	return s.Mean, s.SD
+}
+
+// Median is the middle value of xs (the mean of the two middle ones for an
+// even count), 0 for none; xs is left as it is.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

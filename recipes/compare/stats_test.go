@@ -83,3 +83,27 @@ func TestSummarizePValue(t *testing.T) {
 		t.Errorf("lo = %g, want 0", s.Lo)
 	}
 }
+
+// TestMeanSDMedian: the small helpers for tables over seeds.
+func TestMeanSDMedian(t *testing.T) {
+	const tol = 1e-12
+	for _, tc := range []struct {
+		xs               []float64
+		mean, sd, median float64
+	}{
+		{[]float64{2, 4, 4, 4, 5, 5, 7, 9}, 5, math.Sqrt(32.0 / 7), 4.5},
+		{[]float64{3, 1, 2}, 2, 1, 2},
+		{[]float64{7}, 7, 0, 7},
+	} {
+		m, sd := MeanSD(tc.xs)
+		if math.Abs(m-tc.mean) > tol || math.Abs(sd-tc.sd) > tol {
+			t.Errorf("MeanSD(%v) = %v, %v, want %v, %v", tc.xs, m, sd, tc.mean, tc.sd)
+		}
+		if md := Median(tc.xs); math.Abs(md-tc.median) > tol {
+			t.Errorf("Median(%v) = %v, want %v", tc.xs, md, tc.median)
+		}
+	}
+	if Median(nil) != 0 {
+		t.Error("Median(nil) != 0")
+	}
+}

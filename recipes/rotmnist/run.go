@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/internal/atomicfile"
+	"github.com/strode-asr/strode/recipes/compare"
 )
 
 // Paper is a figure of the STRODE paper's Table 1 (test set; CSStd 0 where
@@ -86,7 +87,7 @@ func Run(o Options, stdout, stderr io.Writer, log func(format string, a ...any))
 	for _, e := range tr.History {
 		secs = append(secs, e.Seconds)
 	}
-	res.EpochSeconds = median(secs)
+	res.EpochSeconds = compare.Median(secs)
 	if p, ok := PaperTable[o.Subset][o.Net.Model]; ok {
 		res.Paper = &p
 	}

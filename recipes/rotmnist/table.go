@@ -3,10 +3,8 @@ package rotmnist
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/strode-asr/strode/recipes/compare"
 )
@@ -58,7 +56,7 @@ func Table(root string) (string, error) {
 				for _, r := range rs {
 					xs = append(xs, scale*f(r))
 				}
-				m, sd := meanStd(xs)
+				m, sd := compare.MeanSD(xs)
 				if len(xs) < 2 {
 					return fmt.Sprintf("%.*f", prec, m)
 				}
@@ -133,35 +131,6 @@ func pairedCell(xs []float64, prec int) string {
 		return fmt.Sprintf("%+.*f", prec, s.Mean)
 	}
 	return fmt.Sprintf("%+.*f ± %.*f [%+.*f, %+.*f]", prec, s.Mean, prec, s.SE, prec, s.Lo, prec, s.Hi)
-}
-
-// meanStd is the mean and the sample standard deviation (n−1).
-func meanStd(xs []float64) (float64, float64) {
-	m := 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	v := 0.0
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)-1))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // fillBaselines computes the baselines (Score.EvenCS, ScheduleGapR) for

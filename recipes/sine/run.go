@@ -7,11 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-
-	"github.com/strode-asr/strode/internal/atomicfile"
 
 	"github.com/strode-asr/strode/acoustic/strode"
+	"github.com/strode-asr/strode/internal/atomicfile"
+	"github.com/strode-asr/strode/recipes/compare"
 )
 
 // paperCS are the paper's CS figures for STRODE, printed for reference.
@@ -97,7 +96,7 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 	res := Results{}
 	for v, ss := range scores {
 		res[v] = summarise(ss, o.Seeds > 1)
-		res[v].EpochSec = median(secs[v])
+		res[v].EpochSec = compare.Median(secs[v])
 		for k, sc := range ss {
 			f := SeedFigures{Seed: o.Seed + int64(k), CS: sc.CS, GapR: sc.GapR}
 			if !math.IsNaN(sc.MSE) {
@@ -135,7 +134,7 @@ func summarise(ss []Score, withStd bool) *Summary {
 		for _, s := range ss {
 			xs = append(xs, f(s))
 		}
-		m, sd := meanStd(xs)
+		m, sd := compare.MeanSD(xs)
 		if !withStd {
 			return m, nil
 		}
@@ -148,35 +147,6 @@ func summarise(ss []Score, withStd bool) *Summary {
 		s.MSE, s.MSEStd = &m, sd
 	}
 	return s
-}
-
-// meanStd is the mean and the sample standard deviation (n−1).
-func meanStd(xs []float64) (float64, float64) {
-	m := 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	v := 0.0
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)-1))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func cell(m float64, sd *float64, prec int) string {

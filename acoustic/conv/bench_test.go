@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/internal/cputime"
 )
 
 // The reference Rotating MNIST encoder (kernel 5) and decoder (kernel 4)
@@ -56,7 +57,7 @@ func benchKernel(b *testing.B, k graph.Kernel, n int, o Options, transposed bool
 	din := [][]float64{make([]float64, len(in[0])), make([]float64, len(in[1]))}
 	out, dout := make([]float64, rows*cols), randSlice(rng, rows*cols, 1)
 	b.ResetTimer()
-	cpu := processCPUTime()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		k.Forward(out, in)
 		for _, d := range din {
@@ -70,7 +71,7 @@ func benchKernel(b *testing.B, k graph.Kernel, n int, o Options, transposed bool
 
 // reportCPU reports the process CPU time per op since cpu (all threads).
 func reportCPU(b *testing.B, cpu time.Duration) {
-	b.ReportMetric(float64(processCPUTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkConv2D: the encoder's layers, batch 50, forward + backward.

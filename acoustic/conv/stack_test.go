@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/internal/cputime"
 )
 
 // autoencoder is the reference Rotating MNIST encoder and decoder end to
@@ -84,7 +85,7 @@ func BenchmarkStack(b *testing.B) {
 			}
 			defer a.m.Close()
 			b.ResetTimer()
-			cpu := processCPUTime()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if err := a.m.Run(); err != nil {
 					b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
+	"github.com/strode-asr/strode/internal/cputime"
 )
 
 // BenchmarkTrainStep is one training step (forward and reverse pass, no
@@ -92,11 +93,11 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 					step()
 				}
 				b.ResetTimer()
-				cpu := processCPUTime()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					step()
 				}
-				b.ReportMetric(float64(processCPUTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 				b.ReportMetric(videos*frames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 				n := 0
 				for _, p := range m.Params.List {

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/strode-asr/strode/internal/cputime"
 )
 
 // benchShapes are the shapes, written m×k×n: C (m×n) = A (m×k) ·
@@ -58,13 +60,13 @@ func BenchmarkSgemm(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", s.name, impl.name, threads), func(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
 					defer SetThreads(SetThreads(threads))
-					cpu0 := processCPUTime()
+					cpu0 := cputime.Process()
 					for b.Loop() {
 						impl.f(trans(s.transA), trans(s.transB), s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
 					}
 					flops := 2 * float64(s.m) * float64(s.n) * float64(s.k) * float64(b.N)
 					b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "gflops")
-					if cpu := (processCPUTime() - cpu0).Seconds(); cpu > 0 {
+					if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 						b.ReportMetric(flops/cpu/1e9, "cpu-gflops")
 					}
 				})
@@ -88,7 +90,7 @@ func BenchmarkKernelPeak(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/threads=%d", kern.name, threads), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
 			const calls = 20000
-			cpu0 := processCPUTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				parallel(threads, threads, func(_, _ int) {
 					a := make([]float32, k*kern.mr)
@@ -101,7 +103,7 @@ func BenchmarkKernelPeak(b *testing.B) {
 			}
 			flops := 2 * float64(kern.mr*kern.nr*k) * calls * float64(threads) * float64(b.N)
 			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "gflops")
-			if cpu := (processCPUTime() - cpu0).Seconds(); cpu > 0 {
+			if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 				b.ReportMetric(flops/cpu/1e9, "cpu-gflops")
 			}
 		})

@@ -55,7 +55,8 @@ for r in $(seq "$ROUNDS"); do
           exit 1
         fi
         echo "$ours" | tee -a "$OUT/runs.txt"
-        peer=$("$PY" bench/rotmnist_peer.py --model="$model" --ndf="$ndf" --steps="$STEPS" --threads="$th")
+        # torch.set_num_threads bounds its own pool only: OpenBLAS and OpenMP get the same count here.
+        peer=$(OMP_NUM_THREADS="$th" OPENBLAS_NUM_THREADS="$th" "$PY" bench/rotmnist_peer.py --model="$model" --ndf="$ndf" --steps="$STEPS" --threads="$th")
         echo "$peer" | tee -a "$OUT/runs.txt"
         if [ "$r" = 1 ] && [ "$th" = "${THREADS%% *}" ]; then
           po=$(echo "$ours" | sed 's/.* params=\([0-9]*\).*/\1/')

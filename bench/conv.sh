@@ -38,7 +38,7 @@ for r in $(seq "$ROUNDS"); do
       "$BIN" -test.run '^$' -test.bench "^BenchmarkStack/ndf=$ndf\$" -test.benchtime "${STEPS}x" -test.cpu "$th" |
         awk -v ndf="$ndf" -v th="$th" '/^BenchmarkStack/ { for (i=1;i<=NF;i++) { if ($(i+1)=="ns/op") ms=$i/1e6; if ($(i+1)=="cpu-ms/op") cpu=$i }
           printf "strode ndf=%s batch=50 threads=%s ms=%.2f cpu-ms=%.2f images/s=%.1f\n", ndf, th, ms, cpu, 50000/ms }' | tee -a "$OUT/runs.txt"
-      "$PY" bench/conv_peer.py --ndf="$ndf" --steps="$STEPS" --threads="$th" | tee -a "$OUT/runs.txt"
+      OMP_NUM_THREADS="$th" OPENBLAS_NUM_THREADS="$th" "$PY" bench/conv_peer.py --ndf="$ndf" --steps="$STEPS" --threads="$th" | tee -a "$OUT/runs.txt"
     done
   done
 done

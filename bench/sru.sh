@@ -37,7 +37,7 @@ for r in $(seq "$ROUNDS"); do
     esac
     for th in $THREADS; do
       "$BIN" -preset=$p -model=$MODEL -pdfs=$pdfs -frames=$FRAMES -utts=$UTTS -steps=$STEPS -threads=$th | tee -a "$OUT/runs.txt"
-      "$PY" bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --frames=$FRAMES --utts=$UTTS --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
+      OMP_NUM_THREADS="$th" OPENBLAS_NUM_THREADS="$th" "$PY" bench/sru_peer.py --name=$p --hidden=$h --layers=$l --pdfs=$pdfs --frames=$FRAMES --utts=$UTTS --steps=$STEPS --threads=$th | tee -a "$OUT/runs.txt"
     done
   done
 done

@@ -10,24 +10,34 @@ import (
 	"github.com/strode-asr/strode/internal/cputime"
 )
 
+// Benchmarks run the reference's batch: 50 videos × 6 frames.
+const benchVideos, benchFrames = 50, 6
+
+// benchBatch builds model at width ndf (seed 1) and its training batch of
+// benchVideos × benchFrames, and returns the model's random stream.
+func benchBatch(b *testing.B, model string, ndf int) (*Model, *Batch, *rand.Rand) {
+	o := DefaultOptions()
+	o.Model, o.NDF = model, ndf
+	rng := rand.New(rand.NewSource(1))
+	m, err := New(o, rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bt, err := m.Build(benchVideos, benchFrames, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m, bt, rng
+}
+
 // BenchmarkTrainStep is one training step (forward and reverse pass, no
 // optimizer) of each model at batch 50 videos × 6 frames, the reference's.
 func BenchmarkTrainStep(b *testing.B) {
 	for _, ndf := range []int{8, 16} {
 		for _, model := range Models {
 			b.Run(fmt.Sprintf("%s/ndf=%d", model, ndf), func(b *testing.B) {
-				o := DefaultOptions()
-				o.Model, o.NDF = model, ndf
-				rng := rand.New(rand.NewSource(1))
-				m, err := New(o, rng)
-				if err != nil {
-					b.Fatal(err)
-				}
-				bt, err := m.Build(50, 6, true)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := bt.Set(randomVideos(rng, 50, 6)); err != nil {
+				_, bt, rng := benchBatch(b, model, ndf)
+				if err := bt.Set(randomVideos(rng, benchVideos, benchFrames)); err != nil {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
@@ -36,7 +46,7 @@ func BenchmarkTrainStep(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(300*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+				b.ReportMetric(benchVideos*benchFrames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 			})
 		}
 	}
@@ -57,23 +67,12 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 	for _, ndf := range []int{8, 16, 32, 64, 128} {
 		for _, model := range Models {
 			b.Run(fmt.Sprintf("%s/ndf=%d", model, ndf), func(b *testing.B) {
-				o := DefaultOptions()
-				o.Model, o.NDF = model, ndf
-				rng := rand.New(rand.NewSource(1))
-				m, err := New(o, rng)
-				if err != nil {
-					b.Fatal(err)
-				}
-				const videos, frames = 50, 6
-				bt, err := m.Build(videos, frames, true)
-				if err != nil {
-					b.Fatal(err)
-				}
+				m, bt, rng := benchBatch(b, model, ndf)
 				m.SetTraining(true)
 				ao := optim.DefaultAdamOptions()
 				ao.LearningRate = 5e-4 // recipes/rotmnist's
 				adam := optim.NewAdam(ao)
-				batch := randomVideos(rng, videos, frames)
+				batch := randomVideos(rng, benchVideos, benchFrames)
 				loss := 0.0
 				step := func() {
 					if err := bt.Set(batch); err != nil {
@@ -98,7 +97,7 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 					step()
 				}
 				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
-				b.ReportMetric(videos*frames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+				b.ReportMetric(benchVideos*benchFrames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 				n := 0
 				for _, p := range m.Params.List {
 					n += len(p.Data)

@@ -19,14 +19,7 @@ func benchBatch(b *testing.B, model string, ndf int) (*Model, *Batch, *rand.Rand
 	o := DefaultOptions()
 	o.Model, o.NDF = model, ndf
 	rng := rand.New(rand.NewSource(1))
-	m, err := New(o, rng)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bt, err := m.Build(benchVideos, benchFrames, true)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, bt := buildBatch(b, o, rng, benchVideos, benchFrames, true)
 	return m, bt, rng
 }
 

@@ -50,21 +50,7 @@ func TestGradients(t *testing.T) {
 	sru.Float32Products = false
 	for _, model := range Models {
 		t.Run(model, func(t *testing.T) {
-			rng := rand.New(rand.NewSource(3))
-			m, err := New(tinyOptions(model), rng)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bt, err := m.Build(2, 3, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := bt.Set(randomVideos(rng, 2, 3)); err != nil {
-				t.Fatal(err)
-			}
-			if err := bt.Run(); err != nil {
-				t.Fatal(err)
-			}
+			_, bt, _ := runBatch(t, tinyOptions(model), rand.New(rand.NewSource(3)), 2, 3, true)
 			grads := make([][]float64, len(bt.Params))
 			for i, p := range bt.Params {
 				grads[i] = append([]float64(nil), p.Grad...)

@@ -16,25 +16,40 @@ func smallOptions(model string) Options {
 	return o
 }
 
+// buildBatch builds a model with o (initialised from rng) and a batch of
+// videos × frames for it.
+func buildBatch(tb testing.TB, o Options, rng *rand.Rand, videos, frames int, train bool) (*Model, *Batch) {
+	tb.Helper()
+	m, err := New(o, rng)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bt, err := m.Build(videos, frames, train)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, bt
+}
+
+// runBatch is buildBatch, then one run on random videos drawn from rng
+// (also returned).
+func runBatch(tb testing.TB, o Options, rng *rand.Rand, videos, frames int, train bool) (*Model, *Batch, *rand.Rand) {
+	tb.Helper()
+	m, bt := buildBatch(tb, o, rng, videos, frames, train)
+	if err := bt.Set(randomVideos(rng, videos, frames)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := bt.Run(); err != nil {
+		tb.Fatal(err)
+	}
+	return m, bt, rng
+}
+
 // TestTimes: index models give 0 … N−1; learned ones t_0 = Φ(0, z_0) > 0
 // and strictly increasing times (every gap is a softplus).
 func TestTimes(t *testing.T) {
 	for _, model := range Models {
-		rng := rand.New(rand.NewSource(1))
-		m, err := New(smallOptions(model), rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bt, err := m.Build(3, 4, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := bt.Set(randomVideos(rng, 3, 4)); err != nil {
-			t.Fatal(err)
-		}
-		if err := bt.Run(); err != nil {
-			t.Fatal(err)
-		}
+		m, bt, _ := runBatch(t, smallOptions(model), rand.New(rand.NewSource(1)), 3, 4, false)
 		for s, ts := range bt.InferredTimes() {
 			for i, v := range ts {
 				if !m.Opts.Learned() && v != float64(i) {

@@ -12,9 +12,9 @@
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
 #     --speeds "0.8 0.9 1.0 1.1 1.2" (the default) every training take appears once per speed factor
-#     (keys SPK-spF_DIGIT_TAKE, speaker SPK-spF; the waves are written by strode wav-speed-perturb,
-#     as Kaldi's "sox speed"); with --warps "0.9 1.0 1.1" once more per VTLN warp factor of the
-#     takes at their own speed (SPK-wF): augmentation that imitates other speakers; with
+#     (keys spF-SPK_DIGIT_TAKE, speaker spF-SPK, the prefix of Kaldi's perturb_data_dir_speed.sh;
+#     the waves are written by strode wav-speed-perturb, as Kaldi's "sox speed"); with --warps
+#     "0.9 1.0 1.1" once more per VTLN warp factor of the takes at their own speed (wF-SPK): augmentation that imitates other speakers; with
 #     --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes times (pitch and rate varied) in
 #     each of N synthetic voices (English accents x male variants), speakers ttsNN that train with the
 #     others (installed with apt-get when missing and run as root; otherwise run.sh names the command)
@@ -266,8 +266,12 @@ if run_stage 0; then
     for sp in $ss; do
       wsp=$ws; [ "$sp" = 1.0 ] || wsp=1.0        # warps apply to the takes at their own speed
       for w in $wsp; do
-        s=$spk; [ "$w" = 1.0 ] || s=$s-w$w      # warped copies are speakers of their own (CMVN)
-        [ "$sp" = 1.0 ] || s=$s-sp$sp           # and so are speed-perturbed ones
+        # Warped and speed-perturbed copies are speakers of their own (CMVN), named with a prefix as
+        # Kaldi's perturb_data_dir_speed.sh does (sp0.9-SPK, utterances sp0.9-SPK_DIGIT_TAKE), so that
+        # sorting utt2spk on utterances and on speakers agrees (a suffix, SPK-sp0.9, sorts the
+        # speaker after SPK but its utterances before SPK_..., which validate-data-dir rejects).
+        s=$spk; [ "$w" = 1.0 ] || s=w$w-$s
+        [ "$sp" = 1.0 ] || s=sp$sp-$s
         utt=${s}_${d}_$idx
         if [ "$sp" = 1.0 ]; then echo "$utt $f" >> $data/$set/wav.scp; else echo "$utt $f" >> $data/$set/sp$sp.list; fi
         echo "$utt ${words[$d]}" >> $data/$set/text
@@ -287,7 +291,7 @@ if run_stage 0; then
       # cv_heldout.list the takes at their own speed (the held-out set of the neural training)
       awk -v cv="$cv_idx" 'BEGIN{n=split(cv,a," "); for(i=1;i<=n;i++) c[a[i]]=1} {k=$1; sub(/.*_/,"",k); if (k in c) print $1}' \
         $data/train/wav.scp > $data/train/cv.list
-      grep -v -E -- '-(w|sp)[0-9]' $data/train/cv.list > $data/train/cv_heldout.list || true
+      grep -v -E '^(w|sp)[0-9]' $data/train/cv.list > $data/train/cv_heldout.list || true
     fi
     awk '{u[$2]=u[$2]" "$1} END{for(s in u) print s u[s]}' $data/$set/utt2spk | LC_ALL=C sort > $data/$set/spk2utt
     echo "   $set: $(wc -l < $data/$set/wav.scp) utterances, speakers: $(cut -d' ' -f1 $data/$set/spk2utt | tr '\n' ' ')"

@@ -4,11 +4,11 @@
 // STRODE head for speech, training, the forward pass and model files.
 //
 // It works on plain matrices and must not know Kaldi's file syntax: only the
-// sub-package acoustic/dataset reads Kaldi tables into training batches.
+// sub-package acoustic/kaldinnet reads Kaldi tables into training batches.
 //
 // The STRODE core is split by concern:
 //
-//	acoustic/graph      the one place that imports gorgonia: graph building,
+//	acoustic/autodiff      the one place that imports gorgonia: graph building,
 //	                    tape machines, broadcasting, stop-gradient, fused ops
 //	acoustic/strode     Φ (Boundary), φ (Prior), the KL term, layers, the
 //	                    sequential STRODE model, CS and gap r

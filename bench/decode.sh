@@ -6,7 +6,7 @@
 #   (a) kaldi-mini's HCLG with its GMM log-likelihoods (5 utterances, 877 frames)
 #   (b) the graph-building issue's 5,000-word bigram graph (synthetic lexicon,
 #       10 successors per history, HCLG 173,178 states / 470,116 arcs from
-#       decoder/graph's mkgraph chain, as bench/mkgraph.sh builds it) with
+#       decoder/mkgraph's mkgraph chain, as bench/mkgraph.sh builds it) with
 #       oracle-noisy log-likelihoods, built in the benchmark's setup (see
 #       decoder/search/bigram_bench_test.go)
 # Prints every run's RTF, the median, and the ratio to the goals;

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -142,7 +142,7 @@ func TestODERNNFloat32MatchesFloat64(t *testing.T) {
 			t.Fatal(err)
 		}
 		loss[i] = Scalar(bt.Loss)
-		if graph.Value(bt.Logits) == nil {
+		if autodiff.Value(bt.Logits) == nil {
 			t.Fatal("no logits")
 		}
 		for _, p := range m.Params.List {

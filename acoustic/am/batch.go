@@ -7,7 +7,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
@@ -39,18 +39,18 @@ type Batch struct {
 	T, B int
 	Mode Mode
 
-	Logits *graph.Node // N×P
-	Enc    *graph.Node // N×H encoder output e (what the output layer reads: odernn's decoder, dnn's last hidden layer)
-	TTilde *graph.Node // N×1 t̃ (strode only)
-	HTilde *graph.Node // N×S h̃ (strode only)
-	Loss   *graph.Node // scalar (Eval, Train)
-	CE     *graph.Node // scalar: mean cross-entropy per frame
-	KL     *graph.Node // scalar: mean KL term (strode)
-	LogP   *graph.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
+	Logits *autodiff.Node // N×P
+	Enc    *autodiff.Node // N×H encoder output e (what the output layer reads: odernn's decoder, dnn's last hidden layer)
+	TTilde *autodiff.Node // N×1 t̃ (strode only)
+	HTilde *autodiff.Node // N×S h̃ (strode only)
+	Loss   *autodiff.Node // scalar (Eval, Train)
+	CE     *autodiff.Node // scalar: mean cross-entropy per frame
+	KL     *autodiff.Node // scalar: mean KL term (strode)
+	LogP   *autodiff.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
 
 	model   *Model
 	net     *strode.Net
-	machine *graph.Machine
+	machine *autodiff.Machine
 	params  []*optim.Param
 	frames  int
 
@@ -72,10 +72,10 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	n := t * b
 	net := strode.NewNet()
 	bt := &Batch{T: t, B: b, Mode: mode, model: m, net: net}
-	var xn, maskn *graph.Node
+	var xn, maskn *autodiff.Node
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
-	var e *graph.Node // what the output layer reads
+	var e *autodiff.Node // what the output layer reads
 	var err error
 	switch o.Kind {
 	case KindDNN:
@@ -97,7 +97,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	var klRows, htilde *graph.Node
+	var klRows, htilde *autodiff.Node
 	if o.Kind == KindSTRODE {
 		fixed, isFixed := o.FixedBoundary() // fixedttilde.go
 		eps := make([]float64, n)           // ε0 in every row, or the fixed t̃
@@ -107,7 +107,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 				eps[i] = fixed
 			}
 		}
-		var bz, tt *graph.Node
+		var bz, tt *autodiff.Node
 		if isFixed {
 			tt = net.Const("t_tilde", eps, n, 1)
 		} else {
@@ -115,7 +115,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
 		}
 		h0 := net.MatMul(e, net.P(m.Proj))
-		f := func(h *graph.Node) *graph.Node {
+		f := func(h *autodiff.Node) *autodiff.Node {
 			h = net.Tanh(m.ODE[0].Apply(net, h))
 			h = net.Tanh(m.ODE[1].Apply(net, h))
 			return m.ODE[2].Apply(net, h)
@@ -138,7 +138,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	}
 	bt.Logits = logits
 	if mode != Infer {
-		var maskwn, targetn *graph.Node
+		var maskwn, targetn *autodiff.Node
 		maskwn, bt.maskw = net.Input("maskw", n, 1)
 		targetn, bt.target = net.Input("target", n, 1)
 		ce, err := gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing}, logits, targetn, maskwn)
@@ -151,7 +151,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			if klRows != nil {
 				bt.KL = net.Sum(net.Mul(klRows, maskwn))
 			}
-			var xnextn *graph.Node
+			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
 			hid := net.Tanh(m.PriorIn.Apply(net, xnextn))
 			mu := m.PriorMu.Apply(net, hid)
@@ -172,7 +172,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		return nil, err
 	}
 	cost := bt.Loss
-	var wrt []*graph.Node
+	var wrt []*autodiff.Node
 	if mode == Train {
 		bt.params, wrt = net.Bound()
 	}
@@ -278,7 +278,7 @@ func (bt *Batch) Params() []*optim.Param { return bt.params }
 func (bt *Batch) Frames() int { return bt.frames }
 
 // Scalar is the value of a scalar node after a run (0 for nil).
-func Scalar(n *graph.Node) float64 { return strode.Scalar(n) }
+func Scalar(n *autodiff.Node) float64 { return strode.Scalar(n) }
 
 // Stats are summed frame statistics.
 type Stats struct {
@@ -330,7 +330,7 @@ func (bt *Batch) Stats() Stats {
 	s.KL = Scalar(bt.KL) * f
 	s.LogP = Scalar(bt.LogP) * f
 	if bt.TTilde != nil {
-		tt := graph.Value(bt.TTilde)
+		tt := autodiff.Value(bt.TTilde)
 		s.TTMin, s.TTMax = math.Inf(1), math.Inf(-1)
 		for b, l := range bt.lengths {
 			for t := 0; t < l; t++ {
@@ -341,7 +341,7 @@ func (bt *Batch) Stats() Stats {
 			}
 		}
 	}
-	lg := graph.Value(bt.Logits)
+	lg := autodiff.Value(bt.Logits)
 	p := bt.model.Opts.NumPdfs
 	for b, l := range bt.lengths {
 		for t := 0; t < l; t++ {
@@ -366,8 +366,8 @@ func (bt *Batch) Output(b int, dst []float64) []float64 {
 	return bt.rows(bt.Logits, b, dst)
 }
 
-func (bt *Batch) rows(n *graph.Node, b int, dst []float64) []float64 {
-	v := graph.Value(n)
+func (bt *Batch) rows(n *autodiff.Node, b int, dst []float64) []float64 {
+	v := autodiff.Value(n)
 	c := len(v) / (bt.T * bt.B)
 	l := bt.lengths[b] - bt.lead
 	dst = append(dst[:0], make([]float64, l*c)...)
@@ -379,4 +379,4 @@ func (bt *Batch) rows(n *graph.Node, b int, dst []float64) []float64 {
 }
 
 // Rows copies utterance b's rows of any N×C node after a run.
-func (bt *Batch) Rows(n *graph.Node, b int) []float64 { return bt.rows(n, b, nil) }
+func (bt *Batch) Rows(n *autodiff.Node, b int) []float64 { return bt.rows(n, b, nil) }

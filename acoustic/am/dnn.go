@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -74,7 +74,7 @@ func fillNormal(dst []float64, std float64, rng *rand.Rand) {
 
 // dnnHidden builds the hidden layers on x (N×InputDim): the last hidden
 // layer's output, N×DNNHidden (x itself without hidden layers).
-func (m *Model) dnnHidden(net *strode.Net, x *graph.Node) (*graph.Node, error) {
+func (m *Model) dnnHidden(net *strode.Net, x *autodiff.Node) (*autodiff.Node, error) {
 	h := x
 	for _, l := range m.Hidden {
 		a, err := sru.Affine(net, h, l.W, l.B)

@@ -21,7 +21,7 @@
 // Shapes and CountParts give parameter counts per part without a model.
 //
 // It gets plain matrices (Utterance) and knows nothing of Kaldi tables;
-// package acoustic/dataset reads those. The model file (File) is a
+// package acoustic/kaldinnet reads those. The model file (File) is a
 // safetensors file whose metadata holds the options, the feature pipeline
 // the model was trained on, the number of pdfs and the training history.
 //

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // TestFixedTTildeZeroIsProjection: with --fixed-t-tilde=0 h̃ is P·e, the
@@ -78,7 +78,7 @@ func TestFixedTTildeRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, v := range graph.Value(g.TTilde)[:u.Rows] {
+		for i, v := range autodiff.Value(g.TTilde)[:u.Rows] {
 			if v != c {
 				t.Errorf("C = %g: row %d t~ = %g", c, i, v)
 			}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -112,7 +112,7 @@ const phiZBias = 0.5413248546129181
 // of Φ in t needs only a(t)'s signs (Φ' = σ(a + b)·a'(t)), so "free" makes
 // b(z) = tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2 with free signs and biases,
 // the last bias starting t̃ at one frame.
-func (m *Model) boundaryZ(net *strode.Net, e *graph.Node) *graph.Node {
+func (m *Model) boundaryZ(net *strode.Net, e *autodiff.Node) *autodiff.Node {
 	if m.PhiZ[0] == nil {
 		return m.Boundary.B(net, e)
 	}

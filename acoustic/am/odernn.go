@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -61,7 +61,7 @@ func (m *Model) newODERNN(rng *rand.Rand) error {
 // odernnFeatures builds encoder, ODE-RNN layer and decoder on x: the
 // decoder's output (N × SRU.OutDim()) under the output layer, and the
 // dropout masks of both SRU stacks.
-func (m *Model) odernnFeatures(net *strode.Net, x, mask *graph.Node, t, b int, train bool) (*graph.Node, []*sru.Dropout, error) {
+func (m *Model) odernnFeatures(net *strode.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, []*sru.Dropout, error) {
 	o := m.Opts
 	e, dropEnc, err := m.Enc.Apply(net, x, mask, t, b, train)
 	if err != nil {
@@ -71,7 +71,7 @@ func (m *Model) odernnFeatures(net *strode.Net, x, mask *graph.Node, t, b int, t
 	if err != nil {
 		return nil, nil, err
 	}
-	var k graph.Kernel = newODERNNCell[float64](t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, mm64)
+	var k autodiff.Kernel = newODERNNCell[float64](t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, mm64)
 	if sru.Float32Products {
 		k = newODERNNCell[float32](t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, mm32)
 	}

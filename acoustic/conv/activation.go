@@ -4,24 +4,24 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // LeakyReLU is max(x, 0) + slope·min(x, 0), element-wise (PyTorch's
 // LeakyReLU(slope); the DCGAN encoder's slope is 0.2).
-func LeakyReLU(g *graph.Graph, x *graph.Node, slope float64) *graph.Node {
+func LeakyReLU(g *autodiff.Graph, x *autodiff.Node, slope float64) *autodiff.Node {
 	return g.Fused("leaky-relu", leakyReLU{slope}, x)
 }
 
-// ReLU is max(x, 0), element-wise: graph.Relu as one fused node (one
+// ReLU is max(x, 0), element-wise: autodiff.Relu as one fused node (one
 // output and no mask tensor per run, which is what the decoder's 64×64
 // planes pay for in gorgonia's operation).
-func ReLU(g *graph.Graph, x *graph.Node) *graph.Node {
+func ReLU(g *autodiff.Graph, x *autodiff.Node) *autodiff.Node {
 	return g.Fused("relu", leakyReLU{0}, x)
 }
 
 // Tanh is tanh(x), element-wise, as one fused node (see ReLU).
-func Tanh(g *graph.Graph, x *graph.Node) *graph.Node {
+func Tanh(g *autodiff.Graph, x *autodiff.Node) *autodiff.Node {
 	return g.Fused("tanh", &tanhKernel{}, x)
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // BatchNorm is the state of one BatchNorm2d layer, PyTorch's: the mode and
@@ -71,14 +71,14 @@ func (b *BatchNorm) SetStats(mean, variance []float64, batches int64) error {
 // BatchNorm2D normalises the batch x (N × Channels·H·W, channel-major) per
 // channel and scales and shifts it, y = gamma·x̂ + beta, with gamma and beta
 // 1 × Channels nodes and the statistics and mode of bn (see BatchNorm).
-func BatchNorm2D(g *graph.Graph, x, gamma, beta *graph.Node, bn *BatchNorm) *graph.Node {
+func BatchNorm2D(g *autodiff.Graph, x, gamma, beta *autodiff.Node, bn *BatchNorm) *autodiff.Node {
 	return g.Fused("batchnorm2d", &batchNorm2d{bn: bn, slope: 1}, x, gamma, beta)
 }
 
 // BatchNorm2DLeakyReLU is LeakyReLU(BatchNorm2D(x), slope) as one node
 // (slope 0 is ReLU): the pairing of the DCGAN encoder (0.2) and decoder (0),
 // with one output and one pass over memory less each way than the two ops.
-func BatchNorm2DLeakyReLU(g *graph.Graph, x, gamma, beta *graph.Node, bn *BatchNorm, slope float64) *graph.Node {
+func BatchNorm2DLeakyReLU(g *autodiff.Graph, x, gamma, beta *autodiff.Node, bn *BatchNorm, slope float64) *autodiff.Node {
 	return g.Fused("batchnorm2d-leaky-relu", &batchNorm2d{bn: bn, slope: slope}, x, gamma, beta)
 }
 

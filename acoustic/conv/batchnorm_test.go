@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 func bnInputs(seed int64, n, c, p int) ([][]float64, [][2]int) {
@@ -21,8 +21,10 @@ func bnInputs(seed int64, n, c, p int) ([][]float64, [][2]int) {
 	return [][]float64{x, gamma, randSlice(rng, c, 1)}, [][2]int{{n, c * p}, {1, c}, {1, c}}
 }
 
-func bnBuild(bn *BatchNorm) func(g *graph.Graph, in []*graph.Node) *graph.Node {
-	return func(g *graph.Graph, in []*graph.Node) *graph.Node { return BatchNorm2D(g, in[0], in[1], in[2], bn) }
+func bnBuild(bn *BatchNorm) func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
+	return func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
+		return BatchNorm2D(g, in[0], in[1], in[2], bn)
+	}
 }
 
 func TestBatchNormGradients(t *testing.T) {
@@ -32,7 +34,7 @@ func TestBatchNormGradients(t *testing.T) {
 				bn := NewBatchNorm(tc.c)
 				bn.Training = training
 				vals, shapes := bnInputs(5, tc.n, tc.c, tc.p)
-				gradCheck(t, "batchnorm2d-leaky-relu", vals, shapes, gradStep, tolGrad, func(g *graph.Graph, in []*graph.Node) *graph.Node {
+				gradCheck(t, "batchnorm2d-leaky-relu", vals, shapes, gradStep, tolGrad, func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
 					return BatchNorm2DLeakyReLU(g, in[0], in[1], in[2], bn, slope)
 				})
 			}
@@ -126,7 +128,7 @@ func TestBatchNormSetStats(t *testing.T) {
 			t.Errorf("SetStats(%v, %v) accepted", bad[0], bad[1])
 		}
 	}
-	g := graph.New()
+	g := autodiff.New()
 	x, _ := g.Input("x", 2, 6)
 	gb := g.Param("g", make([]float64, 3), 1, 3)
 	BatchNorm2D(g, x, gb, gb, NewBatchNorm(2))
@@ -140,14 +142,14 @@ func TestActivations(t *testing.T) {
 	shapes := [][2]int{{2, 4}}
 	for _, tc := range []struct {
 		name  string
-		build func(g *graph.Graph, in []*graph.Node) *graph.Node
+		build func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node
 		f     func(float64) float64
 	}{
-		{"leaky-relu", func(g *graph.Graph, in []*graph.Node) *graph.Node { return LeakyReLU(g, in[0], 0.2) },
+		{"leaky-relu", func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node { return LeakyReLU(g, in[0], 0.2) },
 			func(v float64) float64 { return math.Max(v, 0) + 0.2*math.Min(v, 0) }},
-		{"relu", func(g *graph.Graph, in []*graph.Node) *graph.Node { return ReLU(g, in[0]) },
+		{"relu", func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node { return ReLU(g, in[0]) },
 			func(v float64) float64 { return math.Max(v, 0) }},
-		{"tanh", func(g *graph.Graph, in []*graph.Node) *graph.Node { return Tanh(g, in[0]) }, math.Tanh},
+		{"tanh", func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node { return Tanh(g, in[0]) }, math.Tanh},
 	} {
 		got := forward(t, [][]float64{x}, shapes, tc.build)
 		for i, v := range x {
@@ -171,10 +173,10 @@ func TestBatchNormLeakyReLU(t *testing.T) {
 		for _, slope := range []float64{0, 0.2} {
 			bn1, bn2 := NewBatchNorm(2), NewBatchNorm(2)
 			bn1.Training, bn2.Training = training, training
-			out1, g1 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *graph.Graph, in []*graph.Node) *graph.Node {
+			out1, g1 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
 				return BatchNorm2DLeakyReLU(g, in[0], in[1], in[2], bn1, slope)
 			})
-			out2, g2 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *graph.Graph, in []*graph.Node) *graph.Node {
+			out2, g2 := runCost(t, vals, shapes, randSlice(rand.New(rand.NewSource(3)), 30, 1), func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
 				return LeakyReLU(g, BatchNorm2D(g, in[0], in[1], in[2], bn2), slope)
 			})
 			if d := maxRelDiff(out1, out2); d > 1e-14 {

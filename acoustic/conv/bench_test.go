@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/internal/cputime"
 )
 
@@ -42,7 +42,7 @@ func flops(o Options, n int, transposed bool) float64 {
 
 // benchKernel times Forward+Backward of one layer's kernel, without the
 // graph machinery.
-func benchKernel(b *testing.B, k graph.Kernel, n int, o Options, transposed bool) {
+func benchKernel(b *testing.B, k autodiff.Kernel, n int, o Options, transposed bool) {
 	rng := rand.New(rand.NewSource(1))
 	wr, wc := o.WeightShape()
 	if transposed {

@@ -3,15 +3,15 @@ package conv
 import (
 	"fmt"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // Conv2D is PyTorch's Conv2d applied to the batch x (N × InChannels·H·W,
 // channel-major) with the weight w (Options.WeightShape) and the bias b
 // (1 × OutChannels, or nil for none): an N × OutChannels·OH·OW node (OH, OW
 // from Options.OutSize). Errors (shapes that do not fit o) are kept in g.
-func Conv2D(g *graph.Graph, x, w, b *graph.Node, o Options) *graph.Node {
-	in := []*graph.Node{x, w}
+func Conv2D(g *autodiff.Graph, x, w, b *autodiff.Node, o Options) *autodiff.Node {
+	in := []*autodiff.Node{x, w}
 	if b != nil {
 		in = append(in, b)
 	}

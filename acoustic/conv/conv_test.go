@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
@@ -72,9 +72,9 @@ func (c convCase) inputs(seed int64, transposed bool) (vals [][]float64, shapes 
 	return vals, shapes
 }
 
-func (c convCase) build(transposed bool) func(g *graph.Graph, in []*graph.Node) *graph.Node {
-	return func(g *graph.Graph, in []*graph.Node) *graph.Node {
-		var b *graph.Node
+func (c convCase) build(transposed bool) func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
+	return func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node {
+		var b *autodiff.Node
 		if len(in) > 2 {
 			b = in[2]
 		}
@@ -86,10 +86,10 @@ func (c convCase) build(transposed bool) func(g *graph.Graph, in []*graph.Node) 
 }
 
 // forward runs the op once through a graph and returns its output.
-func forward(t *testing.T, vals [][]float64, shapes [][2]int, build func(g *graph.Graph, in []*graph.Node) *graph.Node) []float64 {
+func forward(t *testing.T, vals [][]float64, shapes [][2]int, build func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node) []float64 {
 	t.Helper()
-	g := graph.New()
-	in := make([]*graph.Node, len(vals))
+	g := autodiff.New()
+	in := make([]*autodiff.Node, len(vals))
 	for i, v := range vals {
 		in[i] = g.Param("in", v, shapes[i][0], shapes[i][1])
 	}
@@ -102,7 +102,7 @@ func forward(t *testing.T, vals [][]float64, shapes [][2]int, build func(g *grap
 	if err := m.Run(); err != nil {
 		t.Fatal(err)
 	}
-	return append([]float64(nil), graph.Value(out)...)
+	return append([]float64(nil), autodiff.Value(out)...)
 }
 
 func TestForwardAgainstNaive(t *testing.T) {
@@ -182,10 +182,10 @@ func TestFloat32Gradients(t *testing.T) {
 }
 
 // gradients are d(Σ out ⊙ R)/d input for every input after one run.
-func gradients(t *testing.T, vals [][]float64, shapes [][2]int, build func(g *graph.Graph, in []*graph.Node) *graph.Node) [][]float64 {
+func gradients(t *testing.T, vals [][]float64, shapes [][2]int, build func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node) [][]float64 {
 	t.Helper()
-	g := graph.New()
-	in := make([]*graph.Node, len(vals))
+	g := autodiff.New()
+	in := make([]*autodiff.Node, len(vals))
 	for i, v := range vals {
 		in[i] = g.Param("in", v, shapes[i][0], shapes[i][1])
 	}
@@ -225,10 +225,10 @@ func TestShapeErrors(t *testing.T) {
 		{"no output", Options{InChannels: 1, OutChannels: 1, KernelSize: 5, Height: 3, Width: 3}, 9, 1, 25, 0, false, "no output"},
 		{"no channels", Options{OutChannels: 1, KernelSize: 3, Height: 3, Width: 3}, 9, 1, 9, 0, false, "want positive"},
 	} {
-		g := graph.New()
+		g := autodiff.New()
 		x, _ := g.Input("x", 2, tc.xc)
 		w := g.Param("w", make([]float64, tc.wr*tc.wc), tc.wr, tc.wc)
-		var b *graph.Node
+		var b *autodiff.Node
 		if tc.bias > 0 {
 			b = g.Param("b", make([]float64, tc.bias), 1, tc.bias)
 		}

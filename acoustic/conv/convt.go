@@ -3,7 +3,7 @@ package conv
 import (
 	"fmt"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // ConvTranspose2D is PyTorch's ConvTranspose2d (no output_padding, groups or
@@ -11,8 +11,8 @@ import (
 // (Options.TransposedWeightShape) and the bias b (1 × OutChannels, or nil):
 // an N × OutChannels·OH·OW node, OH = (H − 1)·Stride − 2·Padding +
 // KernelSize (Options.TransposedOutSize). Errors are kept in g.
-func ConvTranspose2D(g *graph.Graph, x, w, b *graph.Node, o Options) *graph.Node {
-	in := []*graph.Node{x, w}
+func ConvTranspose2D(g *autodiff.Graph, x, w, b *autodiff.Node, o Options) *autodiff.Node {
+	in := []*autodiff.Node{x, w}
 	if b != nil {
 		in = append(in, b)
 	}

@@ -1,6 +1,6 @@
 // Package conv is the convolutional layers of the Rotating MNIST models (the
 // DCGAN-style CNN encoder and transposed-convolution decoder of the STRODE
-// reference code) as fused graph operations over acoustic/graph: Conv2D and
+// reference code) as fused graph operations over acoustic/autodiff: Conv2D and
 // ConvTranspose2D with PyTorch's semantics and weight layouts, BatchNorm2D
 // with PyTorch's training and evaluation modes and running statistics
 // (BatchNorm2DLeakyReLU: with the activation that follows it, one node),

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // torchCase is one case of testdata/torch_golden.json (torch_golden.py):
@@ -28,10 +28,10 @@ type torchCase struct {
 
 // runCost builds out = build(inputs) and Σ out ⊙ r, runs it once and
 // returns the output and the gradients.
-func runCost(t *testing.T, vals [][]float64, shapes [][2]int, r []float64, build func(g *graph.Graph, in []*graph.Node) *graph.Node) ([]float64, [][]float64) {
+func runCost(t *testing.T, vals [][]float64, shapes [][2]int, r []float64, build func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node) ([]float64, [][]float64) {
 	t.Helper()
-	g := graph.New()
-	in := make([]*graph.Node, len(vals))
+	g := autodiff.New()
+	in := make([]*autodiff.Node, len(vals))
 	for i, v := range vals {
 		in[i] = g.Param("in", append([]float64(nil), v...), shapes[i][0], shapes[i][1])
 	}
@@ -53,7 +53,7 @@ func runCost(t *testing.T, vals [][]float64, shapes [][2]int, r []float64, build
 	for i := range vals {
 		grads[i] = append([]float64(nil), m.Grad(i)...)
 	}
-	return append([]float64(nil), graph.Value(out)...), grads
+	return append([]float64(nil), autodiff.Value(out)...), grads
 }
 
 func TestTorchGolden(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 func randSlice(rng *rand.Rand, n int, scale float64) []float64 {
@@ -97,10 +97,10 @@ func maxRelDiff(a, b []float64) float64 {
 // with respect to every input (each a parameter node) with central
 // differences, step h: every entry must satisfy
 // |numeric − analytic| ≤ tol·max(1, |analytic|).
-func gradCheck(t *testing.T, name string, vals [][]float64, shapes [][2]int, h, tol float64, build func(g *graph.Graph, in []*graph.Node) *graph.Node) {
+func gradCheck(t *testing.T, name string, vals [][]float64, shapes [][2]int, h, tol float64, build func(g *autodiff.Graph, in []*autodiff.Node) *autodiff.Node) {
 	t.Helper()
-	g := graph.New()
-	in := make([]*graph.Node, len(vals))
+	g := autodiff.New()
+	in := make([]*autodiff.Node, len(vals))
 	for i, v := range vals {
 		in[i] = g.Param("in", v, shapes[i][0], shapes[i][1])
 	}
@@ -120,7 +120,7 @@ func gradCheck(t *testing.T, name string, vals [][]float64, shapes [][2]int, h, 
 		if err := m.Run(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		return graph.Value(cost)[0]
+		return autodiff.Value(cost)[0]
 	}
 	run()
 	grads := make([][]float64, len(vals))

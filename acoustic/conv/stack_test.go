@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/internal/cputime"
 )
 
@@ -14,30 +14,30 @@ import (
 // (conv → BN → LeakyReLU) ×2, conv to the latent, then (convT → BN → ReLU)
 // ×3, convT → tanh, and the mean squared error against a target batch.
 type autoencoder struct {
-	g      *graph.Graph
+	g      *autodiff.Graph
 	x, y   []float64 // input and target batches
-	cost   *graph.Node
-	params []*graph.Node
-	m      *graph.Machine
+	cost   *autodiff.Node
+	params []*autodiff.Node
+	m      *autodiff.Machine
 }
 
 func newAutoencoder(n, ndf int, seed int64) (*autoencoder, error) {
 	rng := rand.New(rand.NewSource(seed))
-	a := &autoencoder{g: graph.New()}
+	a := &autoencoder{g: autodiff.New()}
 	g := a.g
-	param := func(rows, cols int, fill func([]float64)) *graph.Node {
+	param := func(rows, cols int, fill func([]float64)) *autodiff.Node {
 		d := make([]float64, rows*cols)
 		fill(d)
 		p := g.Param("p", d, rows, cols)
 		a.params = append(a.params, p)
 		return p
 	}
-	bnorm := func(h *graph.Node, c int, slope float64) *graph.Node {
+	bnorm := func(h *autodiff.Node, c int, slope float64) *autodiff.Node {
 		gamma := param(1, c, func(d []float64) { BatchNormInit(d, nil) })
 		beta := param(1, c, func([]float64) {})
 		return BatchNorm2DLeakyReLU(g, h, gamma, beta, NewBatchNorm(c), slope)
 	}
-	var x, y *graph.Node
+	var x, y *autodiff.Node
 	x, a.x = g.Input("x", n, 64*64)
 	y, a.y = g.Input("y", n, 64*64)
 	h := x

@@ -3,17 +3,17 @@ package ode
 import (
 	"fmt"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // MLP is the ODE function f(h) = tanh(tanh(h·W0 + b0)·W1 + b1)·W2 + b2
 // (Linear→tanh→Linear→tanh→Linear, DESIGN.md §3) as graph nodes: W0 D×H,
 // b0 1×H, W1 H×H, b1 1×H, W2 H×D, b2 1×D.
-type MLP struct{ W0, B0, W1, B1, W2, B2 *graph.Node }
+type MLP struct{ W0, B0, W1, B1, W2, B2 *autodiff.Node }
 
 // Func is f as graph operations (for the RK4 and the unfused solvers).
-func (m MLP) Func(g *graph.Graph) Func {
-	return func(h *graph.Node) *graph.Node {
+func (m MLP) Func(g *autodiff.Graph) Func {
+	return func(h *autodiff.Node) *autodiff.Node {
 		h = g.Tanh(g.AddRow(g.MatMul(h, m.W0), m.B0))
 		h = g.Tanh(g.AddRow(g.MatMul(h, m.W1), m.B1))
 		return g.AddRow(g.MatMul(h, m.W2), m.B2)
@@ -24,9 +24,9 @@ func (m MLP) Func(g *graph.Graph) Func {
 // intervals span (R×1). Euler runs as one fused graph node unless
 // Opts.Unfused — eulerMLP in float64, eulerMLP32 when Opts.DType is Float32;
 // RK4 is built from graph operations.
-func (s Solver) SolveMLP(g *graph.Graph, f MLP, h0, span *graph.Node) *graph.Node {
+func (s Solver) SolveMLP(g *autodiff.Graph, f MLP, h0, span *autodiff.Node) *autodiff.Node {
 	if s.Opts.Method == Euler && !s.Opts.Unfused {
-		var k graph.Kernel = &eulerMLP{steps: s.Opts.Steps}
+		var k autodiff.Kernel = &eulerMLP{steps: s.Opts.Steps}
 		if s.Opts.DType == Float32 {
 			k = &eulerMLP32{steps: s.Opts.Steps}
 		}

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // TestFusedMatchesGraph compares the fused Euler node, float64 and float32,
@@ -35,8 +35,8 @@ func TestFusedMatchesGraph(t *testing.T) {
 	shapes := [][2]int{{r, d}, {r, 1}, {d, h}, {1, h}, {h, h}, {1, h}, {h, d}, {1, d}}
 	wts := rnd(r*d, 1)
 	run := func(unfused bool, dtype string) ([]float64, [][]float64) {
-		g := graph.New()
-		var ns []*graph.Node
+		g := autodiff.New()
+		var ns []*autodiff.Node
 		for i, v := range vals {
 			ns = append(ns, g.Param("p", v, shapes[i][0], shapes[i][1]))
 		}
@@ -54,7 +54,7 @@ func TestFusedMatchesGraph(t *testing.T) {
 		for i := range ns {
 			grads = append(grads, append([]float64(nil), m.Grad(i)...))
 		}
-		return append([]float64(nil), graph.Value(out)...), grads
+		return append([]float64(nil), autodiff.Value(out)...), grads
 	}
 	uo, ug := run(true, Float64)
 	for _, tc := range []struct {

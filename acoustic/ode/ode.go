@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // Method names a fixed-step solver.
@@ -59,7 +59,7 @@ func (o Options) Validate() error {
 }
 
 // Func is the right-hand side f of dh/dτ = f(h), built on the graph.
-type Func func(h *graph.Node) *graph.Node
+type Func func(h *autodiff.Node) *autodiff.Node
 
 // Solver integrates an autonomous ODE with fixed steps.
 type Solver struct{ Opts Options }
@@ -67,7 +67,7 @@ type Solver struct{ Opts Options }
 // Solve integrates from h0 (R×D) over intervals of length span (R×1, one per
 // row) and returns h at the end of each interval. The step size is span/K
 // per row: Euler h ← h + s·f(h); RK4 h ← h + s/6·(k1 + 2k2 + 2k3 + k4).
-func (s Solver) Solve(g *graph.Graph, f Func, h0, span *graph.Node) *graph.Node {
+func (s Solver) Solve(g *autodiff.Graph, f Func, h0, span *autodiff.Node) *autodiff.Node {
 	k := float64(s.Opts.Steps)
 	step := g.Scale(span, 1/k)
 	h := h0

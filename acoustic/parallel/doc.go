@@ -1,6 +1,6 @@
 // Package parallel trains acoustic models data-parallel, as Kaldi's nnet3
 // does (steps/nnet3/train_dnn.py, train_rnn.py): the training examples are
-// written once into archives (dataset.GetEgs, `strode get-egs`); in each
+// written once into archives (kaldinnet.GetEgs, `strode get-egs`); in each
 // iteration N jobs start from the same model N.mdl, each trains on its own
 // archive (`strode train-iter`, submitted as one array job through a Kaldi
 // job runner: `<cmd> JOB=1:N log/train.N.JOB.log ...`, with run.pl,

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
@@ -31,7 +31,7 @@ type Options struct {
 	FinalModel     string // --final-model: "last" or "best" (lowest held-out CE)
 	InitModel      string // --init-model: 0.mdl from this model instead of a new one
 	Model          am.Options
-	Train          am.TrainOptions // the options a job takes (dataset.RegisterIterTrainOptions)
+	Train          am.TrainOptions // the options a job takes (kaldinnet.RegisterIterTrainOptions)
 	Stderr         io.Writer       // where the runner's own output goes (nil: discarded)
 }
 
@@ -91,7 +91,7 @@ func jobLog(dir string, iter int, job string) string {
 // would have. final.mdl is a copy of the last or best model without the
 // optimizer state.
 func Train(egsDir, dir string, o Options, log func(string, ...any)) (*Result, error) {
-	info, err := dataset.ReadEgsInfo(egsDir)
+	info, err := kaldinnet.ReadEgsInfo(egsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -112,13 +112,13 @@ func Train(egsDir, dir string, o Options, log func(string, ...any)) (*Result, er
 	if err := os.MkdirAll(filepath.Join(dir, "log"), 0o755); err != nil {
 		return nil, err
 	}
-	valid, err := dataset.ReadEgs("ark:"+dataset.ValidDiagnostic(egsDir), info.Pipeline, info.NumPdfs)
+	valid, err := kaldinnet.ReadEgs("ark:"+kaldinnet.ValidDiagnostic(egsDir), info.Pipeline, info.NumPdfs)
 	if err != nil {
 		return nil, err
 	}
 	var trainSub []*am.Utterance
-	if _, err := os.Stat(dataset.TrainDiagnostic(egsDir)); err == nil {
-		if trainSub, err = dataset.ReadEgs("ark:"+dataset.TrainDiagnostic(egsDir), info.Pipeline, info.NumPdfs); err != nil {
+	if _, err := os.Stat(kaldinnet.TrainDiagnostic(egsDir)); err == nil {
+		if trainSub, err = kaldinnet.ReadEgs("ark:"+kaldinnet.TrainDiagnostic(egsDir), info.Pipeline, info.NumPdfs); err != nil {
 			return nil, err
 		}
 	}
@@ -210,7 +210,7 @@ func lastComplete(dir string, maxIter int) (int, error) {
 
 // writeInitialModel writes dir/0.mdl: --init-model without its optimizer
 // state, or a new model of o.Model's options for the egs' pipeline.
-func writeInitialModel(egsDir, dir string, info dataset.EgsInfo, o Options, log func(string, ...any)) error {
+func writeInitialModel(egsDir, dir string, info kaldinnet.EgsInfo, o Options, log func(string, ...any)) error {
 	var f *am.File
 	if o.InitModel != "" {
 		g, err := am.Load(o.InitModel)
@@ -230,7 +230,7 @@ func writeInitialModel(egsDir, dir string, info dataset.EgsInfo, o Options, log 
 		f = &am.File{Model: m, Pipeline: info.Pipeline}
 		log("initial model: %s, %d parameters, input %d (%s), %d pdfs", mo.Kind, m.NumParams(), mo.InputDim, info.Pipeline, mo.NumPdfs)
 	}
-	if err := dataset.CheckEgsFit(info, f, egsDir, modelPath(dir, 0)); err != nil {
+	if err := kaldinnet.CheckEgsFit(info, f, egsDir, modelPath(dir, 0)); err != nil {
 		return err
 	}
 	return f.Save(modelPath(dir, 0))
@@ -248,9 +248,9 @@ type resumeKey struct {
 
 // checkResumable records the options that decide the results in
 // dir/train_options.json, or checks them against the recorded ones.
-func checkResumable(egsDir, dir string, info dataset.EgsInfo, o Options) error {
+func checkResumable(egsDir, dir string, info kaldinnet.EgsInfo, o Options) error {
 	abs, _ := filepath.Abs(egsDir)
-	k := resumeKey{Schedule: o.Schedule, Seed: o.Seed, NumMinibatches: o.NumMinibatches, TrainFlags: dataset.IterTrainFlags(o.Train), Egs: abs, NumFrames: info.NumFrames}
+	k := resumeKey{Schedule: o.Schedule, Seed: o.Seed, NumMinibatches: o.NumMinibatches, TrainFlags: kaldinnet.IterTrainFlags(o.Train), Egs: abs, NumFrames: info.NumFrames}
 	if o.InitModel == "" { // the model options given now must be those of 0.mdl
 		f, err := am.Load(modelPath(dir, 0))
 		if err != nil {
@@ -293,7 +293,7 @@ func runIteration(egsDir, dir string, iter int, o Options, valid, trainSub []*am
 	args := []string{o.Strode, "train-iter", "--egs-dir=" + egsDir, fmt.Sprintf("--num-archives-processed=%d", s.ArchivesProcessed(iter)),
 		"--job=JOB", fmt.Sprintf("--iter=%d", iter), fmt.Sprintf("--srand=%d", o.Seed), "--learning-rate=" + strconv.FormatFloat(lr, 'g', -1, 64),
 		fmt.Sprintf("--num-minibatches=%d", o.NumMinibatches)}
-	args = append(args, dataset.IterTrainFlags(o.Train)...)
+	args = append(args, kaldinnet.IterTrainFlags(o.Train)...)
 	args = append(args, modelPath(dir, iter), filepath.Join(dir, fmt.Sprintf("%d.JOB.mdl", iter+1)))
 	if err := runJobs(o, fmt.Sprintf("JOB=1:%d", n), jobLog(dir, iter, "JOB"), args); err != nil {
 		log("WARNING: iteration %d: %v", iter, err)

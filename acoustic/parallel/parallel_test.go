@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -42,10 +42,10 @@ func fakeStrode(args []string) int {
 		fmt.Fprintf(os.Stderr, "fake strode: only train-iter, got %q\n", args)
 		return 1
 	}
-	s := dataset.IterSetup{Train: am.DefaultTrainOptions()}
+	s := kaldinnet.IterSetup{Train: am.DefaultTrainOptions()}
 	fs := flag.NewFlagSet("train-iter", flag.ContinueOnError)
 	s.Register(fs)
-	dataset.RegisterIterTrainOptions(fs, &s.Train)
+	kaldinnet.RegisterIterTrainOptions(fs, &s.Train)
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() != 2 {
 		fmt.Fprintf(os.Stderr, "fake strode: %v, %d arguments\n", err, fs.NArg())
 		return 1
@@ -63,7 +63,7 @@ func fakeStrode(args []string) int {
 		}
 	}
 	s.ModelIn, s.ModelOut = fs.Arg(0), fs.Arg(1)
-	if _, err := dataset.TrainIteration(s, func(f string, a ...any) { fmt.Fprintf(os.Stderr, "LOG "+f+"\n", a...) }); err != nil {
+	if _, err := kaldinnet.TrainIteration(s, func(f string, a ...any) { fmt.Fprintf(os.Stderr, "LOG "+f+"\n", a...) }); err != nil {
 		fmt.Fprintln(os.Stderr, "ERROR", err)
 		return 1
 	}
@@ -181,16 +181,16 @@ func TestScheduleMatchesNnet3(t *testing.T) {
 func setup(t *testing.T, kind string) (egs string, o Options) {
 	t.Helper()
 	dir := t.TempDir()
-	data, err := dataset.WriteToyData(dir, dataset.ToyOptions{Speakers: 6, UttsPerSpeaker: 6, Dim: 4, NumPdfs: 3, Seed: 1})
+	data, err := kaldinnet.WriteToyData(dir, kaldinnet.ToyOptions{Speakers: 6, UttsPerSpeaker: 6, Dim: 4, NumPdfs: 3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eo := dataset.DefaultEgsOptions()
+	eo := kaldinnet.DefaultEgsOptions()
 	eo.Data.CMVN, eo.Data.Utt2spk = data.CMVN, data.Utt2spk
 	eo.Data.LeftContext, eo.Data.RightContext = 1, 1
 	eo.NumArchives, eo.NumUttsSubset = 4, 5
 	egs = filepath.Join(dir, "egs")
-	if _, err := dataset.GetEgs(data.Feats, data.Targets, egs, eo, func(string, ...any) {}); err != nil {
+	if _, err := kaldinnet.GetEgs(data.Feats, data.Targets, egs, eo, func(string, ...any) {}); err != nil {
 		t.Fatal(err)
 	}
 	exe, err := os.Executable()
@@ -255,9 +255,9 @@ func TestDriverOneJobEqualsTrainIter(t *testing.T) {
 		t.Fatalf("%d iterations, history %d", res.NumIters, len(res.History))
 	}
 	out := filepath.Join(t.TempDir(), "alone.mdl")
-	s := dataset.IterSetup{ModelIn: filepath.Join(dir, "0.mdl"), ModelOut: out, EgsDir: egs, Train: o.Train,
+	s := kaldinnet.IterSetup{ModelIn: filepath.Join(dir, "0.mdl"), ModelOut: out, EgsDir: egs, Train: o.Train,
 		Iter: am.IterationOptions{LearningRate: 0.003, Seed: o.Seed, Iter: 0, Job: 1, NumMinibatches: o.NumMinibatches}}
-	if _, err := dataset.TrainIteration(s, tlog(t)); err != nil {
+	if _, err := kaldinnet.TrainIteration(s, tlog(t)); err != nil {
 		t.Fatal(err)
 	}
 	alone := load(t, out)

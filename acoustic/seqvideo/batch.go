@@ -3,7 +3,7 @@ package seqvideo
 import (
 	"fmt"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -18,12 +18,12 @@ const FramePixels = ImageSize * ImageSize
 type Batch struct {
 	B, N    int
 	Net     *strode.Net
-	Loss    *graph.Node // MSE + w_kl·KL
-	MSE     *graph.Node // mean squared error of every predicted pixel, the reference's
-	KL      *graph.Node // mean KL term (nil for the index-time models)
-	Pred    *graph.Node // (N·B) × 4096: row i·B + s predicts frame min(i+1, N−1) of video s
-	Gaps    *graph.Node // (N·B) × 1: g_i = t_i − t_{i−1} with t_{−1} = 0 (nil for index times)
-	Machine *graph.Machine
+	Loss    *autodiff.Node // MSE + w_kl·KL
+	MSE     *autodiff.Node // mean squared error of every predicted pixel, the reference's
+	KL      *autodiff.Node // mean KL term (nil for the index-time models)
+	Pred    *autodiff.Node // (N·B) × 4096: row i·B + s predicts frame min(i+1, N−1) of video s
+	Gaps    *autodiff.Node // (N·B) × 1: g_i = t_i − t_{i−1} with t_{−1} = 0 (nil for index times)
+	Machine *autodiff.Machine
 	Params  []*optim.Param // parameters of a training graph, in gradient order
 	x, y    []float64
 	model   *Model
@@ -51,13 +51,13 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	o := m.Opts
 	net := strode.NewNet()
 	bt := &Batch{B: b, N: n, Net: net, model: m}
-	var x, y *graph.Node
+	var x, y *autodiff.Node
 	x, bt.x = net.Input("frames", n*b, FramePixels)
 	y, bt.y = net.Input("targets", n*b, FramePixels)
 	z := m.Enc.Apply(net, x)
 
 	last := net.Const("last-span", make([]float64, b), b, 1) // the empty interval of the last frame
-	var spans *graph.Node
+	var spans *autodiff.Node
 	if o.Learned() {
 		bz := m.Boundary.BFused(net, z)
 		bt.Gaps = m.Boundary.Gaps(net, bz, b)
@@ -92,7 +92,7 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
 	}
-	var wrt []*graph.Node
+	var wrt []*autodiff.Node
 	if train {
 		bt.Params, wrt = net.Bound()
 	}
@@ -154,7 +154,7 @@ func (bt *Batch) InferredTimes() [][]float64 {
 	if bt.Gaps == nil {
 		return out
 	}
-	g := graph.Value(bt.Gaps)
+	g := autodiff.Value(bt.Gaps)
 	for s := range out {
 		t := 0.0
 		for i := range out[s] {
@@ -169,7 +169,7 @@ func (bt *Batch) InferredTimes() [][]float64 {
 // alone (without the reconstruction of the last frame that the reference's
 // MSE includes) after a run.
 func (bt *Batch) NextFrameMSE() float64 {
-	pred := graph.Value(bt.Pred)
+	pred := autodiff.Value(bt.Pred)
 	k := (bt.N - 1) * bt.B * FramePixels
 	s := 0.0
 	for j, p := range pred[:k] {
@@ -182,7 +182,7 @@ func (bt *Batch) NextFrameMSE() float64 {
 // Predicted is video s's N decoded frames after a run (frame i predicts
 // frame min(i+1, N−1) of the input), values in (−1, 1).
 func (bt *Batch) Predicted(s int) [][]float64 {
-	pred := graph.Value(bt.Pred)
+	pred := autodiff.Value(bt.Pred)
 	out := make([][]float64, bt.N)
 	for i := range out {
 		out[i] = append([]float64(nil), pred[(i*bt.B+s)*FramePixels:][:FramePixels]...)

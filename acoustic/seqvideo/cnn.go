@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/conv"
-	"github.com/strode-asr/strode/acoustic/graph"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -99,7 +99,7 @@ func NewDecoder(ps *strode.Params, ndf int, f64 bool, rng *rand.Rand) *CNN {
 }
 
 // Apply runs the stack on x (R × C·H·W of the first layer's input).
-func (c *CNN) Apply(n *strode.Net, x *graph.Node) *graph.Node {
+func (c *CNN) Apply(n *strode.Net, x *autodiff.Node) *autodiff.Node {
 	last := len(c.Layers) - 1
 	for l, layer := range c.Layers {
 		w := n.P(layer.Weight)

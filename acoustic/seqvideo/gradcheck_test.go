@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -59,7 +59,7 @@ func TestGradients(t *testing.T) {
 				if err := bt.Machine.Run(); err != nil {
 					t.Fatal(err)
 				}
-				return graph.Value(bt.Loss)[0]
+				return autodiff.Value(bt.Loss)[0]
 			}
 			maxPer := 6
 			if testing.Short() {

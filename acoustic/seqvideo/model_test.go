@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 func smallOptions(model string) Options {
@@ -60,7 +60,7 @@ func TestTimes(t *testing.T) {
 				}
 			}
 		}
-		if mse := graph.Value(bt.MSE)[0]; !(mse > 0) || bt.NextFrameMSE() <= 0 {
+		if mse := autodiff.Value(bt.MSE)[0]; !(mse > 0) || bt.NextFrameMSE() <= 0 {
 			t.Errorf("%s: MSE %v, next-frame MSE %v", model, mse, bt.NextFrameMSE())
 		}
 		if p := bt.Predicted(1); len(p) != 4 || len(p[3]) != FramePixels {
@@ -107,7 +107,7 @@ func TestEvalAndSave(t *testing.T) {
 		if err := ev.Run(); err != nil {
 			t.Fatal(err)
 		}
-		return graph.Value(ev.Loss)[0]
+		return autodiff.Value(ev.Loss)[0]
 	}
 	mean := append([]float64(nil), bn.RunningMean...)
 	l1 := evalLoss(m, ev)
@@ -158,7 +158,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 		if err := bt.Run(); err != nil {
 			t.Fatal(err)
 		}
-		return graph.Value(bt.Loss)[0]
+		return autodiff.Value(bt.Loss)[0]
 	}
 	a, b := loss(false), loss(true)
 	if math.Abs(a-b) > 1e-5*math.Abs(b) {

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -32,7 +32,7 @@ func TestMSEKernel(t *testing.T) {
 	if err := m.Run(); err != nil {
 		t.Fatal(err)
 	}
-	a, b := graph.Value(fused)[0], graph.Value(ref)[0]
+	a, b := autodiff.Value(fused)[0], autodiff.Value(ref)[0]
 	if math.Abs(a-b) > 1e-15*b {
 		t.Errorf("fused %.17g, graph %.17g", a, b)
 	}
@@ -43,10 +43,10 @@ func TestMSEKernel(t *testing.T) {
 			old := q.Data[j]
 			q.Data[j] = old + h
 			m.Run()
-			up := graph.Value(fused)[0]
+			up := autodiff.Value(fused)[0]
 			q.Data[j] = old - h
 			m.Run()
-			down := graph.Value(fused)[0]
+			down := autodiff.Value(fused)[0]
 			q.Data[j] = old
 			fd := (up - down) / (2 * h)
 			if g := grads[k][j]; math.Abs(g-fd) > 1e-7*math.Max(math.Abs(g), 1e-3) {
@@ -89,7 +89,7 @@ func TestPredictionsIntact(t *testing.T) {
 	}
 	all /= float64(b * n * FramePixels)
 	next /= float64(b * (n - 1) * FramePixels)
-	if got := graph.Value(bt.MSE)[0]; math.Abs(got-all) > 1e-12*all {
+	if got := autodiff.Value(bt.MSE)[0]; math.Abs(got-all) > 1e-12*all {
 		t.Errorf("MSE node %.15g, from Predicted %.15g", got, all)
 	}
 	if got := bt.NextFrameMSE(); math.Abs(got-next) > 1e-12*next {
@@ -126,7 +126,7 @@ func TestTimesIntact(t *testing.T) {
 	if err := mc.Run(); err != nil {
 		t.Fatal(err)
 	}
-	g := graph.Value(gaps)
+	g := autodiff.Value(gaps)
 	for s := 0; s < b; s++ {
 		tt := 0.0
 		for i := 0; i < n; i++ {

@@ -40,7 +40,7 @@ func permuteRows[T float32 | float64](dst, src []T, perm []int, cols int) {
 	}
 }
 
-// reverseRows is a graph.Kernel: (x N×C, mask N×1) → x with every
+// reverseRows is a autodiff.Kernel: (x N×C, mask N×1) → x with every
 // utterance's real frames reversed; the gradient is reversed back.
 type reverseRows struct {
 	t, b, cols int
@@ -65,7 +65,7 @@ func (k *reverseRows) Backward(din [][]float64, dout []float64, in [][]float64) 
 	permuteRows(din[0], dout, k.perm, k.cols)
 }
 
-// colsKernel is a graph.Kernel: columns [C0, C1) of x.
+// colsKernel is a autodiff.Kernel: columns [C0, C1) of x.
 type colsKernel struct{ C0, C1 int }
 
 func (k colsKernel) Shape(in [][2]int) (rows, cols int, err error) {
@@ -91,7 +91,7 @@ func (k colsKernel) Backward(din [][]float64, dout []float64, in [][]float64) {
 	}
 }
 
-// concatKernel is a graph.Kernel: [a | b] for a N×Ca and b N×Cb.
+// concatKernel is a autodiff.Kernel: [a | b] for a N×Ca and b N×Cb.
 type concatKernel struct{ rows int }
 
 func (k *concatKernel) Shape(in [][2]int) (rows, cols int, err error) {

@@ -8,7 +8,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -158,12 +158,12 @@ func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand)
 // utterance's real frames in reverse order (reverseRows), so its
 // recurrence starts at the utterance's own last real frame, and puts the
 // result back in time order beside the forward direction's.
-func (l *Layer) Apply(n *strode.Net, x, mask *graph.Node, t, b int) (*graph.Node, error) {
+func (l *Layer) Apply(n *strode.Net, x, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
 	if l.Dirs() == 1 {
 		return l.applyDirection(n, 0, x, x, mask, t, b)
 	}
 	// The highway input of each direction: its half of x when K = 3.
-	half := func(x *graph.Node, d int) *graph.Node {
+	half := func(x *autodiff.Node, d int) *autodiff.Node {
 		if l.K() == 4 {
 			return nil
 		}
@@ -185,7 +185,7 @@ func (l *Layer) Apply(n *strode.Net, x, mask *graph.Node, t, b int) (*graph.Node
 
 // applyDirection is one direction's recurrence on x (N×In) with highway
 // input xh (N×Hidden, used when K = 3).
-func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *graph.Node, t, b int) (*graph.Node, error) {
+func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
 	if err := n.Err(); err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *graph.Node, t,
 		return nil, err
 	}
 	op := recurrenceOp{Shape{T: t, B: b, H: l.Hidden, K: l.K(), Tanh: l.Tanh}}
-	args := []*graph.Node{u}
+	args := []*autodiff.Node{u}
 	if op.K == 3 {
 		args = append(args, xh)
 	}
@@ -238,7 +238,7 @@ func NewEncoder(ps *strode.Params, name string, in int, o Options, rng *rand.Ran
 // With Float32Products (the default) the whole stack is one fused float32
 // operation (stack); otherwise every layer is built from float64 graph
 // nodes, the path the gradient checks compare with finite differences.
-func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, train bool) (*graph.Node, *Dropout, error) {
+func (e *Encoder) Apply(n *strode.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, *Dropout, error) {
 	var drop *Dropout
 	if train && e.Opts.Dropout > 0 && len(e.Layers) > 1 {
 		drop = &Dropout{P: e.Opts.Dropout, keep: float32(1 / (1 - e.Opts.Dropout))}
@@ -249,7 +249,7 @@ func (e *Encoder) Apply(n *strode.Net, x, mask *graph.Node, t, b int, train bool
 				drop.masks = append(drop.masks, make([]float32, t*b*e.Opts.OutDim()))
 			}
 		}
-		args := []*graph.Node{x, mask}
+		args := []*autodiff.Node{x, mask}
 		for _, l := range e.Layers {
 			for d := 0; d < l.Dirs(); d++ {
 				w, wc, bias := l.direction(d)

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -121,11 +121,11 @@ func TestRecurrenceGradient(t *testing.T) {
 				for i, p := range params {
 					copy(p.Grad, m.Grad(i))
 				}
-				return graph.Value(loss)[0], nil
+				return autodiff.Value(loss)[0], nil
 			}
 			gradCheck(t, params, run, 40, 1e-3)
 			// Padded frames give h = 0.
-			hv := graph.Value(h)
+			hv := autodiff.Value(h)
 			for r, mv := range mask {
 				for j := 0; j < out; j++ {
 					if mv == 0 && hv[r*out+j] != 0 {
@@ -217,7 +217,7 @@ func TestFloat32Products(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		res[i] = append(append(append([]float64(nil), graph.Value(y)...), m.Grad(0)...), m.Grad(1)...)
+		res[i] = append(append(append([]float64(nil), autodiff.Value(y)...), m.Grad(0)...), m.Grad(1)...)
 		m.Close()
 	}
 	for j := range res[0] {

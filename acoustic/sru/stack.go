@@ -7,7 +7,7 @@ import (
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
-// stack is a whole SRU encoder as one graph.Kernel computing in float32:
+// stack is a whole SRU encoder as one autodiff.Kernel computing in float32:
 // for every layer the product U = x·W through internal/gemm, the
 // recurrence (forward32) and dropout, keeping what the reverse pass needs
 // (each layer's input, U, c, f and r) in buffers reused from run to run.

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
@@ -85,7 +85,7 @@ func TestStackMatchesGraph(t *testing.T) {
 				if err := m.Run(); err != nil {
 					t.Fatal(err)
 				}
-				outs[i] = [][]float64{append([]float64(nil), graph.Value(h)...), {graph.Value(loss)[0]}}
+				outs[i] = [][]float64{append([]float64(nil), autodiff.Value(h)...), {autodiff.Value(loss)[0]}}
 				for j, p := range params {
 					if j >= len(enc.Layers)*3*o.Dirs() {
 						t.Fatalf("unexpected parameter %s", p.Name)
@@ -186,7 +186,7 @@ func TestAffineMatchesGraph(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		res[i] = append(res[i], graph.Value(y)...)
+		res[i] = append(res[i], autodiff.Value(y)...)
 		for j := range nodes {
 			res[i] = append(res[i], m.Grad(j)...)
 		}

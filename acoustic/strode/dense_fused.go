@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // Activations of a fused dense stack.
@@ -15,9 +15,9 @@ const (
 )
 
 // ApplyFused is Apply (ReLU after every layer) as one fused graph node.
-func (m *MLP) ApplyFused(n *Net, x *graph.Node) *graph.Node {
+func (m *MLP) ApplyFused(n *Net, x *autodiff.Node) *autodiff.Node {
 	k := &denseStack{}
-	in := []*graph.Node{x}
+	in := []*autodiff.Node{x}
 	for _, l := range m.Layers {
 		k.layers = append(k.layers, denseLayer{bias: true, act: actReLU})
 		in = append(in, n.P(l.W), n.P(l.B))
@@ -26,7 +26,7 @@ func (m *MLP) ApplyFused(n *Net, x *graph.Node) *graph.Node {
 }
 
 // BFused is B — b(z) = tanh(z·V1·V2)·V3 — as one fused graph node.
-func (b *Boundary) BFused(n *Net, z *graph.Node) *graph.Node {
+func (b *Boundary) BFused(n *Net, z *autodiff.Node) *autodiff.Node {
 	k := &denseStack{layers: []denseLayer{{act: actNone}, {act: actTanh}, {act: actNone}}}
 	return n.Fused("boundary-b", k, z, n.P(b.V1), n.P(b.V2), n.P(b.V3))
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -27,7 +27,7 @@ func TestDenseFused(t *testing.T) {
 			b := NewBoundary(&ps, "phi", 3, 4, rng)
 			xp := ps.New("x", 7, 3, optim.Free, rng)
 			n := NewNet()
-			var y *graph.Node
+			var y *autodiff.Node
 			switch {
 			case which == "mlp" && fused:
 				y = mlp.ApplyFused(n, n.P(xp))
@@ -44,7 +44,7 @@ func TestDenseFused(t *testing.T) {
 			if err := m.Run(); err != nil {
 				t.Fatal(err)
 			}
-			vals[k] = append([]float64(nil), graph.Value(y)...)
+			vals[k] = append([]float64(nil), autodiff.Value(y)...)
 			grads[k] = map[string][]float64{}
 			for i, q := range params {
 				grads[k][q.Name] = append([]float64(nil), m.Grad(i)...)
@@ -104,7 +104,7 @@ func TestGraphFormsMatchFused(t *testing.T) {
 			if err := bt.Machine.Run(); err != nil {
 				t.Fatal(err)
 			}
-			loss[k] = graph.Value(bt.Loss)[0]
+			loss[k] = autodiff.Value(bt.Loss)[0]
 			grads[k] = map[string][]float64{}
 			for i, p := range bt.Params {
 				grads[k][p.Name] = append([]float64(nil), bt.Machine.Grad(i)...)

@@ -1,5 +1,5 @@
 // Package strode is the STRODE core of DESIGN.md §3, written as the paper's
-// equations on top of package graph:
+// equations on top of package autodiff:
 //
 //   - Boundary, the monotone posterior sampler Φ(t, z) = sg(t) + softplus(a(t) + b(z))
 //     with non-positive weights and its derivative Φ'(t) by tangent propagation;

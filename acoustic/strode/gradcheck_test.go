@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -17,7 +17,7 @@ const gradTol = 1e-3
 // maxPer entries per parameter, chosen at random). The relative error is
 // |g − fd| / max(|g|, |fd|, floor) with an absolute floor for entries whose
 // gradient is ~0.
-func checkGrads(t *testing.T, name string, m *graph.Machine, cost *graph.Node, ps []*optim.Param, maxPer int) {
+func checkGrads(t *testing.T, name string, m *autodiff.Machine, cost *autodiff.Node, ps []*optim.Param, maxPer int) {
 	t.Helper()
 	if err := m.Run(); err != nil {
 		t.Fatal(err)
@@ -44,12 +44,12 @@ func checkGrads(t *testing.T, name string, m *graph.Machine, cost *graph.Node, p
 			if err := m.Run(); err != nil {
 				t.Fatal(err)
 			}
-			up := graph.Value(cost)[0]
+			up := autodiff.Value(cost)[0]
 			p.Data[j] = old - h
 			if err := m.Run(); err != nil {
 				t.Fatal(err)
 			}
-			down := graph.Value(cost)[0]
+			down := autodiff.Value(cost)[0]
 			p.Data[j] = old
 			fd := (up - down) / (2 * h)
 			g := grads[i][j]
@@ -64,7 +64,7 @@ func checkGrads(t *testing.T, name string, m *graph.Machine, cost *graph.Node, p
 }
 
 // compile binds and compiles the graph of n with respect to all its params.
-func compile(t *testing.T, n *Net, cost *graph.Node) (*graph.Machine, []*optim.Param) {
+func compile(t *testing.T, n *Net, cost *autodiff.Node) (*autodiff.Machine, []*optim.Param) {
 	t.Helper()
 	ps, nodes := n.Bound()
 	m, err := n.Compile(cost, nodes)
@@ -114,7 +114,7 @@ func TestBoundaryDerivative(t *testing.T) {
 		if err := m2.Run(); err != nil {
 			t.Fatal(err)
 		}
-		return append([]float64(nil), graph.Value(next)...), append([]float64(nil), graph.Value(der)...)
+		return append([]float64(nil), autodiff.Value(next)...), append([]float64(nil), autodiff.Value(der)...)
 	}
 	const h = 1e-6
 	up := make([]float64, 6)
@@ -162,7 +162,7 @@ func TestPriorDerivative(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		return append([]float64(nil), graph.Value(phi)...), append([]float64(nil), graph.Value(lam)...)
+		return append([]float64(nil), autodiff.Value(phi)...), append([]float64(nil), autodiff.Value(lam)...)
 	}
 	_, l := eval(0)
 	up, _ := eval(h)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // logGuard is added inside every logarithm of the KL term: log(x + 1e-6).
@@ -57,7 +57,7 @@ func (kl *KL) Nodes() []float64 { return kl.nodes }
 // Term is the KL term per row: q is R×(K−1) (posterior densities at the
 // nodes, one row per sample), p a 1×(K−1) row (prior density at the nodes);
 // the result is R×1.
-func (kl *KL) Term(n *graph.Graph, q, p *graph.Node) *graph.Node {
+func (kl *KL) Term(n *autodiff.Graph, q, p *autodiff.Node) *autodiff.Node {
 	k := len(kl.nodes)
 	logq := n.Log(n.AddConst(q, logGuard))
 	logp := n.Log(n.AddConst(p, logGuard))

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -31,7 +31,7 @@ func TestKLTermFused(t *testing.T) {
 			pp := ps.New("p", 1, nk, optim.Free, rng)
 			copy(pp.Data, randomCol(rng, nk, 0.05, 2))
 			n := NewNet()
-			var term *graph.Node
+			var term *autodiff.Node
 			if fused {
 				term = b.KLTerm(n, kl, n.P(bzp), n.P(pp))
 			} else {
@@ -42,7 +42,7 @@ func TestKLTermFused(t *testing.T) {
 			if err := m.Run(); err != nil {
 				t.Fatal(err)
 			}
-			vals[k] = append([]float64(nil), graph.Value(term)...)
+			vals[k] = append([]float64(nil), autodiff.Value(term)...)
 			grads[k] = map[string][]float64{}
 			for i, q := range params {
 				grads[k][q.Name] = append([]float64(nil), m.Grad(i)...)

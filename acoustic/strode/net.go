@@ -4,24 +4,24 @@ import (
 	"math/rand"
 	"strconv"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
 // Net is a graph together with the binding of parameters to its nodes.
 type Net struct {
-	*graph.Graph
-	nodes map[*optim.Param]*graph.Node
+	*autodiff.Graph
+	nodes map[*optim.Param]*autodiff.Node
 	order []*optim.Param
 }
 
 // NewNet returns an empty graph with no bound parameters.
 func NewNet() *Net {
-	return &Net{Graph: graph.New(), nodes: map[*optim.Param]*graph.Node{}}
+	return &Net{Graph: autodiff.New(), nodes: map[*optim.Param]*autodiff.Node{}}
 }
 
 // P is the node of parameter p in this graph, created on first use.
-func (n *Net) P(p *optim.Param) *graph.Node {
+func (n *Net) P(p *optim.Param) *autodiff.Node {
 	if v, ok := n.nodes[p]; ok {
 		return v
 	}
@@ -33,8 +33,8 @@ func (n *Net) P(p *optim.Param) *graph.Node {
 
 // Bound lists the parameters used by this graph and their nodes, in order of
 // first use.
-func (n *Net) Bound() ([]*optim.Param, []*graph.Node) {
-	ns := make([]*graph.Node, len(n.order))
+func (n *Net) Bound() ([]*optim.Param, []*autodiff.Node) {
+	ns := make([]*autodiff.Node, len(n.order))
 	for i, p := range n.order {
 		ns[i] = n.nodes[p]
 	}
@@ -70,7 +70,7 @@ func NewLinear(ps *Params, name string, in, out int, rng *rand.Rand) *Linear {
 }
 
 // Apply is x·W + b for a batch x (R×in).
-func (l *Linear) Apply(n *Net, x *graph.Node) *graph.Node {
+func (l *Linear) Apply(n *Net, x *autodiff.Node) *autodiff.Node {
 	return n.AddRow(n.MatMul(x, n.P(l.W)), n.P(l.B))
 }
 
@@ -88,7 +88,7 @@ func NewMLP(ps *Params, name string, in, hidden, layers int, rng *rand.Rand) *ML
 }
 
 // Apply runs the stack with ReLU after every layer.
-func (m *MLP) Apply(n *Net, x *graph.Node) *graph.Node {
+func (m *MLP) Apply(n *Net, x *autodiff.Node) *autodiff.Node {
 	for _, l := range m.Layers {
 		x = n.Relu(l.Apply(n, x))
 	}

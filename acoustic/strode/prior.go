@@ -3,7 +3,7 @@ package strode
 import (
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -34,7 +34,7 @@ func NewPrior(ps *Params, name string, h int, rng *rand.Rand) *Prior {
 
 // C is c(t) and c'(t) for a column t (R×1), the derivative by tangent
 // propagation: du/dt = U1·U2, c' = ((1 − tanh²u) ⊙ du/dt)·U3 ≥ 0.
-func (p *Prior) C(n *Net, t *graph.Node) (c, dc *graph.Node) {
+func (p *Prior) C(n *Net, t *autodiff.Node) (c, dc *autodiff.Node) {
 	u1, u2, u3 := n.P(p.U1), n.P(p.U2), n.P(p.U3)
 	h := n.Tanh(n.AddRow(n.MatMul(n.AddRow(n.MatMul(t, u1), n.P(p.B1)), u2), n.P(p.B2)))
 	c = n.MatMul(h, u3)
@@ -43,7 +43,7 @@ func (p *Prior) C(n *Net, t *graph.Node) (c, dc *graph.Node) {
 }
 
 // Phi is φ(t) and λ(t) = φ'(t) for a column t (R×1).
-func (p *Prior) Phi(n *Net, t *graph.Node) (phi, lambda *graph.Node) {
+func (p *Prior) Phi(n *Net, t *autodiff.Node) (phi, lambda *autodiff.Node) {
 	c, dc := p.C(n, t)
 	d := n.P(p.D)
 	base := n.Softplus(n.P(p.Rho))
@@ -55,7 +55,7 @@ func (p *Prior) Phi(n *Net, t *graph.Node) (phi, lambda *graph.Node) {
 }
 
 // Density is p(t) = φ'(t)·e^{−φ(t)} at the fixed times nodes, a 1×len row.
-func (p *Prior) Density(n *Net, nodes []float64) *graph.Node {
+func (p *Prior) Density(n *Net, nodes []float64) *autodiff.Node {
 	tk := n.Const("kl.nodes", nodes, len(nodes), 1)
 	phi, lambda := p.Phi(n, tk)
 	return n.T(n.Mul(lambda, n.Exp(n.Neg(phi))))

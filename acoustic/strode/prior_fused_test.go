@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // TestPriorDensityFused compares DensityFused with the graph-built Density
@@ -28,7 +28,7 @@ func TestPriorDensityFused(t *testing.T) {
 			copy(*q, randomCol(rng, len(*q), -0.5, 0.5))
 		}
 		n := NewNet()
-		var dens *graph.Node
+		var dens *autodiff.Node
 		if fused {
 			dens = p.DensityFused(n, kl.Nodes())
 		} else {
@@ -39,7 +39,7 @@ func TestPriorDensityFused(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		vals[k] = append([]float64(nil), graph.Value(dens)...)
+		vals[k] = append([]float64(nil), autodiff.Value(dens)...)
 		grads[k] = map[string][]float64{}
 		for i, q := range params {
 			grads[k][q.Name] = append([]float64(nil), m.Grad(i)...)

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -44,12 +44,12 @@ func TestSigns(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		for i, v := range graph.Value(d) {
+		for i, v := range autodiff.Value(d) {
 			if v > 0 {
 				t.Fatalf("seed %d: Φ'(%v) = %v > 0", seed, grid[i], v)
 			}
 		}
-		for i, v := range graph.Value(lam) {
+		for i, v := range autodiff.Value(lam) {
 			if !(v > 0) {
 				t.Fatalf("seed %d: φ'(%v) = %v, not > 0", seed, grid[i], v)
 			}
@@ -84,7 +84,7 @@ func TestPriorIntegratesToOne(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		f, l := graph.Value(phi), graph.Value(lam)
+		f, l := autodiff.Value(phi), autodiff.Value(lam)
 		if math.Abs(f[0]) > 1e-12 {
 			t.Errorf("seed %d: φ(0) = %v", seed, f[0])
 		}
@@ -176,7 +176,7 @@ func TestKLGraphMatchesFunc(t *testing.T) {
 	if err := m.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := graph.Value(term)[0], kl.TermFunc(q, p); math.Abs(got-want) > 1e-12 {
+	if got, want := autodiff.Value(term)[0], kl.TermFunc(q, p); math.Abs(got-want) > 1e-12 {
 		t.Errorf("graph %v, func %v", got, want)
 	}
 }
@@ -231,7 +231,7 @@ func TestSolverGradients(t *testing.T) {
 		if err := m.Run(); err != nil {
 			t.Fatal(err)
 		}
-		v := graph.Value(out)
+		v := autodiff.Value(out)
 		for i, want := range []float64{tc.exact(0.5), 2 * tc.exact(1)} {
 			if math.Abs(v[i]-want) > tc.tol*want {
 				t.Errorf("%s: h(%d) = %v, want %v", tc.method, i, v[i], want)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 )
 
 // Gaps runs the boundary recurrence t_i = Φ(t_{i−1}, z_i) = sg(t_{i−1}) +
@@ -14,7 +14,7 @@ import (
 // same layout. It computes what a loop of Next does (Next builds about
 // twenty graph nodes per step with their gradients, each paying gorgonia's
 // per-node cost; the arithmetic is a few hundred multiply-adds per row).
-func (b *Boundary) Gaps(n *Net, bz *graph.Node, batch int) *graph.Node {
+func (b *Boundary) Gaps(n *Net, bz *autodiff.Node, batch int) *autodiff.Node {
 	k := &recurrence{batch: batch, fullGrad: b.fullGrad}
 	return n.Fused("boundary-recurrence", k, bz, n.P(b.W1), n.P(b.W2), n.P(b.W3))
 }

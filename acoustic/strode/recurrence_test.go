@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestGapsMatchNext(t *testing.T) {
 	const batch, steps, hid = 5, 6, 4
 	for _, full := range []bool{false, true} {
-		build := func(fused bool) (*Net, *graph.Node, *graph.Node) {
+		build := func(fused bool) (*Net, *autodiff.Node, *autodiff.Node) {
 			rng := rand.New(rand.NewSource(7))
 			var ps Params
 			b := NewBoundary(&ps, "phi", 3, hid, rng)
@@ -27,14 +27,14 @@ func TestGapsMatchNext(t *testing.T) {
 			copy(bzp.Data, randomCol(rng, steps*batch, -1, 1))
 			n := NewNet()
 			bz := n.P(bzp)
-			var gaps *graph.Node
+			var gaps *autodiff.Node
 			if fused {
 				gaps = b.Gaps(n, bz, batch)
 			} else {
 				tm := n.Const("t0", make([]float64, batch), batch, 1)
-				var gs []*graph.Node
+				var gs []*autodiff.Node
 				for i := 0; i < steps; i++ {
-					var g *graph.Node
+					var g *autodiff.Node
 					tm, g = b.Next(n, tm, n.Rows(bz, i*batch, (i+1)*batch))
 					gs = append(gs, g)
 				}
@@ -54,7 +54,7 @@ func TestGapsMatchNext(t *testing.T) {
 			if err := m.Run(); err != nil {
 				t.Fatal(err)
 			}
-			vals[k] = append([]float64(nil), graph.Value(gaps)...)
+			vals[k] = append([]float64(nil), autodiff.Value(gaps)...)
 			for i := range ps {
 				grads[k] = append(grads[k], append([]float64(nil), m.Grad(i)...))
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/graph"
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -264,12 +264,12 @@ func (m *Sequential) linearFunc(n *Net) ode.Func {
 		}
 	}
 	c := n.P(m.LinODE.B)
-	return func(h *graph.Node) *graph.Node { return n.AddRow(n.MatMul(h, a), c) }
+	return func(h *autodiff.Node) *autodiff.Node { return n.AddRow(n.MatMul(h, a), c) }
 }
 
 // phaseStart is PhaseState's start point u/|u| on the unit circle, u =
 // z·P + p (the norm guarded by 1e-6 under the square root).
-func (m *Sequential) phaseStart(n *Net, z *graph.Node) *graph.Node {
+func (m *Sequential) phaseStart(n *Net, z *autodiff.Node) *autodiff.Node {
 	u := m.PhaseIn.Apply(n, z)
 	r2 := n.MatMul(n.Square(u), n.Const("ode.phase.ones", []float64{1, 1}, 2, 1))
 	inv := n.Exp(n.Scale(n.Log(n.AddConst(r2, 1e-6)), -0.5))
@@ -280,7 +280,7 @@ func (m *Sequential) phaseStart(n *Net, z *graph.Node) *graph.Node {
 func (m *Sequential) phaseFunc(n *Net) ode.Func {
 	w := n.P(m.PhaseW)
 	a := n.Sub(w, n.T(w))
-	return func(h *graph.Node) *graph.Node { return n.MatMul(h, a) }
+	return func(h *autodiff.Node) *autodiff.Node { return n.MatMul(h, a) }
 }
 
 // mlp is the ODE function f_o bound to this graph.
@@ -294,11 +294,11 @@ func (m *Sequential) mlp(n *Net) ode.MLP {
 type Batch struct {
 	B, N      int
 	Net       *Net
-	Loss, MSE *graph.Node // scalars
-	KL        *graph.Node // scalar: mean KL term (nil for unit gaps)
-	Pred      *graph.Node // ((N−1)·B)×D: predictions of x_1 … x_{N−1}, step-major
-	Gaps      *graph.Node // ((N−1)·B)×1: inferred t_i − t_{i−1}, step-major (nil for unit gaps)
-	Machine   *graph.Machine
+	Loss, MSE *autodiff.Node // scalars
+	KL        *autodiff.Node // scalar: mean KL term (nil for unit gaps)
+	Pred      *autodiff.Node // ((N−1)·B)×D: predictions of x_1 … x_{N−1}, step-major
+	Gaps      *autodiff.Node // ((N−1)·B)×1: inferred t_i − t_{i−1}, step-major (nil for unit gaps)
+	Machine   *autodiff.Machine
 	Params    []*optim.Param // parameters of this graph, in gradient order
 	enc, tgt  []float64
 	trueGaps  []float64 // OracleGaps: scaled true gaps, step-major
@@ -322,14 +322,14 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	x, enc := net.Input("x", n*b, din) // row i·B + s: observation i of sequence s
 	y, tgt := net.Input("y", (n-1)*b, o.InputDim)
 	bt.enc, bt.tgt = enc, tgt
-	var z *graph.Node
+	var z *autodiff.Node
 	if o.GraphForms {
 		z = m.Enc.Apply(net, x)
 	} else {
 		z = m.Enc.ApplyFused(net, x)
 	}
 
-	var gaps *graph.Node
+	var gaps *autodiff.Node
 	if o.UnitGaps {
 		ones := make([]float64, (n-1)*b)
 		for i := range ones {
@@ -351,15 +351,15 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		bt.Gaps = gaps
 	}
 	if o.OracleGaps > 0 {
-		var g *graph.Node
+		var g *autodiff.Node
 		g, bt.trueGaps = net.Input("truegaps", (n-1)*b, 1)
 		gaps = g
 	}
 	solver := ode.Solver{Opts: o.ODE}
-	var h *graph.Node
-	decode := func(h *graph.Node) *graph.Node { return m.Dec.Apply(net, h) }
+	var h *autodiff.Node
+	decode := func(h *autodiff.Node) *autodiff.Node { return m.Dec.Apply(net, h) }
 	if o.PhaseState {
-		decode = func(h *graph.Node) *graph.Node { return m.PhaseDec.Apply(net, h) }
+		decode = func(h *autodiff.Node) *autodiff.Node { return m.PhaseDec.Apply(net, h) }
 		h = solver.Solve(net.Graph, m.phaseFunc(net), m.phaseStart(net, net.Rows(z, 0, (n-1)*b)), gaps)
 	} else if o.LinearODE {
 		f := m.linearFunc(net)
@@ -367,7 +367,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	} else if o.ContinueState {
 		f := m.mlp(net)
 		state := net.AddRow(net.Rows(z, 0, b), net.P(m.H0))
-		var hs []*graph.Node
+		var hs []*autodiff.Node
 		for j := 0; j < n-1; j++ {
 			state = solver.SolveMLP(net.Graph, f, state, net.Rows(gaps, j*b, (j+1)*b))
 			hs = append(hs, state)
@@ -382,13 +382,13 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	if o.Horizon > 1 && !o.ContinueState {
 		// Rows of h are the states at t_{j+1} reached from z_j, j = 0 … n−2;
 		// step k continues the first n−k start points over Δ_{j+k}.
-		solve := func(h0, span *graph.Node) *graph.Node { return solver.SolveMLP(net.Graph, m.mlp(net), h0, span) }
+		solve := func(h0, span *autodiff.Node) *autodiff.Node { return solver.SolveMLP(net.Graph, m.mlp(net), h0, span) }
 		if o.PhaseState {
 			f := m.phaseFunc(net)
-			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
+			solve = func(h0, span *autodiff.Node) *autodiff.Node { return solver.Solve(net.Graph, f, h0, span) }
 		} else if o.LinearODE {
 			f := m.linearFunc(net)
-			solve = func(h0, span *graph.Node) *graph.Node { return solver.Solve(net.Graph, f, h0, span) }
+			solve = func(h0, span *autodiff.Node) *autodiff.Node { return solver.Solve(net.Graph, f, h0, span) }
 		}
 		horizons := 1
 		for k := 2; k <= o.Horizon && k < n; k++ {
@@ -408,7 +408,7 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
 	}
-	var wrt []*graph.Node
+	var wrt []*autodiff.Node
 	if train {
 		bt.Params, wrt = net.Bound()
 	}
@@ -423,12 +423,12 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 // graphBoundary is the gaps and the mean KL term built from graph
 // operations (SequentialOptions.GraphForms): b(z), the loop of
 // Boundary.Next, Boundary.Density, Prior.Density and KL.Term.
-func (m *Sequential) graphBoundary(net *Net, z *graph.Node, b, n int) (gaps, kl *graph.Node) {
+func (m *Sequential) graphBoundary(net *Net, z *autodiff.Node, b, n int) (gaps, kl *autodiff.Node) {
 	bz := m.Boundary.B(net, z)
 	t := net.Const("t0", make([]float64, b), b, 1)
-	var gs []*graph.Node
+	var gs []*autodiff.Node
 	for i := 1; i < n; i++ {
-		var gap *graph.Node
+		var gap *autodiff.Node
 		t, gap = m.Boundary.Next(net, t, net.Rows(bz, i*b, (i+1)*b))
 		gs = append(gs, gap)
 	}
@@ -509,11 +509,11 @@ func (bt *Batch) Run() error {
 }
 
 // Scalar is the value of a scalar node after a run (0 for nil).
-func Scalar(n *graph.Node) float64 {
+func Scalar(n *autodiff.Node) float64 {
 	if n == nil {
 		return 0
 	}
-	return graph.Value(n)[0]
+	return autodiff.Value(n)[0]
 }
 
 // InferredTimes are the boundaries t_0 … t_{N−1} of every sequence after a
@@ -532,7 +532,7 @@ func (bt *Batch) InferredTimes() [][]float64 {
 		return out
 	}
 	// t_i = t_{i−1} + gap_i, the addition the recurrence makes.
-	g := graph.Value(bt.Gaps)
+	g := autodiff.Value(bt.Gaps)
 	for i := 1; i < bt.N; i++ {
 		for s := range out {
 			out[s][i] = out[s][i-1] + g[(i-1)*bt.B+s]

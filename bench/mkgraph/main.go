@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/strode-asr/strode/decoder"
-	"github.com/strode-asr/strode/decoder/graph"
+	"github.com/strode-asr/strode/decoder/mkgraph"
 )
 
 func main() {
@@ -30,7 +30,7 @@ func main() {
 
 func run(out string, nWords, per int, seed int64) error {
 	langDir, monoDir := filepath.Join(out, "lang"), filepath.Join(out, "mono")
-	lang, in, err := graph.SyntheticBigram(nWords, per, seed)
+	lang, in, err := mkgraph.SyntheticBigram(nWords, per, seed)
 	if err != nil {
 		return err
 	}
@@ -47,10 +47,10 @@ func run(out string, nWords, per int, seed int64) error {
 	if err := os.MkdirAll(monoDir, 0o777); err != nil {
 		return err
 	}
-	if err := graph.WriteMonophoneModel(filepath.Join(monoDir, "tree"), filepath.Join(monoDir, "final.mdl"), tree, tm, true); err != nil {
+	if err := mkgraph.WriteMonophoneModel(filepath.Join(monoDir, "tree"), filepath.Join(monoDir, "final.mdl"), tree, tm, true); err != nil {
 		return err
 	}
-	h, err := graph.MakeH(tm, tree, lang.PhoneDisambig, 1.0)
+	h, err := mkgraph.MakeH(tm, tree, lang.PhoneDisambig, 1.0)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/decoder/priors"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
@@ -25,7 +25,7 @@ func init() {
 		},
 		MinArgs: 3, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			o := dataset.ForwardOptions{Prior: priors.DefaultOptions()}
+			o := kaldinnet.ForwardOptions{Prior: priors.DefaultOptions()}
 			o.Output.Register(fs)
 			o.Prior.Register(fs)
 			fs.StringVar(&o.CMVN, "cmvn", "", "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
@@ -38,7 +38,7 @@ func init() {
 				streams := tableStreams(ctx)
 				rep := utteranceProgress(ctx, "forward", ctx.Arg(1))
 				o.Progress = func() { rep.Add(1) }
-				n, err := dataset.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, streams...)
+				n, err := kaldinnet.Forward(f, o, ctx.Arg(1), ctx.Arg(2), ctx.Log, streams...)
 				rep.Finish()
 				ctx.Log("Done %d files", n)
 				return err

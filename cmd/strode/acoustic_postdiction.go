@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -24,7 +24,7 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			o := dataset.PostdictionOptions{Frame: -1, OutDir: "."}
+			o := kaldinnet.PostdictionOptions{Frame: -1, OutDir: "."}
 			fs.StringVar(&o.Utt, "utt", "", "utterance to analyse (required)")
 			fs.IntVar(&o.Frame, "frame", o.Frame, "frame whose trajectory is plotted (-1: only the t~ table)")
 			fs.StringVar(&o.Ali, "ali", "", "alignment rspecifier giving the true labels")
@@ -45,7 +45,7 @@ func init() {
 						return err
 					}
 				}
-				tr, err := dataset.Postdiction(f, ctx.Arg(1), o, ctx.Stdout)
+				tr, err := kaldinnet.Postdiction(f, ctx.Arg(1), o, ctx.Stdout)
 				if err == nil && tr != nil {
 					ctx.Log("frame %d: t~ = %.4g; wrote %s/%s_%d.{json,png,svg}", o.Frame, tr.TTilde, o.OutDir, o.Utt, o.Frame)
 				}

@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -30,7 +30,7 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			preset := "paper"
 			fs.StringVar(&preset, "preset", preset, "model sizes: paper (9x900 SRU, ODE state 128; odernn 9+9 x 1100; dnn 6 x 2048) or small (4x256; odernn 2+2 x 256; dnn 3 x 512; for CPUs)")
-			s := dataset.TrainSetup{ValidFraction: 0.1, Data: dataset.DefaultOptions(), Train: am.DefaultTrainOptions()}
+			s := kaldinnet.TrainSetup{ValidFraction: 0.1, Data: kaldinnet.DefaultOptions(), Train: am.DefaultTrainOptions()}
 			s.Model, _ = am.Preset("paper")
 			s.Register(fs)
 			s.Data.Register(fs)
@@ -43,7 +43,7 @@ func init() {
 				}
 				s.Model = mo
 				s.Feats, s.Targets = ctx.Arg(0), ctx.Arg(1)
-				_, err = dataset.Train(s, ctx.Arg(2), ctx.Log, ctx.Stderr)
+				_, err = kaldinnet.Train(s, ctx.Arg(2), ctx.Log, ctx.Stderr)
 				return err
 			}
 		},

@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -24,7 +24,7 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var o dataset.TTildeStatsOptions
+			var o kaldinnet.TTildeStatsOptions
 			var jsonOut, pngOut string
 			minFrames := 20
 			fs.StringVar(&o.Ali, "ali", "", "alignment rspecifier (transition-ids) (required)")
@@ -41,7 +41,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				st, err := dataset.ComputeTTildeStats(f, ctx.Arg(1), o, ctx.Log)
+				st, err := kaldinnet.ComputeTTildeStats(f, ctx.Arg(1), o, ctx.Log)
 				if err != nil {
 					return err
 				}

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -27,11 +27,11 @@ func init() {
 		},
 		MinArgs: 3, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			o := dataset.DefaultEgsOptions()
+			o := kaldinnet.DefaultEgsOptions()
 			o.Register(fs)
 			o.Data.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				_, err := dataset.GetEgs(ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), o, ctx.Log)
+				_, err := kaldinnet.GetEgs(ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), o, ctx.Log)
 				return err
 			}
 		},

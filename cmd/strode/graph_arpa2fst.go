@@ -6,7 +6,7 @@ import (
 	"github.com/strode-asr/strode/internal/atomicfile"
 
 	"github.com/strode-asr/strode/decoder"
-	"github.com/strode-asr/strode/decoder/graph"
+	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -23,7 +23,7 @@ func init() {
 		MinArgs:   1,
 		MaxArgs:   2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := graph.DefaultArpaOptions()
+			opt := mkgraph.DefaultArpaOptions()
 			opt.Register(fs)
 			readSyms, writeSyms := "", ""
 			fs.StringVar(&readSyms, "read-symbol-table", readSyms, "Use the existing symbol table (words.txt)")
@@ -41,7 +41,7 @@ func init() {
 					return err
 				}
 				defer in.Close()
-				g, syms, err := graph.ArpaToFst(in.Reader(), ctx.Arg(0), words, opt, func(w string) { ctx.Warn("%s", w) })
+				g, syms, err := mkgraph.ArpaToFst(in.Reader(), ctx.Arg(0), words, opt, func(w string) { ctx.Warn("%s", w) })
 				if err != nil {
 					return err
 				}

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder/graph"
+	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -26,12 +26,12 @@ func init() {
 		MinArgs: 3,
 		MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := graph.DefaultMkGraphOptions()
+			opt := mkgraph.DefaultMkGraphOptions()
 			opt.Register(fs)
-			var gopt graph.GrammarOptions
+			var gopt mkgraph.GrammarOptions
 			gopt.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				_, err := graph.MakeGraphDir(ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), opt, gopt, ctx.Log)
+				_, err := mkgraph.MakeGraphDir(ctx.Arg(0), ctx.Arg(1), ctx.Arg(2), opt, gopt, ctx.Log)
 				return err
 			}
 		},

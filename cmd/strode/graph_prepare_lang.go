@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder/graph"
+	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -26,12 +26,12 @@ func init() {
 		MinArgs: 4,
 		MaxArgs: 4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := graph.DefaultLangOptions()
+			opt := mkgraph.DefaultLangOptions()
 			opt.Register(fs)
 			monoDir := ""
 			fs.StringVar(&monoDir, "mono-dir", monoDir, "If set, write the monophone tree and transition model (tree, final.mdl) here")
 			return func(ctx *kaldicmd.Context) error {
-				lang, err := graph.PrepareLangDir(ctx.Arg(0), ctx.Arg(1), ctx.Arg(3), monoDir, opt)
+				lang, err := mkgraph.PrepareLangDir(ctx.Arg(0), ctx.Arg(1), ctx.Arg(3), monoDir, opt)
 				if err != nil {
 					return err
 				}

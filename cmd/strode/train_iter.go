@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -26,16 +26,16 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			s := dataset.IterSetup{Train: am.DefaultTrainOptions(), Iter: am.IterationOptions{Seed: 0, Job: 1}}
+			s := kaldinnet.IterSetup{Train: am.DefaultTrainOptions(), Iter: am.IterationOptions{Seed: 0, Job: 1}}
 			s.Register(fs)
-			dataset.RegisterIterTrainOptions(fs, &s.Train)
+			kaldinnet.RegisterIterTrainOptions(fs, &s.Train)
 			return func(ctx *kaldicmd.Context) error {
 				args := ctx.Args()
 				s.ModelIn, s.ModelOut = args[0], args[len(args)-1]
 				if len(args) == 3 {
 					s.Egs = args[1]
 				}
-				_, err := dataset.TrainIteration(s, ctx.Log)
+				_, err := kaldinnet.TrainIteration(s, ctx.Log)
 				return err
 			}
 		},

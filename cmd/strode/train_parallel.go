@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/acoustic/dataset"
+	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/acoustic/parallel"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
@@ -38,7 +38,7 @@ func init() {
 			o.Model, _ = am.Preset(preset)
 			o.Register(fs)
 			o.Model.Register(fs)
-			dataset.RegisterIterTrainOptions(fs, &o.Train)
+			kaldinnet.RegisterIterTrainOptions(fs, &o.Train)
 			return func(ctx *kaldicmd.Context) error {
 				mo, err := presetWithOverrides(fs, preset)
 				if err != nil {

@@ -6,16 +6,16 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
-	"github.com/strode-asr/strode/decoder/graph"
 	"github.com/strode-asr/strode/decoder/lattice"
+	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/decoder/scoring"
 )
 
 // Benchmark (b) of issue 6: the graph-building issue's 5,000-word bigram
 // graph with oracle-noisy log-likelihoods.
 //
-// The graph is the one issue 7 builds and times (decoder/graph's
-// TestSyntheticBigramGraph, bench/mkgraph.sh): graph.SyntheticDict(5000,
+// The graph is the one issue 7 builds and times (decoder/mkgraph's
+// TestSyntheticBigramGraph, bench/mkgraph.sh): mkgraph.SyntheticDict(5000,
 // seed 1) — 39 phones, pronunciations of 2–7 phones — through prepare-lang
 // (optional silence), a synthetic back-off bigram with 10 successors per
 // history (seed 2) through arpa2fst, and mkgraph's chain on the monophone
@@ -55,12 +55,12 @@ const (
 // wordsPerUtt words from seed.
 func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigramBench {
 	tb.Helper()
-	lang, in, err := graph.SyntheticBigram(benchWords, benchSuccessors, 1)
+	lang, in, err := mkgraph.SyntheticBigram(benchWords, benchSuccessors, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	g, tm := in.G, in.TM
-	hclg, err := graph.BuildHCLG(tm, in.Tree, lang.LDisambig, g, lang.PhoneDisambig, graph.DefaultMkGraphOptions())
+	hclg, err := mkgraph.BuildHCLG(tm, in.Tree, lang.LDisambig, g, lang.PhoneDisambig, mkgraph.DefaultMkGraphOptions())
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,0 +1,13 @@
+// Package mkgraph builds decoding graphs in the manner of Kaldi's
+// utils/prepare_lang.sh, arpa2fst and utils/mkgraph.sh: a lang directory
+// (phones.txt, words.txt, topo, L.fst, L_disambig.fst) from a lexicon, the
+// grammar G from an ARPA back-off LM or a word loop, and HCLG from a
+// transition model and tree (the context transducer is built for trees
+// with phone context), with a
+// monophone transition model and tree written as Kaldi files so that
+// Kaldi's own decoders accept our graphs.
+//
+// The FST algorithms (composition, DeterminizeStar, encoded minimization,
+// local epsilon removal) are in decoder/fstalg; the FST type, its I/O,
+// self-loop insertion and the transition model are package decoder's.
+package mkgraph

@@ -20,7 +20,7 @@ func TestGraphCommands(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s", args, code, errs)
 		}
 	}
-	run("prepare-lang", "--mono-dir="+filepath.Join(dir, "mono0"), filepath.Join(k, "data/local/dict"), "<SIL>", filepath.Join(dir, "tmp"), lang)
+	run("prepare-lang", "--position-dependent-phones=false", "--mono-dir="+filepath.Join(dir, "mono0"), filepath.Join(k, "data/local/dict"), "<SIL>", filepath.Join(dir, "tmp"), lang)
 	for _, f := range []string{"L.fst", "L_disambig.fst", "phones.txt", "words.txt", "topo"} {
 		if _, err := os.Stat(filepath.Join(lang, f)); err != nil {
 			t.Fatal(err)
@@ -42,7 +42,7 @@ func TestGraphCommands(t *testing.T) {
 		t.Errorf("1-best through our HCLG:\n%s\nKaldi:\n%s", got, want)
 	}
 	// One-digit and digit-loop graphs from the built-in dictionary.
-	run("prepare-lang", "builtin:digits", "<SIL>", filepath.Join(dir, "tmp"), filepath.Join(dir, "lang_digits"))
+	run("prepare-lang", "--position-dependent-phones=false", "builtin:digits", "<SIL>", filepath.Join(dir, "tmp"), filepath.Join(dir, "lang_digits"))
 	run("mkgraph", "--grammar=word-loop", filepath.Join(dir, "lang_digits"), filepath.Join(k, "exp/mono"), filepath.Join(dir, "graph_loop"))
 	run("mkgraph", "--grammar=one-word", filepath.Join(dir, "lang_digits"), filepath.Join(k, "exp/mono"), filepath.Join(dir, "graph_one"))
 	run("decode-faster-mapped", "--beam=13.0", "--acoustic-scale=0.083333", filepath.Join(k, "exp/mono/final.mdl"),

@@ -26,7 +26,7 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 		t.Fatal(err)
 	}
 	d := &Dict{Lexicon: lex, SilencePhones: [][]string{{"SIL"}}, OptionalSilence: "SIL", NonsilencePhones: [][]string{{"A"}, {"B"}, {"C"}}}
-	lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(d, "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}

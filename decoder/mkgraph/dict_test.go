@@ -34,7 +34,7 @@ func TestPrepareLangDisambig(t *testing.T) {
 	}
 	d := &Dict{Lexicon: lex, SilencePhones: [][]string{{"SIL"}}, OptionalSilence: "SIL",
 		NonsilencePhones: [][]string{{"R"}, {"EH"}, {"D"}, {"M"}, {"AO"}}}
-	lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(d, "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}

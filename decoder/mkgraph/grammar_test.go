@@ -9,7 +9,7 @@ import (
 )
 
 func TestGrammars(t *testing.T) {
-	lang, err := PrepareLang(DigitsDict(false), "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(DigitsDict(false), "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDigitGraphsKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lang, err := PrepareLang(DigitsDict(true), "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(DigitsDict(true), "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestDigitGraphsKaldiMini(t *testing.T) {
 }
 
 func TestSentencesGrammar(t *testing.T) {
-	lang, err := PrepareLang(DigitsDict(false), "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(DigitsDict(false), "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}

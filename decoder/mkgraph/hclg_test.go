@@ -42,7 +42,7 @@ func TestHCLGKaldiMini(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+		lang, err := PrepareLang(d, "<SIL>", positionIndependent())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,25 +11,23 @@ import (
 )
 
 // LangOptions are prepare_lang.sh's options that shape the lang directory,
-// with its defaults except position-dependent phones, which are off (our
-// recipes are context-independent and do not need word-position phones).
+// with its defaults.
 type LangOptions struct {
-	PositionDependentPhones bool    // --position-dependent-phones (false; true is not supported)
+	PositionDependentPhones bool    // --position-dependent-phones (true): phones marked _B _E _I _S by their place in the word
 	SilProb                 float64 // --sil-prob (0.5): optional silence after each word; 0 disables it
 	NumSilStates            int     // --num-sil-states (5)
 	NumNonsilStates         int     // --num-nonsil-states (3)
 	ShareSilencePhones      bool    // --share-silence-phones (false)
 }
 
-// DefaultLangOptions are prepare_lang.sh's defaults (with
-// position-dependent phones off).
+// DefaultLangOptions are prepare_lang.sh's defaults.
 func DefaultLangOptions() LangOptions {
-	return LangOptions{SilProb: 0.5, NumSilStates: 5, NumNonsilStates: 3}
+	return LangOptions{PositionDependentPhones: true, SilProb: 0.5, NumSilStates: 5, NumNonsilStates: 3}
 }
 
 // Register adds the options under prepare_lang.sh's names.
 func (o *LangOptions) Register(fs *flag.FlagSet) {
-	fs.BoolVar(&o.PositionDependentPhones, "position-dependent-phones", o.PositionDependentPhones, "Word-position-dependent phones (_B _E _I _S); not supported, must be false")
+	fs.BoolVar(&o.PositionDependentPhones, "position-dependent-phones", o.PositionDependentPhones, "Word-position-dependent phones: every phone of a pronunciation marked _B, _I, _E or _S by its place in the word (and phones/word_boundary.txt written)")
 	fs.Float64Var(&o.SilProb, "sil-prob", o.SilProb, "Probability of optional silence after each word (0: none)")
 	fs.IntVar(&o.NumSilStates, "num-sil-states", o.NumSilStates, "Number of emitting states of silence phones")
 	fs.IntVar(&o.NumNonsilStates, "num-nonsil-states", o.NumNonsilStates, "Number of emitting states of other phones")
@@ -51,20 +49,21 @@ type Lang struct {
 	// ShareSilencePhones puts all silence phones in one set and tree root
 	// (LangOptions.ShareSilencePhones).
 	ShareSilencePhones bool
+	// PositionDependent is LangOptions.PositionDependentPhones: Dict is
+	// then the position-marked dictionary (positionDependentDict).
+	PositionDependent bool
 	lexDisambig        [][]string // pronunciations with their disambiguation symbol
 	numLexDisambig     int
 }
 
 // PrepareLang makes a lang directory from a dictionary, as
-// utils/prepare_lang.sh --position-dependent-phones false: phone and word
+// utils/prepare_lang.sh: with opt.PositionDependentPhones the dictionary's
+// phones are first marked by word position (positionDependentDict); phone and word
 // symbol tables, the topology (utils/gen_topo.pl), L.fst and
 // L_disambig.fst (utils/lang/make_lexicon_fst.py with optional silence),
 // and the disambiguation symbols of utils/add_lex_disambig.pl. oov is the
 // word unknown words map to; it must be in the lexicon.
 func PrepareLang(d *Dict, oov string, opt LangOptions) (*Lang, error) {
-	if opt.PositionDependentPhones {
-		return nil, fmt.Errorf("%w: --position-dependent-phones=true is not supported", decoder.ErrUnsupported)
-	}
 	if !(opt.SilProb >= 0 && opt.SilProb < 1) {
 		return nil, fmt.Errorf("%w: --sil-prob %g must be in [0, 1)", ErrDict, opt.SilProb)
 	}
@@ -74,7 +73,10 @@ func PrepareLang(d *Dict, oov string, opt LangOptions) (*Lang, error) {
 	if err := d.Check(); err != nil {
 		return nil, err
 	}
-	lang := &Lang{Dict: d, Oov: oov, ShareSilencePhones: opt.ShareSilencePhones}
+	if opt.PositionDependentPhones {
+		d = positionDependentDict(d)
+	}
+	lang := &Lang{Dict: d, Oov: oov, ShareSilencePhones: opt.ShareSilencePhones, PositionDependent: opt.PositionDependentPhones}
 	if !slices.ContainsFunc(d.Lexicon, func(e LexEntry) bool { return e.Word == oov }) {
 		return nil, fmt.Errorf("%w: the OOV word %q is not in the lexicon", ErrDict, oov)
 	}

@@ -16,7 +16,7 @@ func TestPrepareLangKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(d, "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestShareSilencePhones(t *testing.T) {
 	d := DigitsDict(false)
 	d.SilencePhones = [][]string{{"SIL"}, {"NSN"}}
 	d.Lexicon = append(d.Lexicon, LexEntry{"<NOISE>", 1, []string{"NSN"}})
-	opt := DefaultLangOptions()
+	opt := positionIndependent()
 	opt.ShareSilencePhones = true
 	lang, err := PrepareLang(d, "<SIL>", opt)
 	if err != nil {

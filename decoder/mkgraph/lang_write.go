@@ -107,6 +107,11 @@ func (l *Lang) Write(dir string) error {
 	if err := l.writePhoneLines(filepath.Join(dir, "phones", "extra_questions"), l.Dict.ExtraQuestions, 0); err != nil {
 		return err
 	}
+	if l.PositionDependent {
+		if err := l.writeWordBoundary(filepath.Join(dir, "phones", "word_boundary")); err != nil {
+			return err
+		}
+	}
 	return l.writeAlignLexicon(filepath.Join(dir, "phones", "align_lexicon"))
 }
 
@@ -194,6 +199,22 @@ func (l *Lang) writeAlignLexicon(base string) error {
 			ints.WriteString(strconv.FormatInt(k, 10))
 		}
 		ints.WriteByte('\n')
+	}
+	if err := writeFileAtomic(base+".txt", []byte(txt.String())); err != nil {
+		return err
+	}
+	return writeFileAtomic(base+".int", []byte(ints.String()))
+}
+
+// writeWordBoundary writes phones/word_boundary.txt ("phone position") and
+// .int ("id position") for the silence then the non-silence phones, as
+// prepare_lang.sh does with positions on (lattice-align-words reads it).
+func (l *Lang) writeWordBoundary(base string) error {
+	var txt, ints strings.Builder
+	for _, id := range slices.Concat(l.SilencePhones, l.NonsilPhones) {
+		sym, _ := l.Phones.Symbol(int64(id))
+		fmt.Fprintf(&txt, "%s %s\n", sym, wordBoundary(sym))
+		fmt.Fprintf(&ints, "%d %s\n", id, wordBoundary(sym))
 	}
 	if err := writeFileAtomic(base+".txt", []byte(txt.String())); err != nil {
 		return err

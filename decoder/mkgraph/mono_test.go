@@ -19,7 +19,7 @@ func TestMonophoneKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lang, err := PrepareLang(d, "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(d, "<SIL>", positionIndependent())
 	if err != nil {
 		t.Fatal(err)
 	}

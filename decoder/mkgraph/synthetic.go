@@ -111,12 +111,13 @@ type HCLGInputs struct {
 }
 
 // SyntheticBigram makes the inputs of the synthetic bigram graph that
-// issue 7 times and the decoding benchmarks decode: the lang of
+// bench/mkgraph.sh times and the decoding benchmarks decode (with position-independent phones, as
+// the graph sizes recorded there were measured): the lang of
 // SyntheticDict(nWords, seed), a back-off bigram with perWord successors per
 // history (WriteSyntheticBigramArpa, seed+1) as G with #0 on its back-off
 // arcs, and a monophone tree and transition model of the lang's topology.
 func SyntheticBigram(nWords, perWord int, seed int64) (*Lang, *HCLGInputs, error) {
-	lang, err := PrepareLang(SyntheticDict(nWords, seed), "<SIL>", DefaultLangOptions())
+	lang, err := PrepareLang(SyntheticDict(nWords, seed), "<SIL>", positionIndependent())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,8 +52,8 @@ type Lang struct {
 	// PositionDependent is LangOptions.PositionDependentPhones: Dict is
 	// then the position-marked dictionary (positionDependentDict).
 	PositionDependent bool
-	lexDisambig        [][]string // pronunciations with their disambiguation symbol
-	numLexDisambig     int
+	lexDisambig       [][]string // pronunciations with their disambiguation symbol
+	numLexDisambig    int
 }
 
 // PrepareLang makes a lang directory from a dictionary, as

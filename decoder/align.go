@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // Errors of forced alignment, wrapped with the details.
@@ -77,10 +79,10 @@ type Aligner struct {
 
 	toks    []token
 	cur     []int32 // state -> token index in the current frame, -1
-	active  []StateID
-	prevAct []StateID
+	active  []fst.StateID
+	prevAct []fst.StateID
 	prevTok []int32
-	queue   []StateID
+	queue   []fst.StateID
 	costs   []float64
 }
 
@@ -90,7 +92,7 @@ type token struct {
 	ilabel    int32
 	olabel    int32
 	graphCost float32
-	state     StateID
+	state     fst.StateID
 }
 
 // Kaldi's FasterDecoderOptions defaults (align-compiled-mapped sets only beam).
@@ -125,7 +127,7 @@ func NewAligner(tm *TransitionModel, opt AlignOptions) (*Aligner, error) {
 
 // CheckGraph returns an error if an input label of g is neither epsilon nor
 // a transition-id of the model.
-func (a *Aligner) CheckGraph(g *VectorFst) error {
+func (a *Aligner) CheckGraph(g *fst.VectorFst) error {
 	n := int32(a.tm.NumTransitionIDs())
 	for s := range g.States {
 		for _, arc := range g.States[s].Arcs {
@@ -139,7 +141,7 @@ func (a *Aligner) CheckGraph(g *VectorFst) error {
 
 // Align aligns one utterance: loglikes is a rows × cols row-major matrix of
 // log-likelihoods, cols the model's number of pdfs.
-func (a *Aligner) Align(g *VectorFst, loglikes []float32, rows, cols int) (*Alignment, error) {
+func (a *Aligner) Align(g *fst.VectorFst, loglikes []float32, rows, cols int) (*Alignment, error) {
 	if cols != a.tm.NumPdfs() {
 		return nil, fmt.Errorf("%w: log-likelihoods have %d columns but the transition model has %d pdfs", ErrDimMismatch, cols, a.tm.NumPdfs())
 	}
@@ -149,7 +151,7 @@ func (a *Aligner) Align(g *VectorFst, loglikes []float32, rows, cols int) (*Alig
 	if rows == 0 {
 		return nil, ErrZeroLength
 	}
-	if g.Start == NoState {
+	if g.Start == fst.NoState {
 		return nil, ErrEmptyGraph
 	}
 	if err := a.CheckGraph(g); err != nil {
@@ -190,7 +192,7 @@ func (a *Aligner) Align(g *VectorFst, loglikes []float32, rows, cols int) (*Alig
 
 // decode runs the beam search and returns the index of the best token in a
 // final state after the last frame, or -1.
-func (a *Aligner) decode(g *VectorFst, loglikes []float32, rows, cols int, beam float64) int32 {
+func (a *Aligner) decode(g *fst.VectorFst, loglikes []float32, rows, cols int, beam float64) int32 {
 	n := len(g.States)
 	a.toks = a.toks[:0]
 	if cap(a.cur) < n {
@@ -214,7 +216,7 @@ func (a *Aligner) decode(g *VectorFst, loglikes []float32, rows, cols int, beam 
 	best, bestCost := int32(-1), math.Inf(1)
 	for _, s := range a.active {
 		fw := g.States[s].Final
-		if fw == WeightZero {
+		if fw == fst.WeightZero {
 			continue
 		}
 		t := a.cur[s]
@@ -226,9 +228,9 @@ func (a *Aligner) decode(g *VectorFst, loglikes []float32, rows, cols int, beam 
 }
 
 // getCutoff is FasterDecoder::GetCutoff with max-active unlimited.
-func (a *Aligner) getCutoff(beam float64) (cutoff, adaptiveBeam float64, best StateID) {
+func (a *Aligner) getCutoff(beam float64) (cutoff, adaptiveBeam float64, best fst.StateID) {
 	bestCost := math.Inf(1)
-	best = NoState
+	best = fst.NoState
 	a.costs = a.costs[:0]
 	for _, s := range a.prevAct {
 		c := a.toks[a.prevTok[s]].cost
@@ -248,7 +250,7 @@ func (a *Aligner) getCutoff(beam float64) (cutoff, adaptiveBeam float64, best St
 	return beamCutoff, beam, best
 }
 
-func (a *Aligner) processEmitting(g *VectorFst, row []float32, scale float32, beam float64) float64 {
+func (a *Aligner) processEmitting(g *fst.VectorFst, row []float32, scale float32, beam float64) float64 {
 	// Move the current frame's tokens to "previous".
 	a.prevAct = append(a.prevAct[:0], a.active...)
 	if cap(a.prevTok) < len(a.cur) {
@@ -262,7 +264,7 @@ func (a *Aligner) processEmitting(g *VectorFst, row []float32, scale float32, be
 	a.active = a.active[:0]
 	cutoff, adaptiveBeam, bestState := a.getCutoff(beam)
 	next := math.Inf(1)
-	if bestState != NoState {
+	if bestState != fst.NoState {
 		tc := a.toks[a.prevTok[bestState]].cost
 		for _, arc := range g.States[bestState].Arcs {
 			if arc.ILabel == 0 {
@@ -309,7 +311,7 @@ func (a *Aligner) processEmitting(g *VectorFst, row []float32, scale float32, be
 	return next
 }
 
-func (a *Aligner) processNonemitting(g *VectorFst, cutoff float64) {
+func (a *Aligner) processNonemitting(g *fst.VectorFst, cutoff float64) {
 	a.queue = append(a.queue[:0], a.active...)
 	for len(a.queue) > 0 {
 		s := a.queue[len(a.queue)-1]

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -22,7 +23,7 @@ func benchAlign(b *testing.B, compile bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	graphs := make([]*VectorFst, len(keys))
+	graphs := make([]*fst.VectorFst, len(keys))
 	frames := 0
 	for i := range keys {
 		if graphs[i], err = comp.CompileText(tra[i]); err != nil {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // toyModel is a monophone system of nPhones 3-state left-to-right phones,
@@ -46,13 +48,13 @@ func toyModel(t testing.TB, nPhones int) (*TransitionModel, *ContextDependency) 
 }
 
 // phoneLoopLexicon maps each phone to the word with the same id.
-func phoneLoopLexicon(nPhones int) *VectorFst {
-	l := NewVectorFst()
+func phoneLoopLexicon(nPhones int) *fst.VectorFst {
+	l := fst.NewVectorFst()
 	s := l.AddState()
 	l.Start = s
-	l.SetFinal(s, WeightOne)
+	l.SetFinal(s, fst.WeightOne)
 	for p := 1; p <= nPhones; p++ {
-		l.AddArc(s, Arc{int32(p), int32(p), WeightOne, s})
+		l.AddArc(s, fst.Arc{ILabel: int32(p), OLabel: int32(p), Weight: fst.WeightOne, NextState: s})
 	}
 	return l
 }

@@ -3,6 +3,8 @@ package decoder
 import (
 	"fmt"
 	"slices"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // maxContextWidth bounds the tree's context width N (quinphones at most).
@@ -14,19 +16,19 @@ const maxContextWidth = 5
 // before the start or after the end of the utterance.
 type phoneWindows struct {
 	n    int
-	ids  map[[maxContextWidth]int32]Label
+	ids  map[[maxContextWidth]int32]fst.Label
 	info [][]int32
 }
 
 func newPhoneWindows(n int) *phoneWindows {
-	return &phoneWindows{n: n, ids: map[[maxContextWidth]int32]Label{}, info: [][]int32{nil}}
+	return &phoneWindows{n: n, ids: map[[maxContextWidth]int32]fst.Label{}, info: [][]int32{nil}}
 }
 
-func (w *phoneWindows) id(win [maxContextWidth]int32) Label {
+func (w *phoneWindows) id(win [maxContextWidth]int32) fst.Label {
 	if id, ok := w.ids[win]; ok {
 		return id
 	}
-	id := Label(len(w.info))
+	id := fst.Label(len(w.info))
 	w.ids[win] = id
 	w.info = append(w.info, slices.Clone(win[:w.n]))
 	return id
@@ -38,18 +40,18 @@ func (w *phoneWindows) id(win [maxContextWidth]int32) Label {
 // context has been read (so N-1-P phones late), windows at the utterance
 // edges padded with 0, and the last windows flushed at the final states.
 // Disambiguation symbols become epsilons; epsilons keep the context.
-func expandContext(lw *VectorFst, n, p int, disambig []int32, wins *phoneWindows) (*VectorFst, error) {
+func expandContext(lw *fst.VectorFst, n, p int, disambig []int32, wins *phoneWindows) (*fst.VectorFst, error) {
 	if n < 1 || n > maxContextWidth || p < 0 || p >= n {
-		return nil, fmt.Errorf("%w: context width %d, central position %d", ErrUnsupported, n, p)
+		return nil, fmt.Errorf("%w: context width %d, central position %d", fst.ErrUnsupported, n, p)
 	}
 	type key struct {
-		s StateID
+		s fst.StateID
 		h [maxContextWidth]int32 // the last N-1 phones read, oldest first
 	}
-	out := NewVectorFst()
-	ids := map[key]StateID{}
+	out := fst.NewVectorFst()
+	ids := map[key]fst.StateID{}
 	var queue []key
-	get := func(k key) StateID {
+	get := func(k key) fst.StateID {
 		if id, ok := ids[k]; ok {
 			return id
 		}
@@ -64,7 +66,7 @@ func expandContext(lw *VectorFst, n, p int, disambig []int32, wins *phoneWindows
 		k := queue[0]
 		queue = queue[1:]
 		src := ids[k]
-		if fw := lw.States[k.s].Final; fw != WeightZero {
+		if fw := lw.States[k.s].Final; fw != fst.WeightZero {
 			// Flush the windows still waiting for right context: the
 			// subsequential symbol, padding the window with 0.
 			cur, h := src, k.h
@@ -73,11 +75,11 @@ func expandContext(lw *VectorFst, n, p int, disambig []int32, wins *phoneWindows
 				copy(win[:], h[:n-1])
 				win[n-1] = 0
 				next := out.AddState()
-				label := Label(0)
+				label := fst.Label(0)
 				if win[p] != 0 {
 					label = wins.id(win)
 				}
-				out.AddArc(cur, Arc{ILabel: label, Weight: WeightOne, NextState: next})
+				out.AddArc(cur, fst.Arc{ILabel: label, Weight: fst.WeightOne, NextState: next})
 				copy(h[:], h[1:n-1])
 				h[n-2] = 0
 				cur = next
@@ -86,17 +88,17 @@ func expandContext(lw *VectorFst, n, p int, disambig []int32, wins *phoneWindows
 		}
 		for _, a := range lw.States[k.s].Arcs {
 			if a.ILabel == 0 {
-				out.AddArc(src, Arc{0, a.OLabel, a.Weight, get(key{a.NextState, k.h})})
+				out.AddArc(src, fst.Arc{OLabel: a.OLabel, Weight: a.Weight, NextState: get(key{a.NextState, k.h})})
 				continue
 			}
 			if _, ok := slices.BinarySearch(disambig, a.ILabel); ok {
-				out.AddArc(src, Arc{0, a.OLabel, a.Weight, get(key{a.NextState, k.h})})
+				out.AddArc(src, fst.Arc{OLabel: a.OLabel, Weight: a.Weight, NextState: get(key{a.NextState, k.h})})
 				continue
 			}
 			var win [maxContextWidth]int32
 			copy(win[:], k.h[:n-1])
 			win[n-1] = a.ILabel
-			label := Label(0)
+			label := fst.Label(0)
 			if win[p] != 0 {
 				label = wins.id(win)
 			}
@@ -104,9 +106,9 @@ func expandContext(lw *VectorFst, n, p int, disambig []int32, wins *phoneWindows
 			if n > 1 {
 				copy(h[:], win[1:n])
 			}
-			out.AddArc(src, Arc{label, a.OLabel, a.Weight, get(key{a.NextState, h})})
+			out.AddArc(src, fst.Arc{ILabel: label, OLabel: a.OLabel, Weight: a.Weight, NextState: get(key{a.NextState, h})})
 		}
 	}
-	Connect(out)
+	fst.Connect(out)
 	return out, nil
 }

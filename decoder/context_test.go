@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // triphoneModel is a toy context-dependent system: every (left, phone,
@@ -68,8 +70,8 @@ func TestTriphoneTrainingGraphOracle(t *testing.T) {
 	// pronounced as two phones (1 2), to exercise multi-phone words.
 	lex := phoneLoopLexicon(nPhones)
 	mid := lex.AddState()
-	lex.AddArc(0, Arc{1, nPhones + 1, WeightOne, mid})
-	lex.AddArc(mid, Arc{2, 0, WeightOne, 0})
+	lex.AddArc(0, fst.Arc{ILabel: 1, OLabel: nPhones + 1, Weight: fst.WeightOne, NextState: mid})
+	lex.AddArc(mid, fst.Arc{ILabel: 2, Weight: fst.WeightOne, NextState: 0})
 	comp, err := NewTrainingGraphCompiler(tm, tree, lex, nil, DefaultTrainingGraphOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,10 @@
 //
 // FSTs. VectorFst is OpenFst's VectorFst<StdArc> (tropical float weights):
 // States[s].Arcs is a plain slice, so arc iteration is a range loop.
-// ReadFstFile / FstReader read VectorFst and ConstFst binaries (Kaldi's
+// fst.ReadFile / fst.Reader read VectorFst and ConstFst binaries (Kaldi's
 // HCLG.fst is a ConstFst) into it; WriteVectorFst and WriteConstFst write
-// OpenFst's formats, WriteFstText and FstTextReader the AT&T text form, and
-// FstCodec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts).
+// OpenFst's formats, fst.WriteText and fst.TextReader the AT&T text form, and
+// fst.Codec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts).
 // SymbolTable reads words.txt / phones.txt.
 //
 // HMM objects. TransitionModel (with its HmmTopology) and ContextDependency

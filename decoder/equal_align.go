@@ -3,6 +3,8 @@ package decoder
 import (
 	"errors"
 	"fmt"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // ErrEqualAlign is wrapped when an equal alignment cannot be made.
@@ -76,13 +78,13 @@ func StringHash(s string) int32 {
 // spreads the extra frames evenly over the self-loops on that path. The
 // generator is seeded with seed (align-equal-compiled uses StringHash of
 // the utterance key), so results equal Kaldi's for the same graph.
-func EqualAlign(g *VectorFst, numFrames int, seed int32) ([]int32, error) {
+func EqualAlign(g *fst.VectorFst, numFrames int, seed int32) ([]int32, error) {
 	const numRetries = 10
-	if g.Start == NoState {
+	if g.Start == fst.NoState {
 		return nil, fmt.Errorf("%w: %w", ErrEqualAlign, ErrEmptyGraph)
 	}
 	rng := newGlibcRand(uint32(seed))
-	var path []StateID
+	var path []fst.StateID
 	var arcOff []int
 	var tries []int
 	numIlabels := 0
@@ -97,7 +99,7 @@ func EqualAlign(g *VectorFst, numFrames int, seed int32) ([]int32, error) {
 			s := path[len(path)-1]
 			st := &g.States[s]
 			tot := len(st.Arcs)
-			if st.Final != WeightZero {
+			if st.Final != fst.WeightZero {
 				tot++
 			}
 			if tot == 0 {

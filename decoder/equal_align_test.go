@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -22,7 +23,7 @@ func TestGlibcRand(t *testing.T) {
 // utterances gives Kaldi's alignments.
 func TestEqualAlignKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	graphs := readTable(t, "ark:testdata/test5_graphs.fsts", FstCodec)
+	graphs := readTable(t, "ark:fst/testdata/test5_graphs.fsts", fst.Codec)
 	feats := readTable(t, "ark:"+filepath.Join(dir, "golden/test5_feats.ark"), kaldiio.MatrixCodec)
 	want := readTable(t, "ark:"+filepath.Join(dir, "golden/test5_align_equal.ali"), kaldiio.IntVectorCodec)
 	if len(want) != 5 {

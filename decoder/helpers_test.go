@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/shareddata"
 )
 
@@ -23,18 +24,18 @@ func needTool(t testing.TB, name string) string {
 	return p
 }
 
-func mustReadFst(t testing.TB, path string) *VectorFst {
+func mustReadFst(t testing.TB, path string) *fst.VectorFst {
 	t.Helper()
-	f, err := ReadFstFile(path)
+	f, err := fst.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func mustSymbols(t testing.TB, path string) *SymbolTable {
+func mustSymbols(t testing.TB, path string) *fst.SymbolTable {
 	t.Helper()
-	s, err := ReadSymbolTableFile(path)
+	s, err := fst.ReadSymbolTableFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -18,9 +19,9 @@ type kaldiMini struct {
 	dir      string
 	tm       *TransitionModel
 	tree     *ContextDependency
-	lex      *VectorFst
+	lex      *fst.VectorFst
 	disambig []int32
-	words    *SymbolTable
+	words    *fst.SymbolTable
 }
 
 func loadKaldiMini(t testing.TB) *kaldiMini {
@@ -35,7 +36,7 @@ func loadKaldiMini(t testing.TB) *kaldiMini {
 		t.Fatal(err)
 	}
 	k.lex = mustReadFst(t, filepath.Join(dir, "data/lang/L.fst"))
-	if k.disambig, err = ReadIntList(filepath.Join(dir, "data/lang/phones/disambig.int")); err != nil {
+	if k.disambig, err = fst.ReadIntList(filepath.Join(dir, "data/lang/phones/disambig.int")); err != nil {
 		t.Fatal(err)
 	}
 	k.words = mustSymbols(t, filepath.Join(dir, "data/lang/words.txt"))
@@ -96,7 +97,7 @@ func TestKaldiMiniAlignment(t *testing.T) {
 	keys, tra := k.transcripts(t, "golden/test5.text")
 	loglikes := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_loglikes.ark"), kaldiio.MatrixCodec)
 	want := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_align_compiled_mapped.ali"), kaldiio.IntVectorCodec)
-	kaldiGraphs := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_graphs.fsts"), FstCodec)
+	kaldiGraphs := readTable(t, "ark:"+filepath.Join(k.dir, "golden/test5_graphs.fsts"), fst.Codec)
 	comp, err := NewTrainingGraphCompiler(k.tm, k.tree, k.lex, k.disambig, DefaultTrainingGraphOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestKaldiMiniAlignment(t *testing.T) {
 		kg := kaldiGraphs[key]
 		for _, c := range []struct {
 			name string
-			g    *VectorFst
+			g    *fst.VectorFst
 		}{{"our graph", g}, {"Kaldi's graph", &kg}} {
 			ali, err := al.Align(c.g, ll.Data, ll.Rows, ll.Cols)
 			if err != nil {
@@ -155,7 +156,7 @@ func TestCompiledGraphPassesOpenFstTools(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "g.fst")
-	if err := WriteFstFile(p, g); err != nil {
+	if err := fst.WriteFile(p, g); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("fstinfo", p).CombinedOutput(); err != nil || !strings.Contains(string(out), "# of states") {
@@ -182,7 +183,7 @@ func TestCompileUnknownWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, words := range [][]int32{{7, 999}, {0}, {-3}} {
-		if _, err := comp.CompileText(words); !errors.Is(err, ErrBadFst) {
+		if _, err := comp.CompileText(words); !errors.Is(err, fst.ErrBadFst) {
 			t.Errorf("%v: %v", words, err)
 		}
 	}

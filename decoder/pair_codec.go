@@ -99,3 +99,28 @@ func (pairCodec) Read(r *kaldiio.Reader, binary bool, v *[][2]int32) error {
 	}
 	return flush()
 }
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// readLineBytes reads to '\n' (not included); done reports end of input.
+// (The FST archive codec has the same helper: each holder reads its own
+// text line, as Kaldi's do.)
+func readLineBytes(r *kaldiio.Reader) (line []byte, done bool, err error) {
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			if r.AtEOF() {
+				return line, true, nil
+			}
+			return nil, false, err
+		}
+		if c == '\n' {
+			return line, false, nil
+		}
+		if c != '\r' {
+			line = append(line, c)
+		}
+	}
+}

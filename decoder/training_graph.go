@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // TrainingGraphOptions are compile-train-graphs' options (Kaldi's
@@ -39,7 +41,7 @@ func (o *TrainingGraphOptions) Register(fs *flag.FlagSet) {
 type TrainingGraphCompiler struct {
 	tm       *TransitionModel
 	tree     *ContextDependency
-	lex      *VectorFst
+	lex      *fst.VectorFst
 	disambig []int32 // sorted
 	opt      TrainingGraphOptions
 	hmms     map[string]*hmmFsa
@@ -61,9 +63,9 @@ type hmmArc struct {
 // NewTrainingGraphCompiler prepares a compiler. lex is L.fst (it is
 // copied and olabel-sorted); disambig lists the disambiguation symbols on
 // its input side (--read-disambig-syms), which become epsilons.
-func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex *VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
+func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex *fst.VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
 	if tree.ContextWidth < 1 || tree.ContextWidth > maxContextWidth || tree.CentralPosition < 0 || tree.CentralPosition >= tree.ContextWidth {
-		return nil, fmt.Errorf("%w: tree with context width %d, central position %d", ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
+		return nil, fmt.Errorf("%w: tree with context width %d, central position %d", fst.ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}
 	d := slices.Clone(disambig)
 	slices.Sort(d)
@@ -74,7 +76,7 @@ func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex 
 		}
 	}
 	l := lex.Copy()
-	ArcSortOutput(l)
+	fst.ArcSortOutput(l)
 	return &TrainingGraphCompiler{tm: tm, tree: tree, lex: l, disambig: d, opt: opt, hmms: map[string]*hmmFsa{}}, nil
 }
 
@@ -94,7 +96,7 @@ func (c *TrainingGraphCompiler) hmmFor(window []int32) (*hmmFsa, error) {
 	for s := 0; s+1 < len(entry); s++ {
 		st := entry[s]
 		if st.ForwardPdfClass == NoPdf {
-			return nil, fmt.Errorf("%w: phone %d: non-emitting HMM state %d inside the topology is not supported", ErrUnsupported, phone, s)
+			return nil, fmt.Errorf("%w: phone %d: non-emitting HMM state %d inside the topology is not supported", fst.ErrUnsupported, phone, s)
 		}
 		fwd, err := c.tree.Compute(window, st.ForwardPdfClass)
 		if err != nil {
@@ -128,43 +130,43 @@ func (c *TrainingGraphCompiler) hmmFor(window []int32) (*hmmFsa, error) {
 }
 
 // CompileText compiles the graph of one transcript (word ids).
-func (c *TrainingGraphCompiler) CompileText(words []int32) (*VectorFst, error) {
+func (c *TrainingGraphCompiler) CompileText(words []int32) (*fst.VectorFst, error) {
 	for i, w := range words {
 		if w <= 0 {
-			return nil, fmt.Errorf("%w: transcript word %d at position %d is not a word id", ErrBadFst, w, i)
+			return nil, fmt.Errorf("%w: transcript word %d at position %d is not a word id", fst.ErrBadFst, w, i)
 		}
 	}
-	return c.Compile(MakeLinearAcceptor(words))
+	return c.Compile(fst.MakeLinearAcceptor(words))
 }
 
 // Compile compiles the graph of a word acceptor.
-func (c *TrainingGraphCompiler) Compile(wordFst *VectorFst) (*VectorFst, error) {
-	lw, err := ComposeWithEpsFreeRight(c.lex, wordFst)
+func (c *TrainingGraphCompiler) Compile(wordFst *fst.VectorFst) (*fst.VectorFst, error) {
+	lw, err := fst.ComposeWithEpsFreeRight(c.lex, wordFst)
 	if err != nil {
 		return nil, err
 	}
-	if lw.Start == NoState {
-		return nil, fmt.Errorf("%w: lexicon composed with the transcript is empty (a word missing from the lexicon?)", ErrBadFst)
+	if lw.Start == fst.NoState {
+		return nil, fmt.Errorf("%w: lexicon composed with the transcript is empty (a word missing from the lexicon?)", fst.ErrBadFst)
 	}
 	wins := newPhoneWindows(int(c.tree.ContextWidth))
 	clw, err := expandContext(lw, int(c.tree.ContextWidth), int(c.tree.CentralPosition), c.disambig, wins)
 	if err != nil {
 		return nil, err
 	}
-	if clw.Start == NoState {
-		return nil, fmt.Errorf("%w: context expansion of the transcript is empty", ErrBadFst)
+	if clw.Start == fst.NoState {
+		return nil, fmt.Errorf("%w: context expansion of the transcript is empty", fst.ErrBadFst)
 	}
 	g, err := c.expandHmms(clw, wins)
 	if err != nil {
 		return nil, err
 	}
-	if err := RemoveEpsilonsLog(g); err != nil {
+	if err := fst.RemoveEpsilonsLog(g); err != nil {
 		return nil, err
 	}
-	if g.Start == NoState {
-		return nil, fmt.Errorf("%w: training graph is empty", ErrBadFst)
+	if g.Start == fst.NoState {
+		return nil, fmt.Errorf("%w: training graph is empty", fst.ErrBadFst)
 	}
-	Quantize(g, KDelta)
+	fst.Quantize(g, fst.KDelta)
 	if err := AddSelfLoops(c.tm, g, float32(c.opt.SelfLoopScale), c.opt.Reorder); err != nil {
 		return nil, err
 	}
@@ -174,15 +176,15 @@ func (c *TrainingGraphCompiler) Compile(wordFst *VectorFst) (*VectorFst, error) 
 // expandHmms replaces every phone-window arc of clw (C ∘ L ∘ W) by the
 // HMM of its central phone with the tree's pdfs for that window: H ∘ C ∘
 // L ∘ W.
-func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst, wins *phoneWindows) (*VectorFst, error) {
-	g := &VectorFst{Start: lw.Start, States: make([]FstState, len(lw.States))}
+func (c *TrainingGraphCompiler) expandHmms(lw *fst.VectorFst, wins *phoneWindows) (*fst.VectorFst, error) {
+	g := &fst.VectorFst{Start: lw.Start, States: make([]fst.State, len(lw.States))}
 	for s := range lw.States {
 		g.States[s].Final = lw.States[s].Final
 	}
 	for s := range lw.States {
 		for _, a := range lw.States[s].Arcs {
 			if a.ILabel == 0 {
-				g.AddArc(StateID(s), a)
+				g.AddArc(fst.StateID(s), a)
 				continue
 			}
 			h, err := c.hmmFor(wins.info[a.ILabel])
@@ -190,26 +192,26 @@ func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst, wins *phoneWindows) (*
 				return nil, err
 			}
 			n := len(h.arcs)
-			ids := make([]StateID, n)
+			ids := make([]fst.StateID, n)
 			for k := 1; k < n-1; k++ {
 				ids[k] = g.AddState()
 			}
 			ids[n-1] = a.NextState
-			ids[0] = NoState
+			ids[0] = fst.NoState
 			if h.state0Entered {
 				ids[0] = g.AddState()
 			}
 			for k := 0; k < n-1; k++ {
 				for _, ha := range h.arcs[k] {
-					arc := Arc{ILabel: ha.tid, Weight: ha.weight, NextState: ids[ha.dest]}
+					arc := fst.Arc{ILabel: ha.tid, Weight: ha.weight, NextState: ids[ha.dest]}
 					if k == 0 {
 						// Leaving the phone's first state from the lexicon
 						// state carries the lexicon arc's word and weight.
 						first := arc
 						first.OLabel = a.OLabel
 						first.Weight = a.Weight + ha.weight
-						g.AddArc(StateID(s), first)
-						if ids[0] != NoState {
+						g.AddArc(fst.StateID(s), first)
+						if ids[0] != fst.NoState {
 							g.AddArc(ids[0], arc)
 						}
 						continue
@@ -228,8 +230,8 @@ func (c *TrainingGraphCompiler) expandHmms(lw *VectorFst, wins *phoneWindows) (*
 // With reorder the self-loop of a transition-state sits after the forward
 // transition out of it (on the state the forward arc enters); states are
 // split first so each has one kind of incoming transition-state.
-func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reorder bool) error {
-	class := func(l Label) (int32, error) {
+func AddSelfLoops(tm *TransitionModel, g *fst.VectorFst, selfLoopScale float32, reorder bool) error {
+	class := func(l fst.Label) (int32, error) {
 		if l == 0 {
 			return 0, nil
 		}
@@ -242,7 +244,7 @@ func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reor
 		return tm.TransitionIDToTransitionState(l), nil
 	}
 	if !reorder {
-		return fmt.Errorf("%w: --reorder=false", ErrUnsupported)
+		return fmt.Errorf("%w: --reorder=false", fst.ErrUnsupported)
 	}
 	if err := makePrecedingInputSymbolsSameClass(g, class); err != nil {
 		return err
@@ -264,14 +266,14 @@ func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reor
 		}
 		w := -tm.NonSelfLoopLogProb(ts) * selfLoopScale
 		st := &g.States[s]
-		if st.Final != WeightZero {
+		if st.Final != fst.WeightZero {
 			st.Final += w
 		}
 		for i := range st.Arcs {
 			st.Arcs[i].Weight += w
 		}
 		if tid := tm.SelfLoopOf(ts); tid != 0 {
-			st.Arcs = append(st.Arcs, Arc{ILabel: tid, OLabel: 0, Weight: -tm.TransitionLogProb(tid) * selfLoopScale, NextState: StateID(s)})
+			st.Arcs = append(st.Arcs, fst.Arc{ILabel: tid, OLabel: 0, Weight: -tm.TransitionLogProb(tid) * selfLoopScale, NextState: fst.StateID(s)})
 		}
 	}
 	return nil
@@ -283,14 +285,14 @@ func AddSelfLoops(tm *TransitionModel, g *VectorFst, selfLoopScale float32, reor
 // entered by several classes, each non-epsilon arc into it is redirected to
 // a new state, one per (state, class), that has a single epsilon arc into
 // the original state.
-func makePrecedingInputSymbolsSameClass(g *VectorFst, class func(Label) (int32, error)) error {
+func makePrecedingInputSymbolsSameClass(g *fst.VectorFst, class func(fst.Label) (int32, error)) error {
 	const noClass = -1
 	n := len(g.States)
 	classes := make([]int32, n)
 	for i := range classes {
 		classes[i] = noClass
 	}
-	if g.Start != NoState {
+	if g.Start != fst.NoState {
 		classes[g.Start] = 0
 	}
 	bad := make([]bool, n)
@@ -315,10 +317,10 @@ func makePrecedingInputSymbolsSameClass(g *VectorFst, class func(Label) (int32, 
 		return nil
 	}
 	type pair struct {
-		s StateID
+		s fst.StateID
 		c int32
 	}
-	dummy := map[pair]StateID{}
+	dummy := map[pair]fst.StateID{}
 	for s := 0; s < n; s++ {
 		for i := range g.States[s].Arcs {
 			a := g.States[s].Arcs[i]
@@ -330,7 +332,7 @@ func makePrecedingInputSymbolsSameClass(g *VectorFst, class func(Label) (int32, 
 			d, ok := dummy[p]
 			if !ok {
 				d = g.AddState()
-				g.AddArc(d, Arc{0, 0, WeightOne, a.NextState})
+				g.AddArc(d, fst.Arc{Weight: fst.WeightOne, NextState: a.NextState})
 				dummy[p] = d
 			}
 			g.States[s].Arcs[i].NextState = d

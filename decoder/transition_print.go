@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // FormatG6 formats as C++'s default stream output (%g, 6 significant
@@ -16,7 +18,7 @@ func fmtG(v float64) string { return FormatG6(v) }
 // Print writes Kaldi's show-transitions listing: each transition-state with
 // its phone, HMM state and pdf(s), then its transition-ids with their
 // probabilities (and the pdf's count when occs is given).
-func (tm *TransitionModel) Print(w io.Writer, phones *SymbolTable, occs []float64) error {
+func (tm *TransitionModel) Print(w io.Writer, phones *fst.SymbolTable, occs []float64) error {
 	if occs != nil && len(occs) != tm.NumPdfs() {
 		return fmt.Errorf("%w: occupation counts have dimension %d, model has %d pdfs", ErrDimMismatch, len(occs), tm.NumPdfs())
 	}

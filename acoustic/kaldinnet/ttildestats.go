@@ -8,6 +8,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -63,9 +64,9 @@ func ComputeTTildeStats(f *am.File, featRspec string, o TTildeStatsOptions, log 
 	if err != nil {
 		return nil, err
 	}
-	var names *decoder.SymbolTable
+	var names *fst.SymbolTable
 	if o.Phones != "" {
-		if names, err = decoder.ReadSymbolTableFile(o.Phones); err != nil {
+		if names, err = fst.ReadSymbolTableFile(o.Phones); err != nil {
 			return nil, err
 		}
 	}

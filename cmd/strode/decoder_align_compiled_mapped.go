@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -39,12 +40,12 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), decoder.FstCodec, tableStreams(ctx)...)
+				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer graphs.Close()
-				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*decoder.VectorFst, error) {
+				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*fst.VectorFst, error) {
 					ok, err := graphs.HasKey(key)
 					if err != nil {
 						return nil, err
@@ -66,7 +67,7 @@ var errNoInput = errors.New("no input for utterance")
 // each log-likelihood matrix, get the utterance's graph, align, write the
 // alignment (and score), and count successes and failures as Kaldi does.
 func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignOptions, loglikesRspec, aliWspec, scoresWspec string,
-	graphOf func(key string) (*decoder.VectorFst, error), noInputMsg, noInputWhat string) error {
+	graphOf func(key string) (*fst.VectorFst, error), noInputMsg, noInputWhat string) error {
 	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)

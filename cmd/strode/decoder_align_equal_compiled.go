@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -22,7 +23,7 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			_ = fs.Bool("binary", true, "Write output in binary mode")
 			return func(ctx *kaldicmd.Context) error {
-				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), decoder.FstCodec, tableStreams(ctx)...)
+				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

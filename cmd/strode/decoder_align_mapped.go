@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -47,7 +48,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer tra.Close()
-				return runAlignment(ctx, al, opt, ctx.Arg(3), ctx.Arg(5), ctx.Arg(6), func(key string) (*decoder.VectorFst, error) {
+				return runAlignment(ctx, al, opt, ctx.Arg(3), ctx.Arg(5), ctx.Arg(6), func(key string) (*fst.VectorFst, error) {
 					ok, err := tra.HasKey(key)
 					if err != nil {
 						return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -88,13 +89,13 @@ func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.Tra
 	if err != nil {
 		return nil, nil, err
 	}
-	lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
+	lex, err := fst.ReadRx(ctx.Arg(2), tableStreams(ctx)...)
 	if err != nil {
 		return nil, nil, err
 	}
 	var disambig []int32
 	if disambigRx != "" {
-		if disambig, err = decoder.ReadIntList(disambigRx); err != nil {
+		if disambig, err = fst.ReadIntList(disambigRx); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -36,7 +37,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer sr.Close()
-				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), decoder.FstCodec, tableStreams(ctx)...)
+				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

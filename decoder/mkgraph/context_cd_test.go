@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
 )
 
@@ -119,15 +120,15 @@ func (sys *triphoneSystem) forwardTids(t *testing.T, phones []string, left, righ
 }
 
 // outputsOf returns the output labels of the best path of f (acyclic).
-func outputsOf(f *decoder.VectorFst) ([]int32, bool) {
-	if f.Start == decoder.NoState {
+func outputsOf(f *fst.VectorFst) ([]int32, bool) {
+	if f.Start == fst.NoState {
 		return nil, false
 	}
 	var best []int32
 	bestW := math.Inf(1)
-	var walk func(s decoder.StateID, w float64, out []int32)
-	walk = func(s decoder.StateID, w float64, out []int32) {
-		if fw := f.States[s].Final; fw != decoder.WeightZero && w+float64(fw) < bestW {
+	var walk func(s fst.StateID, w float64, out []int32)
+	walk = func(s fst.StateID, w float64, out []int32) {
+		if fw := f.States[s].Final; fw != fst.WeightZero && w+float64(fw) < bestW {
 			bestW, best = w+float64(fw), slices.Clone(out)
 		}
 		for _, a := range f.States[s].Arcs {
@@ -159,7 +160,7 @@ func TestContextDependentHCLG(t *testing.T) {
 	t.Logf("triphone HCLG: %d states, %d arcs", h.Fst.NumStates(), h.Fst.NumArcs())
 	word := func(w string) int32 { k, _ := sys.lang.Words.Key(w); return int32(k) }
 	accepts := func(tids []int32) ([]int32, bool) {
-		c, err := fstalg.Compose(decoder.MakeLinearAcceptor(tids), h.Fst, fstalg.DefaultComposeOptions())
+		c, err := fstalg.Compose(fst.MakeLinearAcceptor(tids), h.Fst, fstalg.DefaultComposeOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

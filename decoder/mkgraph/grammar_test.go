@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 func TestGrammars(t *testing.T) {
@@ -92,7 +93,7 @@ func TestSentencesGrammar(t *testing.T) {
 		t.Errorf("%d states, want 4:\n%s", g.NumStates(), fstText(t, g))
 	}
 	// "five" twice: probability 1/2; the two others 1/4 each.
-	id := func(w string) decoder.Label { k, _ := lang.Words.Key(w); return decoder.Label(k) }
+	id := func(w string) fst.Label { k, _ := lang.Words.Key(w); return fst.Label(k) }
 	a, ok := arcOn(g, g.Start, id("five"))
 	if !ok || abs(float64(a.Weight+g.States[a.NextState].Final)-0.6931) > 1e-3 {
 		t.Errorf("five: arc %+v", a)

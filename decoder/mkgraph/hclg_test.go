@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // TestHCLGKaldiMini builds HCLG from kaldi-mini's data/lang L_disambig.fst,
@@ -97,7 +98,7 @@ func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h
 	if iso, err := exec.LookPath("fstisomorphic"); err == nil {
 		d := t.TempDir()
 		p := filepath.Join(d, "HCLG.fst")
-		if err := decoder.WriteFstFile(p, h.Fst); err != nil {
+		if err := fst.WriteFile(p, h.Fst); err != nil {
 			t.Fatal(err)
 		}
 		if out, err := exec.Command(iso, "--delta=0.002", p, filepath.Join(dir, "exp/mono/graph/HCLG.fst")).CombinedOutput(); err != nil {
@@ -107,7 +108,7 @@ func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h
 	// OpenFst reads our graph and finds it input-deterministic, as Kaldi's.
 	if fstinfo, err := exec.LookPath("fstinfo"); err == nil {
 		p := filepath.Join(t.TempDir(), "HCLG.fst")
-		if err := decoder.WriteFstFile(p, h.Fst); err != nil {
+		if err := fst.WriteFile(p, h.Fst); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command(fstinfo, p).CombinedOutput()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
 )
 
@@ -48,17 +49,17 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 	}
 	fstalg.RemoveSymbols(ours, h.DisambigTids)
 	fstalg.RemoveEpsLocal(ours)
-	fstalg.MinimizeEncoded(ours, decoder.KDelta)
+	fstalg.MinimizeEncoded(ours, fst.KDelta)
 
 	k := mustReadFst(t, filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	undoSelfLoops(t, k, tm, 0.1)
 	t.Logf("our HCLGa %d states %d arcs; Kaldi's HCLG without self-loops %d states %d arcs", ours.NumStates(), ours.NumArcs(), k.NumStates(), k.NumArcs())
 	dirOut := t.TempDir()
 	pa, pb := filepath.Join(dirOut, "ours.fst"), filepath.Join(dirOut, "kaldi.fst")
-	if err := decoder.WriteFstFile(pa, ours); err != nil {
+	if err := fst.WriteFile(pa, ours); err != nil {
 		t.Fatal(err)
 	}
-	if err := decoder.WriteFstFile(pb, k); err != nil {
+	if err := fst.WriteFile(pb, k); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(iso, "--delta=0.002", pa, pb).CombinedOutput(); err != nil {
@@ -67,7 +68,7 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 }
 
 // undoSelfLoops reverses Kaldi's add-self-loops (reorder) on g.
-func undoSelfLoops(t *testing.T, g *decoder.VectorFst, tm *decoder.TransitionModel, scale float32) {
+func undoSelfLoops(t *testing.T, g *fst.VectorFst, tm *decoder.TransitionModel, scale float32) {
 	class := make([]int32, len(g.States))
 	for s := range g.States {
 		for _, a := range g.States[s].Arcs {
@@ -91,11 +92,11 @@ func undoSelfLoops(t *testing.T, g *decoder.VectorFst, tm *decoder.TransitionMod
 			kept = append(kept, a)
 		}
 		st.Arcs = kept
-		if st.Final != decoder.WeightZero {
+		if st.Final != fst.WeightZero {
 			st.Final -= w
 		}
 	}
-	decoder.Quantize(g, decoder.KDelta)
+	fst.Quantize(g, fst.KDelta)
 	// The split-off states have one epsilon arc (weight now 0) and no
 	// final weight: bypass them.
 	fstalg.RemoveEpsLocal(g)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // LangOptions are prepare_lang.sh's options that shape the lang directory,
@@ -39,9 +40,9 @@ func (o *LangOptions) Register(fs *flag.FlagSet) {
 // Lang is a lang directory in memory.
 type Lang struct {
 	Dict          *Dict
-	Phones, Words *decoder.SymbolTable
+	Phones, Words *fst.SymbolTable
 	Topo          decoder.HmmTopology
-	L, LDisambig  *decoder.VectorFst
+	L, LDisambig  *fst.VectorFst
 	PhoneDisambig []int32 // ids of #0, #1, … in Phones
 	WordDisambig  int32   // id of #0 in Words
 	Oov           string  // the word unknown words map to
@@ -63,7 +64,7 @@ type Lang struct {
 // word unknown words map to; it must be in the lexicon.
 func PrepareLang(d *Dict, oov string, opt LangOptions) (*Lang, error) {
 	if opt.PositionDependentPhones {
-		return nil, fmt.Errorf("%w: --position-dependent-phones=true is not supported", decoder.ErrUnsupported)
+		return nil, fmt.Errorf("%w: --position-dependent-phones=true is not supported", fst.ErrUnsupported)
 	}
 	if !(opt.SilProb >= 0 && opt.SilProb < 1) {
 		return nil, fmt.Errorf("%w: --sil-prob %g must be in [0, 1)", ErrDict, opt.SilProb)
@@ -125,7 +126,7 @@ func (l *Lang) addDisambig() {
 }
 
 func (l *Lang) makePhones() error {
-	l.Phones = decoder.NewSymbolTable("phones.txt")
+	l.Phones = fst.NewSymbolTable("phones.txt")
 	if err := l.Phones.Add("<eps>", 0); err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func (l *Lang) makeWords() error {
 	}
 	slices.Sort(words)
 	words = slices.Compact(words)
-	l.Words = decoder.NewSymbolTable("words.txt")
+	l.Words = fst.NewSymbolTable("words.txt")
 	all := append(append([]string{"<eps>"}, words...), "#0", "<s>", "</s>")
 	for i, w := range all {
 		if err := l.Words.Add(w, int64(i)); err != nil {
@@ -241,23 +242,23 @@ func (l *Lang) makeTopo(opt LangOptions) {
 // L_disambig). With disambig, pronunciations carry their #n and the loop
 // state gets a #0:#0 self-loop (fstaddselfloops). Arcs are sorted by
 // output label (fstarcsort --sort_type=olabel).
-func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, error) {
-	f := decoder.NewVectorFst()
-	phone := func(p string) (decoder.Label, error) {
+func (l *Lang) lexiconFst(silProb float64, disambig bool) (*fst.VectorFst, error) {
+	f := fst.NewVectorFst()
+	phone := func(p string) (fst.Label, error) {
 		k, ok := l.Phones.Key(p)
 		if !ok {
 			return 0, fmt.Errorf("%w: phone %q not in phones.txt", ErrDict, p)
 		}
-		return decoder.Label(k), nil
+		return fst.Label(k), nil
 	}
-	word := func(w string) decoder.Label {
+	word := func(w string) fst.Label {
 		k, _ := l.Words.Key(w)
-		return decoder.Label(k)
+		return fst.Label(k)
 	}
 	// Costs are computed in double and stored as float, as the script
 	// prints doubles that fstcompile reads into floats.
 	cost := func(c float64) float32 { return float32(c) }
-	var loop, silState decoder.StateID
+	var loop, silState fst.StateID
 	var silCost, noSilCost float64
 	withSil := silProb > 0
 	if withSil {
@@ -265,15 +266,15 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 		start := f.AddState()
 		loop, silState = f.AddState(), f.AddState()
 		f.Start = start
-		f.AddArc(start, decoder.Arc{NextState: loop, Weight: cost(noSilCost)})
-		f.AddArc(start, decoder.Arc{NextState: silState, Weight: cost(silCost)})
-		sil := decoder.Label(l.OptionalSil)
+		f.AddArc(start, fst.Arc{NextState: loop, Weight: cost(noSilCost)})
+		f.AddArc(start, fst.Arc{NextState: silState, Weight: cost(silCost)})
+		sil := fst.Label(l.OptionalSil)
 		if disambig {
 			mid := f.AddState()
-			f.AddArc(silState, decoder.Arc{ILabel: sil, NextState: mid})
-			f.AddArc(mid, decoder.Arc{ILabel: l.PhoneDisambig[len(l.PhoneDisambig)-1], NextState: loop})
+			f.AddArc(silState, fst.Arc{ILabel: sil, NextState: mid})
+			f.AddArc(mid, fst.Arc{ILabel: l.PhoneDisambig[len(l.PhoneDisambig)-1], NextState: loop})
 		} else {
-			f.AddArc(silState, decoder.Arc{ILabel: sil, NextState: loop})
+			f.AddArc(silState, fst.Arc{ILabel: sil, NextState: loop})
 		}
 	} else {
 		loop = f.AddState()
@@ -293,7 +294,7 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 				return nil, err
 			}
 			next := f.AddState()
-			arc := decoder.Arc{ILabel: p, NextState: next}
+			arc := fst.Arc{ILabel: p, NextState: next}
 			if k == 0 {
 				arc.OLabel, arc.Weight = w, cost(pronCost)
 			}
@@ -304,34 +305,34 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 		if err != nil {
 			return nil, err
 		}
-		o, extra := decoder.Label(0), 0.0
+		o, extra := fst.Label(0), 0.0
 		if len(pron) == 1 {
 			o, extra = w, pronCost
 		}
 		if withSil {
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(noSilCost + extra), NextState: loop})
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(silCost + extra), NextState: silState})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(noSilCost + extra), NextState: loop})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(silCost + extra), NextState: silState})
 		} else {
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(extra), NextState: loop})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(extra), NextState: loop})
 		}
 	}
-	f.SetFinal(loop, decoder.WeightOne)
+	f.SetFinal(loop, fst.WeightOne)
 	if disambig {
 		addDisambigSelfLoops(f, l.PhoneDisambig[0], l.WordDisambig)
 	}
-	decoder.ArcSortOutput(f)
+	fst.ArcSortOutput(f)
 	return f, nil
 }
 
 // addDisambigSelfLoops adds in:out self-loops on every state that is
 // final or has an arc with a non-epsilon output (OpenFst-style
 // fstaddselfloops as prepare_lang.sh runs it, so G's #0 passes through L).
-func addDisambigSelfLoops(f *decoder.VectorFst, in, out decoder.Label) {
+func addDisambigSelfLoops(f *fst.VectorFst, in, out fst.Label) {
 	for s := range f.States {
 		st := &f.States[s]
-		need := st.Final != decoder.WeightZero || slices.ContainsFunc(st.Arcs, func(a decoder.Arc) bool { return a.OLabel != 0 })
+		need := st.Final != fst.WeightZero || slices.ContainsFunc(st.Arcs, func(a fst.Arc) bool { return a.OLabel != 0 })
 		if need {
-			st.Arcs = append(st.Arcs, decoder.Arc{ILabel: in, OLabel: out, NextState: decoder.StateID(s)})
+			st.Arcs = append(st.Arcs, fst.Arc{ILabel: in, OLabel: out, NextState: fst.StateID(s)})
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // SyntheticDict returns a dictionary of nWords random words for
@@ -105,7 +106,7 @@ func WriteSyntheticBigramArpa(w io.Writer, words []string, perWord int, seed int
 type HCLGInputs struct {
 	TM   *decoder.TransitionModel
 	Tree *decoder.ContextDependency
-	G    *decoder.VectorFst
+	G    *fst.VectorFst
 	// Arpa is the ARPA text G was made from (SyntheticBigram).
 	Arpa []byte
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/decoder/scoring"
@@ -90,7 +91,7 @@ func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigr
 		var pdfs, truth []int32
 		s := g.Start
 		for len(truth) < wordsPerUtt {
-			var wordArcs []decoder.Arc
+			var wordArcs []fst.Arc
 			backoff := int32(-1)
 			for _, a := range g.States[s].Arcs {
 				if a.OLabel != 0 {

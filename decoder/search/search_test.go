@@ -14,6 +14,7 @@ import (
 	"github.com/strode-asr/strode/internal/shareddata"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -35,12 +36,12 @@ type system struct {
 	g     *Graph
 	tm    *decoder.TransitionModel
 	utts  []utt
-	words *decoder.SymbolTable
+	words *fst.SymbolTable
 }
 
 func loadMini(t testing.TB) *system {
 	dir := mini(t)
-	fst, err := decoder.ReadFstFile(filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
+	fst, err := fst.ReadFile(filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"bufio"
@@ -45,8 +45,8 @@ var (
 	ErrUnsupported = errors.New("unsupported FST")
 )
 
-// FstHeader is OpenFst's FstHeader.
-type FstHeader struct {
+// Header is OpenFst's FstHeader.
+type Header struct {
 	FstType, ArcType string
 	Version, Flags   int32
 	Properties       uint64
@@ -113,28 +113,28 @@ func (b *binReader) align() error {
 	return nil
 }
 
-// FstReader reads OpenFst binary FSTs (VectorFst or ConstFst over StdArc).
-type FstReader struct {
+// Reader reads OpenFst binary FSTs (VectorFst or ConstFst over StdArc).
+type Reader struct {
 	b binReader
 	// Name labels errors (a file name or "utterance X"); may be empty.
 	Name string
 }
 
-// NewFstReader returns a reader of binary FSTs from r. It reads exactly the
+// NewReader returns a reader of binary FSTs from r. It reads exactly the
 // bytes of each FST (several may be read one after another, as in a Kaldi
-// archive), so r should be buffered (ReadFstFile does that).
-func NewFstReader(r io.Reader, name string) *FstReader {
-	return &FstReader{b: binReader{r: r}, Name: name}
+// archive), so r should be buffered (ReadFile does that).
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{b: binReader{r: r}, Name: name}
 }
 
 // SetBaseOffset tells the reader where its stream starts in the file, for
 // error messages and the 16-byte alignment of aligned ConstFsts.
-func (fr *FstReader) SetBaseOffset(off int64) { fr.b.base = off }
+func (fr *Reader) SetBaseOffset(off int64) { fr.b.base = off }
 
 // Offset is the number of bytes consumed so far.
-func (fr *FstReader) Offset() int64 { return fr.b.off }
+func (fr *Reader) Offset() int64 { return fr.b.off }
 
-func (fr *FstReader) errorf(err error, format string, a ...any) error {
+func (fr *Reader) errorf(err error, format string, a ...any) error {
 	name := fr.Name
 	if name == "" {
 		name = "<stream>"
@@ -146,7 +146,7 @@ func (fr *FstReader) errorf(err error, format string, a ...any) error {
 }
 
 // ReadHeader reads an FST header (and its symbol tables, if any).
-func (fr *FstReader) ReadHeader() (*FstHeader, *SymbolTable, *SymbolTable, error) {
+func (fr *Reader) ReadHeader() (*Header, *SymbolTable, *SymbolTable, error) {
 	b := &fr.b
 	magic, err := b.i32()
 	if err != nil {
@@ -158,7 +158,7 @@ func (fr *FstReader) ReadHeader() (*FstHeader, *SymbolTable, *SymbolTable, error
 	if magic != fstMagic {
 		return nil, nil, nil, fr.errorf(ErrNotFst, "magic %d", magic)
 	}
-	h := &FstHeader{}
+	h := &Header{}
 	if h.FstType, err = b.str(); err == nil {
 		h.ArcType, err = b.str()
 	}
@@ -197,7 +197,7 @@ func (fr *FstReader) ReadHeader() (*FstHeader, *SymbolTable, *SymbolTable, error
 	return h, isyms, osyms, nil
 }
 
-func (fr *FstReader) readSymbolTable() (*SymbolTable, error) {
+func (fr *Reader) readSymbolTable() (*SymbolTable, error) {
 	b := &fr.b
 	magic, err := b.i32()
 	if err != nil {
@@ -239,7 +239,7 @@ func (fr *FstReader) readSymbolTable() (*SymbolTable, error) {
 
 // Read reads the next FST. It returns io.EOF (unwrapped) at a clean end of
 // stream before any byte of a header.
-func (fr *FstReader) Read() (*VectorFst, error) {
+func (fr *Reader) Read() (*VectorFst, error) {
 	h, isyms, osyms, err := fr.ReadHeader()
 	if err != nil {
 		return nil, err
@@ -280,9 +280,9 @@ func capHint(n int64) int {
 	return int(n)
 }
 
-func (fr *FstReader) readVectorBody(h *FstHeader) (*VectorFst, error) {
+func (fr *Reader) readVectorBody(h *Header) (*VectorFst, error) {
 	b := &fr.b
-	f := &VectorFst{Start: StateID(h.Start), States: make([]FstState, 0, capHint(h.NumStates))}
+	f := &VectorFst{Start: StateID(h.Start), States: make([]State, 0, capHint(h.NumStates))}
 	var rec [16]byte
 	for s := int64(0); h.NumStates == -1 || s < h.NumStates; s++ {
 		final, err := b.f32()
@@ -306,7 +306,7 @@ func (fr *FstReader) readVectorBody(h *FstHeader) (*VectorFst, error) {
 			}
 			arcs = append(arcs, decodeArc(rec[:]))
 		}
-		f.States = append(f.States, FstState{Final: final, Arcs: arcs})
+		f.States = append(f.States, State{Final: final, Arcs: arcs})
 	}
 	return f, nil
 }
@@ -320,7 +320,7 @@ func decodeArc(p []byte) Arc {
 	}
 }
 
-func (fr *FstReader) readConstBody(h *FstHeader) (*VectorFst, error) {
+func (fr *Reader) readConstBody(h *Header) (*VectorFst, error) {
 	b := &fr.b
 	if h.NumStates < 0 || h.NumArcs < 0 || h.NumArcs > math.MaxInt32 {
 		return nil, fr.errorf(ErrBadFst, "const FST with %d states, %d arcs", h.NumStates, h.NumArcs)
@@ -365,19 +365,19 @@ func (fr *FstReader) readConstBody(h *FstHeader) (*VectorFst, error) {
 		}
 		left -= n
 	}
-	f := &VectorFst{Start: StateID(h.Start), States: make([]FstState, len(states))}
+	f := &VectorFst{Start: StateID(h.Start), States: make([]State, len(states))}
 	for s, cs := range states {
 		end := uint64(cs.pos) + uint64(cs.narcs)
 		if end > uint64(len(arcs)) {
 			return nil, fr.errorf(ErrBadFst, "const state %d: arcs [%d,%d) beyond %d arcs", s, cs.pos, end, len(arcs))
 		}
-		f.States[s] = FstState{Final: cs.final, Arcs: arcs[cs.pos:end:end]}
+		f.States[s] = State{Final: cs.final, Arcs: arcs[cs.pos:end:end]}
 	}
 	return f, nil
 }
 
-// ReadFstFile reads a binary VectorFst or ConstFst file ("-" is stdin).
-func ReadFstFile(path string) (*VectorFst, error) {
+// ReadFile reads a binary VectorFst or ConstFst file ("-" is stdin).
+func ReadFile(path string) (*VectorFst, error) {
 	var r io.Reader
 	if path == "-" || path == "" {
 		r = os.Stdin
@@ -389,7 +389,7 @@ func ReadFstFile(path string) (*VectorFst, error) {
 		defer fh.Close()
 		r = fh
 	}
-	f, err := NewFstReader(bufio.NewReaderSize(r, 1<<16), path).Read()
+	f, err := NewReader(bufio.NewReaderSize(r, 1<<16), path).Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("reading FST %s: empty file: %w", path, ErrNotFst)
 	}
@@ -512,9 +512,9 @@ func WriteConstFst(w io.Writer, f *VectorFst) error {
 	return b.err
 }
 
-// WriteFstFile writes f as a VectorFst to path through a temporary file that
+// WriteFile writes f as a VectorFst to path through a temporary file that
 // is renamed into place; "-" writes to stdout.
-func WriteFstFile(path string, f *VectorFst) error {
+func WriteFile(path string, f *VectorFst) error {
 	return writeFileAtomic(path, func(w io.Writer) error { return WriteVectorFst(w, f) })
 }
 

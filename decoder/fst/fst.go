@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"fmt"
@@ -29,9 +29,9 @@ type Arc struct {
 	NextState      StateID
 }
 
-// FstState is one state: its final weight (WeightZero when not final) and its
+// State is one state: its final weight (WeightZero when not final) and its
 // outgoing arcs in order.
-type FstState struct {
+type State struct {
 	Final float32
 	Arcs  []Arc
 }
@@ -41,7 +41,7 @@ type FstState struct {
 // into this same type (their arcs share one backing array).
 type VectorFst struct {
 	Start  StateID
-	States []FstState
+	States []State
 	// ISymbols and OSymbols are the symbol tables stored in the file header,
 	// nil when absent (Kaldi's FSTs carry none).
 	ISymbols, OSymbols *SymbolTable
@@ -64,7 +64,7 @@ func (f *VectorFst) NumArcs() int {
 
 // AddState appends a non-final state with no arcs and returns its id.
 func (f *VectorFst) AddState() StateID {
-	f.States = append(f.States, FstState{Final: WeightZero})
+	f.States = append(f.States, State{Final: WeightZero})
 	return StateID(len(f.States) - 1)
 }
 
@@ -81,9 +81,9 @@ func (f *VectorFst) IsFinal(s StateID) bool { return !math.IsInf(float64(f.State
 
 // Copy returns a deep copy (symbol tables are shared).
 func (f *VectorFst) Copy() *VectorFst {
-	g := &VectorFst{Start: f.Start, States: make([]FstState, len(f.States)), ISymbols: f.ISymbols, OSymbols: f.OSymbols}
+	g := &VectorFst{Start: f.Start, States: make([]State, len(f.States)), ISymbols: f.ISymbols, OSymbols: f.OSymbols}
 	for i, s := range f.States {
-		g.States[i] = FstState{Final: s.Final, Arcs: append([]Arc(nil), s.Arcs...)}
+		g.States[i] = State{Final: s.Final, Arcs: append([]Arc(nil), s.Arcs...)}
 	}
 	return g
 }

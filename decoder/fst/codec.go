@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"bytes"
@@ -8,12 +8,12 @@ import (
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// FstCodec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts): binary
+// Codec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts): binary
 // entries are OpenFst VectorFst (or ConstFst) bytes with no "\0B" marker;
 // text entries are a newline, the AT&T text form (6-digit weights, as
 // Kaldi's FstPrinter) and an empty line. Reading tells the two apart by the
 // first byte, as Kaldi does.
-var FstCodec kaldiio.Codec[VectorFst] = fstCodec{}
+var Codec kaldiio.Codec[VectorFst] = fstCodec{}
 
 type fstCodec struct{}
 
@@ -26,7 +26,7 @@ func (fstCodec) Read(r *kaldiio.Reader, _ bool, f *VectorFst) error {
 		return r.Errorf("reading FST: %v", err)
 	}
 	if !isSpaceByte(c) {
-		fr := NewFstReader(r, r.Name())
+		fr := NewReader(r, r.Name())
 		fr.SetBaseOffset(r.Offset())
 		g, err := fr.Read()
 		if err != nil {
@@ -64,7 +64,7 @@ func (fstCodec) Read(r *kaldiio.Reader, _ bool, f *VectorFst) error {
 			break
 		}
 	}
-	tr := NewFstTextReader(&text, fmt.Sprintf("%s (text FST from line %d)", r.Name(), startLine), FstTextOptions{})
+	tr := NewTextReader(&text, fmt.Sprintf("%s (text FST from line %d)", r.Name(), startLine), TextOptions{})
 	g, err := tr.ReadAll()
 	if err != nil {
 		return err
@@ -103,20 +103,20 @@ func (fstCodec) Write(w *kaldiio.Writer, binary bool, f *VectorFst) error {
 	if err := w.WriteByte('\n'); err != nil {
 		return err
 	}
-	if err := WriteFstText(w, f, FstTextOptions{Precision: 6}); err != nil {
+	if err := WriteText(w, f, TextOptions{Precision: 6}); err != nil {
 		return err
 	}
 	return w.WriteByte('\n')
 }
 
-// ReadFstRx reads one binary FST (VectorFst or ConstFst) from a Kaldi
+// ReadRx reads one binary FST (VectorFst or ConstFst) from a Kaldi
 // rxfilename: a file, "-" or a "cmd |" pipe, as Kaldi's ReadFstKaldi.
-func ReadFstRx(rx string, opts ...kaldiio.Option) (*VectorFst, error) {
+func ReadRx(rx string, opts ...kaldiio.Option) (*VectorFst, error) {
 	in, err := kaldiio.OpenInput(rx, opts...)
 	if err != nil {
 		return nil, err
 	}
-	f, err := NewFstReader(in.Reader(), rx).Read()
+	f, err := NewReader(in.Reader(), rx).Read()
 	if err == io.EOF {
 		err = fmt.Errorf("reading FST %s: empty input: %w", rx, ErrNotFst)
 	}

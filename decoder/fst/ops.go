@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"fmt"
@@ -150,7 +150,7 @@ func Connect(f *VectorFst) {
 			newID[s] = NoState
 		}
 	}
-	states := make([]FstState, 0, next)
+	states := make([]State, 0, next)
 	for s := 0; s < n; s++ {
 		if newID[s] == NoState {
 			continue
@@ -163,7 +163,7 @@ func Connect(f *VectorFst) {
 				arcs = append(arcs, a)
 			}
 		}
-		states = append(states, FstState{Final: st.Final, Arcs: arcs})
+		states = append(states, State{Final: st.Final, Arcs: arcs})
 	}
 	f.States = states
 	f.Start = newID[f.Start]
@@ -188,7 +188,7 @@ func LogPlus(a, b float32) float32 {
 // but an output label are kept. It fails on an epsilon cycle.
 func RemoveEpsilonsLog(f *VectorFst) error {
 	n := len(f.States)
-	newStates := make([]FstState, n)
+	newStates := make([]State, n)
 	dist := make([]float32, n)
 	for i := range dist {
 		dist[i] = WeightZero
@@ -232,7 +232,7 @@ func RemoveEpsilonsLog(f *VectorFst) error {
 				}
 			}
 		}
-		ns := FstState{Final: WeightZero}
+		ns := State{Final: WeightZero}
 		for _, u := range order {
 			du := dist[u]
 			if fw := f.States[u].Final; fw != WeightZero {

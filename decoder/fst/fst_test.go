@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestReadFstMatchesFstprint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := NewFstTextReader(fh, tc.txt, FstTextOptions{ISymbols: tc.isyms, OSymbols: tc.osyms}).ReadAll()
+		g, err := NewTextReader(fh, tc.txt, TextOptions{ISymbols: tc.isyms, OSymbols: tc.osyms}).ReadAll()
 		fh.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +44,7 @@ func TestReadFstMatchesFstprint(t *testing.T) {
 		}
 		// Our text writer reproduces fstprint's bytes.
 		var buf bytes.Buffer
-		if err := WriteFstText(&buf, f, FstTextOptions{ISymbols: tc.isyms, OSymbols: tc.osyms, Precision: 9}); err != nil {
+		if err := WriteText(&buf, f, TextOptions{ISymbols: tc.isyms, OSymbols: tc.osyms, Precision: 9}); err != nil {
 			t.Fatal(err)
 		}
 		want, _ := os.ReadFile(tc.txt)
@@ -88,7 +88,7 @@ func TestVectorFstRoundTripInMemory(t *testing.T) {
 		if err := WriteVectorFst(&buf, f); err != nil {
 			t.Fatal(err)
 		}
-		g, err := NewFstReader(&buf, "buf").Read()
+		g, err := NewReader(&buf, "buf").Read()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestWrittenFstPassesOpenFstTools(t *testing.T) {
 			out := filepath.Join(dir, filepath.Base(p)+"."+kind)
 			var err error
 			if kind == "vector" {
-				err = WriteFstFile(out, f)
+				err = WriteFile(out, f)
 			} else {
 				err = writeFileAtomic(out, func(w io.Writer) error { return WriteConstFst(w, f) })
 			}
@@ -171,13 +171,13 @@ func TestFstReadErrors(t *testing.T) {
 		{"truncated body", orig[:len(orig)-7], ErrBadFst, "state 24"},
 		{"bad arc target", corruptNextState(orig), ErrBadFst, "out of range"},
 	} {
-		_, err := NewFstReader(bytes.NewReader(tc.data), "x.fst").Read()
+		_, err := NewReader(bytes.NewReader(tc.data), "x.fst").Read()
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), "x.fst") || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: got %v, want %v mentioning x.fst and %q", tc.name, err, tc.want, tc.msg)
 		}
 	}
 	hclg, _ := os.ReadFile("testdata/HCLG.fst")
-	if _, err := NewFstReader(bytes.NewReader(hclg[:len(hclg)-3]), "HCLG.fst").Read(); !errors.Is(err, ErrBadFst) || !strings.Contains(err.Error(), "const arc") {
+	if _, err := NewReader(bytes.NewReader(hclg[:len(hclg)-3]), "HCLG.fst").Read(); !errors.Is(err, ErrBadFst) || !strings.Contains(err.Error(), "const arc") {
 		t.Errorf("truncated const: %v", err)
 	}
 }
@@ -191,7 +191,7 @@ func corruptNextState(orig []byte) []byte {
 	return b
 }
 
-func FuzzFstReader(f *testing.F) {
+func FuzzReader(f *testing.F) {
 	for _, p := range []string{"testdata/L.fst", "testdata/HCLG.fst"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -201,7 +201,7 @@ func FuzzFstReader(f *testing.F) {
 		f.Add(b[:len(b)/2])
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fst, err := NewFstReader(bytes.NewReader(data), "fuzz").Read()
+		fst, err := NewReader(bytes.NewReader(data), "fuzz").Read()
 		if err != nil {
 			return
 		}
@@ -212,7 +212,7 @@ func FuzzFstReader(f *testing.F) {
 		if err := WriteVectorFst(&buf, fst); err != nil {
 			t.Fatal(err)
 		}
-		g, err := NewFstReader(&buf, "rt").Read()
+		g, err := NewReader(&buf, "rt").Read()
 		if err != nil {
 			t.Fatalf("cannot read back what we wrote: %v", err)
 		}
@@ -222,7 +222,7 @@ func FuzzFstReader(f *testing.F) {
 	})
 }
 
-func FuzzFstText(f *testing.F) {
+func FuzzText(f *testing.F) {
 	b, err := os.ReadFile("testdata/HCLG.fst.txt")
 	if err != nil {
 		f.Fatal(err)
@@ -230,7 +230,7 @@ func FuzzFstText(f *testing.F) {
 	f.Add(string(b[:400]))
 	f.Add("0 1 2 3 0.5\n1\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		fst, err := NewFstTextReader(strings.NewReader(s), "fuzz", FstTextOptions{MaxStates: 1 << 16}).ReadAll()
+		fst, err := NewTextReader(strings.NewReader(s), "fuzz", TextOptions{MaxStates: 1 << 16}).ReadAll()
 		if err != nil {
 			return
 		}

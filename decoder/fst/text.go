@@ -1,4 +1,4 @@
-package decoder
+package fst
 
 import (
 	"bufio"
@@ -17,8 +17,8 @@ import (
 //
 // The start state's lines come first; the other states follow in order.
 
-// FstTextOptions controls the text form.
-type FstTextOptions struct {
+// TextOptions controls the text form.
+type TextOptions struct {
 	// ISymbols / OSymbols print or parse labels as symbols when set.
 	ISymbols, OSymbols *SymbolTable
 	// Acceptor writes "src dst label [weight]" (only when every arc has
@@ -66,8 +66,8 @@ func ParseWeight(s string) (float32, error) {
 	return float32(v), nil
 }
 
-// WriteFstText writes f in AT&T text form.
-func WriteFstText(w io.Writer, f *VectorFst, opt FstTextOptions) error {
+// WriteText writes f in AT&T text form.
+func WriteText(w io.Writer, f *VectorFst, opt TextOptions) error {
 	bw := bufio.NewWriter(w)
 	label := func(l Label, st *SymbolTable) string {
 		if st != nil {
@@ -114,41 +114,41 @@ func WriteFstText(w io.Writer, f *VectorFst, opt FstTextOptions) error {
 	return bw.Flush()
 }
 
-// FstTextReader reads AT&T text FSTs line by line, keeping the state
+// TextReader reads AT&T text FSTs line by line, keeping the state
 // numbers of the text (Kaldi's convention). The first line's source state
 // is the start state.
-type FstTextReader struct {
+type TextReader struct {
 	sc   *bufio.Scanner
 	line int
 	Name string
-	opt  FstTextOptions
+	opt  TextOptions
 }
 
-// NewFstTextReader reads from r; name labels errors.
-func NewFstTextReader(r io.Reader, name string, opt FstTextOptions) *FstTextReader {
+// NewTextReader reads from r; name labels errors.
+func NewTextReader(r io.Reader, name string, opt TextOptions) *TextReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	return &FstTextReader{sc: sc, Name: name, opt: opt}
+	return &TextReader{sc: sc, Name: name, opt: opt}
 }
 
 // Line is the number of the last line read.
-func (tr *FstTextReader) Line() int { return tr.line }
+func (tr *TextReader) Line() int { return tr.line }
 
 // ReadAll reads every line to the end of input as one FST.
-func (tr *FstTextReader) ReadAll() (*VectorFst, error) { return tr.read(false) }
+func (tr *TextReader) ReadAll() (*VectorFst, error) { return tr.read(false) }
 
 // ReadUntilBlank reads lines up to an empty line or the end of input (one
 // FST of a Kaldi text archive). It returns io.EOF when no line was left.
-func (tr *FstTextReader) ReadUntilBlank() (*VectorFst, error) { return tr.read(true) }
+func (tr *TextReader) ReadUntilBlank() (*VectorFst, error) { return tr.read(true) }
 
-func (tr *FstTextReader) errorf(format string, a ...any) error {
+func (tr *TextReader) errorf(format string, a ...any) error {
 	return fmt.Errorf("%w: %s line %d: %s", ErrBadFst, tr.Name, tr.line, fmt.Sprintf(format, a...))
 }
 
-// defaultMaxTextStates is FstTextOptions.MaxStates' default.
+// defaultMaxTextStates is TextOptions.MaxStates' default.
 const defaultMaxTextStates = 1 << 26
 
-func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
+func (tr *TextReader) read(stopAtBlank bool) (*VectorFst, error) {
 	// Lines are parsed first and states allocated at the end, so that the
 	// number of states can be bounded by the size of the input: a state
 	// number far beyond what the lines could describe is an error, not a
@@ -264,7 +264,7 @@ func (tr *FstTextReader) read(stopAtBlank bool) (*VectorFst, error) {
 	if maxID >= limit {
 		return nil, fmt.Errorf("%w: %s line %d: state %d out of range for %d lines (at most %d states)", ErrBadFst, tr.Name, maxLine, maxID, len(entries), limit)
 	}
-	f.States = make([]FstState, maxID+1)
+	f.States = make([]State, maxID+1)
 	for i := range f.States {
 		f.States[i].Final = WeightZero
 	}

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // toyModel is a monophone system of nPhones 3-state left-to-right phones,
 // pdf = 3·(phone-1) + state, self-loop probability 0.6.
-func toyModel(t testing.TB, nPhones int) (*TransitionModel, *ContextDependency) {
+func toyModel(t testing.TB, nPhones int) (*TransitionModel, *tree.ContextDependency) {
 	t.Helper()
 	entry := TopologyEntry{
 		{0, 0, []HmmTransition{{0, 0.6}, {1, 0.4}}},
@@ -28,15 +29,15 @@ func toyModel(t testing.TB, nPhones int) (*TransitionModel, *ContextDependency) 
 	if err := topo.setPhones([][]int32{phones}); err != nil {
 		t.Fatal(err)
 	}
-	table := make([]EventMap, nPhones+1)
+	table := make([]tree.EventMap, nPhones+1)
 	for p := 1; p <= nPhones; p++ {
-		sub := make([]EventMap, 3)
+		sub := make([]tree.EventMap, 3)
 		for s := range sub {
-			sub[s] = &ConstantEventMap{int32(3*(p-1) + s)}
+			sub[s] = &tree.ConstantEventMap{Answer: int32(3*(p-1) + s)}
 		}
-		table[p] = &TableEventMap{Key: PdfClassKey, Table: sub}
+		table[p] = &tree.TableEventMap{Key: tree.PdfClassKey, Table: sub}
 	}
-	tree := &ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &TableEventMap{Key: 0, Table: table}}
+	tree := &tree.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &tree.TableEventMap{Key: 0, Table: table}}
 	tm, err := NewTransitionModel(topo, func(phone, s int32) (int32, int32, error) {
 		pdf, err := tree.Compute([]int32{phone}, s)
 		return pdf, pdf, err

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // triphoneModel is a toy context-dependent system: every (left, phone,
 // right, state) has its own pdf, 0 standing for the utterance edge.
-func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *ContextDependency) {
+func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *tree.ContextDependency) {
 	t.Helper()
 	entry := TopologyEntry{
 		{0, 0, []HmmTransition{{0, 0.6}, {1, 0.4}}},
@@ -27,23 +28,23 @@ func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *ContextDepende
 		t.Fatal(err)
 	}
 	pdf := func(l, c, r, s int) int32 { return int32(((((c-1)*(nPhones+1)+l)*(nPhones+1))+r)*3 + s) }
-	centre := make([]EventMap, nPhones+1)
+	centre := make([]tree.EventMap, nPhones+1)
 	for c := 1; c <= nPhones; c++ {
-		left := make([]EventMap, nPhones+1)
+		left := make([]tree.EventMap, nPhones+1)
 		for l := 0; l <= nPhones; l++ {
-			right := make([]EventMap, nPhones+1)
+			right := make([]tree.EventMap, nPhones+1)
 			for r := 0; r <= nPhones; r++ {
-				st := make([]EventMap, 3)
+				st := make([]tree.EventMap, 3)
 				for s := range st {
-					st[s] = &ConstantEventMap{pdf(l, c, r, s)}
+					st[s] = &tree.ConstantEventMap{Answer: pdf(l, c, r, s)}
 				}
-				right[r] = &TableEventMap{Key: PdfClassKey, Table: st}
+				right[r] = &tree.TableEventMap{Key: tree.PdfClassKey, Table: st}
 			}
-			left[l] = &TableEventMap{Key: 2, Table: right}
+			left[l] = &tree.TableEventMap{Key: 2, Table: right}
 		}
-		centre[c] = &TableEventMap{Key: 0, Table: left}
+		centre[c] = &tree.TableEventMap{Key: 0, Table: left}
 	}
-	tree := &ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &TableEventMap{Key: 1, Table: centre}}
+	tree := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: 1, Table: centre}}
 	tm, err := NewTransitionModelMulti(topo, func(phone, s int32) ([][2]int32, error) {
 		var out [][2]int32
 		for l := 0; l <= nPhones; l++ {

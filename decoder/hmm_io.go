@@ -16,8 +16,6 @@ var (
 	// a GMM or nnet final.mdl reads the transition model at its head and
 	// leaves the rest, as Kaldi's tools that need only it do.
 	TransitionModelCodec kaldiio.Codec[TransitionModel] = transitionModelCodec{}
-	// ContextDependencyCodec reads and writes Kaldi's tree.
-	ContextDependencyCodec kaldiio.Codec[ContextDependency] = treeCodec{}
 )
 
 type topologyCodec struct{}
@@ -412,13 +410,4 @@ func ReadTransitionModel(rx string) (*TransitionModel, error) {
 		return nil, fmt.Errorf("reading transition model: %w", err)
 	}
 	return tm, nil
-}
-
-// ReadTree reads a Kaldi tree file (ContextDependency), binary or text.
-func ReadTree(rx string) (*ContextDependency, error) {
-	t := &ContextDependency{}
-	if err := kaldiio.ReadObject(rx, ContextDependencyCodec, t); err != nil {
-		return nil, fmt.Errorf("reading tree: %w", err)
-	}
-	return t, nil
 }

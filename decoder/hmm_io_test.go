@@ -2,7 +2,6 @@ package decoder
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,9 +35,9 @@ func readObj[T any](t *testing.T, c kaldiio.Codec[T], path string) *T {
 	return v
 }
 
-// Transition model and tree round trips are byte-identical with Kaldi's
-// files, binary and text. (Text to binary is not compared for the model:
-// the text holds log-probabilities to 7 digits, not the exact floats.)
+// Transition model round trips are byte-identical with Kaldi's files, binary
+// and text. (Text to binary is not compared: the text holds
+// log-probabilities to 7 digits, not the exact floats.)
 func TestHmmObjectsRoundTripByteIdentical(t *testing.T) {
 	for _, src := range []string{"testdata/mono.tm", "testdata/mono.tm.txt"} {
 		tm := readObj(t, TransitionModelCodec, src)
@@ -49,15 +48,6 @@ func TestHmmObjectsRoundTripByteIdentical(t *testing.T) {
 			exp, _ := os.ReadFile(want)
 			if got := writeObj(t, TransitionModelCodec, !strings.HasSuffix(want, ".txt"), tm); !bytes.Equal(got, exp) {
 				t.Errorf("transition model read from %s, written like %s: differs", src, want)
-			}
-		}
-	}
-	for _, src := range []string{"testdata/mono.tree", "testdata/mono.tree.txt"} {
-		tree := readObj(t, ContextDependencyCodec, src)
-		for _, want := range []string{"testdata/mono.tree", "testdata/mono.tree.txt"} {
-			exp, _ := os.ReadFile(want)
-			if got := writeObj(t, ContextDependencyCodec, !strings.HasSuffix(want, ".txt"), tree); !bytes.Equal(got, exp) {
-				t.Errorf("tree read from %s, written like %s: differs\n%q\n%q", src, want, got, exp)
 			}
 		}
 	}
@@ -119,13 +109,6 @@ func TestReadFinalMdl(t *testing.T) {
 			t.Errorf("%s: %d pdfs, %d tids", f, tm.NumPdfs(), tm.NumTransitionIDs())
 		}
 	}
-	tree, err := ReadTree(filepath.Join(dir, "exp/mono/tree"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.NumPdfs() != 62 || tree.ContextWidth != 1 {
-		t.Errorf("tree: %d pdfs, width %d", tree.NumPdfs(), tree.ContextWidth)
-	}
 }
 
 func TestHmmObjectErrors(t *testing.T) {
@@ -153,19 +136,10 @@ func TestHmmObjectErrors(t *testing.T) {
 	if _, err := ReadTransitionModel(p); err == nil {
 		t.Error("log-probs of the wrong length accepted")
 	}
-	tree, _ := os.ReadFile("testdata/mono.tree")
-	os.WriteFile(p, tree[:len(tree)-10], 0o644)
-	if _, err := ReadTree(p); err == nil || !strings.Contains(err.Error(), p) {
-		t.Errorf("truncated tree: %v", err)
-	}
-	var kerr *kaldiio.Error
-	if _, err := ReadTree(p); !errors.As(err, &kerr) {
-		t.Errorf("tree error is not a *kaldiio.Error: %v", err)
-	}
 }
 
 func FuzzTransitionModel(f *testing.F) {
-	for _, p := range []string{"testdata/mono.tm", "testdata/mono.tm.txt", "testdata/mono.tree", "testdata/mono.tree.txt"} {
+	for _, p := range []string{"testdata/mono.tm", "testdata/mono.tm.txt"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -173,31 +147,21 @@ func FuzzTransitionModel(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, which := range []int{0, 1} {
-			r := kaldiio.NewReader(bytes.NewReader(data), "fuzz")
-			binary, err := r.ReadBinaryHeader()
-			if err != nil {
-				return
+		r := kaldiio.NewReader(bytes.NewReader(data), "fuzz")
+		binary, err := r.ReadBinaryHeader()
+		if err != nil {
+			return
+		}
+		var tm TransitionModel
+		if TransitionModelCodec.Read(r, binary, &tm) == nil {
+			var buf bytes.Buffer
+			w := kaldiio.NewWriter(&buf)
+			if err := TransitionModelCodec.Write(w, binary, &tm); err != nil {
+				t.Fatal(err)
 			}
-			if which == 0 {
-				var tm TransitionModel
-				if TransitionModelCodec.Read(r, binary, &tm) == nil {
-					var buf bytes.Buffer
-					w := kaldiio.NewWriter(&buf)
-					if err := TransitionModelCodec.Write(w, binary, &tm); err != nil {
-						t.Fatal(err)
-					}
-					for tid := int32(1); int(tid) <= tm.NumTransitionIDs(); tid++ {
-						tm.TransitionIDToPdf(tid)
-						tm.IsFinal(tid)
-					}
-				}
-			} else {
-				var tree ContextDependency
-				if ContextDependencyCodec.Read(r, binary, &tree) == nil {
-					tree.NumPdfs()
-					tree.Compute(make([]int32, tree.ContextWidth), 0)
-				}
+			for tid := int32(1); int(tid) <= tm.NumTransitionIDs(); tid++ {
+				tm.TransitionIDToPdf(tid)
+				tm.IsFinal(tid)
 			}
 		}
 	})

@@ -1,17 +1,19 @@
 package decoder
 
 import (
-	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // NoPdf marks a non-emitting HMM state (Kaldi's kNoPdf).
 const NoPdf = -1
 
 // ErrModel is wrapped by errors about HMM topologies, transition models and
-// trees that are malformed or inconsistent.
-var ErrModel = errors.New("bad HMM model")
+// trees that are malformed or inconsistent. It is the tree's ErrModel: one
+// sentinel for both halves of Kaldi's acoustic model.
+var ErrModel = tree.ErrModel
 
 // HmmTransition is one transition of a topology state: destination HMM
 // state and its initial probability.

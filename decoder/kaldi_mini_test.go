@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -18,7 +19,7 @@ import (
 type kaldiMini struct {
 	dir      string
 	tm       *TransitionModel
-	tree     *ContextDependency
+	tree     *tree.ContextDependency
 	lex      *fst.VectorFst
 	disambig []int32
 	words    *fst.SymbolTable
@@ -32,7 +33,7 @@ func loadKaldiMini(t testing.TB) *kaldiMini {
 	if k.tm, err = ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl")); err != nil {
 		t.Fatal(err)
 	}
-	if k.tree, err = ReadTree(filepath.Join(dir, "exp/mono/tree")); err != nil {
+	if k.tree, err = tree.Read(filepath.Join(dir, "exp/mono/tree")); err != nil {
 		t.Fatal(err)
 	}
 	k.lex = mustReadFst(t, filepath.Join(dir, "data/lang/L.fst"))

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // TrainingGraphOptions are compile-train-graphs' options (Kaldi's
@@ -40,7 +41,7 @@ func (o *TrainingGraphOptions) Register(fs *flag.FlagSet) {
 // states), and word labels stay on the first arc of each word.
 type TrainingGraphCompiler struct {
 	tm       *TransitionModel
-	tree     *ContextDependency
+	tree     *tree.ContextDependency
 	lex      *fst.VectorFst
 	disambig []int32 // sorted
 	opt      TrainingGraphOptions
@@ -63,7 +64,7 @@ type hmmArc struct {
 // NewTrainingGraphCompiler prepares a compiler. lex is L.fst (it is
 // copied and olabel-sorted); disambig lists the disambiguation symbols on
 // its input side (--read-disambig-syms), which become epsilons.
-func NewTrainingGraphCompiler(tm *TransitionModel, tree *ContextDependency, lex *fst.VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
+func NewTrainingGraphCompiler(tm *TransitionModel, tree *tree.ContextDependency, lex *fst.VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
 	if tree.ContextWidth < 1 || tree.ContextWidth > maxContextWidth || tree.CentralPosition < 0 || tree.CentralPosition >= tree.ContextWidth {
 		return nil, fmt.Errorf("%w: tree with context width %d, central position %d", fst.ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -81,7 +82,7 @@ func mapTable[In, Out any](ctx *kaldicmd.Context, rspec string, in kaldiio.Codec
 // optional --read-disambig-syms list, and returns the training-graph
 // compiler with the model's transition model.
 func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.TrainingGraphOptions) (*decoder.TrainingGraphCompiler, *decoder.TransitionModel, error) {
-	tree, err := decoder.ReadTree(ctx.Arg(0))
+	tree, err := tree.Read(ctx.Arg(0))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // triphoneSystem is a tiny system whose tree gives every (left, central,
@@ -17,7 +18,7 @@ import (
 // hide behind shared pdfs.
 type triphoneSystem struct {
 	lang *Lang
-	tree *decoder.ContextDependency
+	tree *tree.ContextDependency
 	tm   *decoder.TransitionModel
 }
 
@@ -34,25 +35,25 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 	phones := lang.Topo.Phones // 1..4
 	maxP := phones[len(phones)-1]
 	next := int32(0)
-	center := make([]decoder.EventMap, maxP+1)
+	center := make([]tree.EventMap, maxP+1)
 	for _, c := range phones {
 		nc, _ := lang.Topo.NumPdfClasses(c)
-		left := make([]decoder.EventMap, maxP+1)
+		left := make([]tree.EventMap, maxP+1)
 		for l := int32(0); l <= maxP; l++ {
-			right := make([]decoder.EventMap, maxP+1)
+			right := make([]tree.EventMap, maxP+1)
 			for r := int32(0); r <= maxP; r++ {
-				leaves := make([]decoder.EventMap, nc)
+				leaves := make([]tree.EventMap, nc)
 				for k := range leaves {
-					leaves[k] = &decoder.ConstantEventMap{Answer: next}
+					leaves[k] = &tree.ConstantEventMap{Answer: next}
 					next++
 				}
-				right[r] = &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: leaves}
+				right[r] = &tree.TableEventMap{Key: tree.PdfClassKey, Table: leaves}
 			}
-			left[l] = &decoder.TableEventMap{Key: 2, Table: right}
+			left[l] = &tree.TableEventMap{Key: 2, Table: right}
 		}
-		center[c] = &decoder.TableEventMap{Key: 0, Table: left}
+		center[c] = &tree.TableEventMap{Key: 0, Table: left}
 	}
-	tree := &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &decoder.TableEventMap{Key: 1, Table: center}}
+	tree := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: 1, Table: center}}
 	tm := &decoder.TransitionModel{Topo: lang.Topo}
 	for _, c := range phones {
 		e, _ := lang.Topo.TopologyForPhone(c)

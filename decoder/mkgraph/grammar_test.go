@@ -7,6 +7,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 func TestGrammars(t *testing.T) {
@@ -44,7 +45,7 @@ func TestDigitGraphsKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}

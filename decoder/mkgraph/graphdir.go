@@ -12,6 +12,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // GrammarOptions choose G for MakeGraphDir.
@@ -53,7 +54,7 @@ func MakeGraphDir(langDir, modelDir, graphDir string, opt MkGraphOptions, gopt G
 	if err != nil {
 		return nil, err
 	}
-	tree, err := decoder.ReadTree(filepath.Join(modelDir, "tree"))
+	tree, err := tree.Read(filepath.Join(modelDir, "tree"))
 	if err != nil {
 		return nil, err
 	}

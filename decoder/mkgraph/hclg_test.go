@@ -10,6 +10,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // TestHCLGKaldiMini builds HCLG from kaldi-mini's data/lang L_disambig.fst,
@@ -22,7 +23,7 @@ func TestHCLGKaldiMini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}

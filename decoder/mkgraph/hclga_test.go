@@ -8,6 +8,7 @@ import (
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // TestHCLGaIsomorphicToKaldi checks our determinization and minimization
@@ -25,7 +26,7 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}

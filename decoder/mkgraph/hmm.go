@@ -5,6 +5,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // HTransducer is Ha of mkgraph.sh: the HMMs of all phones without their
@@ -25,7 +26,7 @@ type HTransducer struct {
 // -log P(tid | not self-loop). Each phone disambiguation symbol gets a
 // self-loop on the loop state, reading its transition-id-space symbol
 // (NumTransitionIDs+1, +2, …) and writing the phone-side symbol.
-func MakeH(tm *decoder.TransitionModel, tree *decoder.ContextDependency, phoneDisambig []int32, transitionScale float64) (*HTransducer, error) {
+func MakeH(tm *decoder.TransitionModel, tree *tree.ContextDependency, phoneDisambig []int32, transitionScale float64) (*HTransducer, error) {
 	if tree.ContextWidth != 1 || tree.CentralPosition != 0 {
 		return nil, fmt.Errorf("%w: tree with context width %d, central position %d: only context-independent trees (N=1, P=0) are supported", fst.ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}
@@ -59,7 +60,7 @@ func MakeH(tm *decoder.TransitionModel, tree *decoder.ContextDependency, phoneDi
 // its first arc; each disambiguation label (and Delay, Kaldi's #-1) gets a
 // self-loop on the loop state reading a transition-id-space symbol, which
 // is removed after determinization.
-func MakeHContext(tm *decoder.TransitionModel, tree *decoder.ContextDependency, labels *ContextLabels, transitionScale float64) (*HTransducer, error) {
+func MakeHContext(tm *decoder.TransitionModel, tree *tree.ContextDependency, labels *ContextLabels, transitionScale float64) (*HTransducer, error) {
 	h := fst.NewVectorFst()
 	root := h.AddState()
 	h.Start = root
@@ -89,7 +90,7 @@ func MakeHContext(tm *decoder.TransitionModel, tree *decoder.ContextDependency, 
 // leaving from and returning to root, writing out on its first arc. HMM
 // state 0 is root itself unless a transition re-enters it, in which case
 // it gets its own state too (root keeps copies of its arcs).
-func addHmm(h *fst.VectorFst, root fst.StateID, tm *decoder.TransitionModel, tree *decoder.ContextDependency, window []int32, out fst.Label, transitionScale float64) error {
+func addHmm(h *fst.VectorFst, root fst.StateID, tm *decoder.TransitionModel, tree *tree.ContextDependency, window []int32, out fst.Label, transitionScale float64) error {
 	phone := window[tree.CentralPosition]
 	entry, err := tm.Topo.TopologyForPhone(phone)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // MkGraphOptions are utils/mkgraph.sh's options, with its defaults.
@@ -72,7 +73,7 @@ type HCLG struct {
 //
 // with C the context transducer of the tree (the identity for a context
 // width of 1; ComposeContext otherwise).
-func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDisambig, g *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, lDisambig, g *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	lg, err := ComposeLG(lDisambig, g, opt.MaxStates)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDi
 // tree of context width 1, C is the identity and H reads phones directly;
 // otherwise CLG is ComposeContext(LG) and H is built over its window
 // labels (MakeHContext).
-func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lg *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, lg *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	var h *HTransducer
 	var err error
 	clg := lg

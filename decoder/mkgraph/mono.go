@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -15,7 +16,7 @@ import (
 // phone whose entries are tables on the pdf-class; the phones of one set
 // (a line of phones/sets.int) share their pdfs, numbered set by set in
 // the order given.
-func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextDependency, error) {
+func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*tree.ContextDependency, error) {
 	maxPhone := int32(0)
 	seen := map[int32]bool{}
 	for _, set := range sets {
@@ -32,7 +33,7 @@ func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextD
 			return nil, fmt.Errorf("%w: phone %d of the topology is in no set", decoder.ErrModel, p)
 		}
 	}
-	table := make([]decoder.EventMap, maxPhone+1)
+	table := make([]tree.EventMap, maxPhone+1)
 	next := int32(0)
 	for _, set := range sets {
 		if len(set) == 0 {
@@ -47,24 +48,24 @@ func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextD
 				return nil, fmt.Errorf("%w: phones %d and %d share a set but have %d and %d pdf-classes", decoder.ErrModel, set[0], p, n, m)
 			}
 		}
-		leaves := make([]decoder.EventMap, n)
+		leaves := make([]tree.EventMap, n)
 		for c := range leaves {
-			leaves[c] = &decoder.ConstantEventMap{Answer: next}
+			leaves[c] = &tree.ConstantEventMap{Answer: next}
 			next++
 		}
-		sub := &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: leaves}
+		sub := &tree.TableEventMap{Key: tree.PdfClassKey, Table: leaves}
 		for _, p := range set {
 			table[p] = sub
 		}
 	}
-	return &decoder.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &decoder.TableEventMap{Key: 0, Table: table}}, nil
+	return &tree.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &tree.TableEventMap{Key: 0, Table: table}}, nil
 }
 
 // MonophoneTransitionModel is the transition model of gmm-init-mono: one
 // transition-state per (phone, HMM state) with the tree's pdfs, sorted as
 // Kaldi sorts its tuples, and the topology's probabilities
 // (InitializeProbs).
-func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDependency) (*decoder.TransitionModel, error) {
+func MonophoneTransitionModel(topo decoder.HmmTopology, tree *tree.ContextDependency) (*decoder.TransitionModel, error) {
 	if err := topo.Check(); err != nil {
 		return nil, err
 	}
@@ -125,8 +126,8 @@ func (l *Lang) PhoneSets() [][]int32 {
 // WriteMonophoneModel writes a tree and a model file holding the
 // transition model (Kaldi binary format), which Kaldi's mapped decoders
 // (decode-faster-mapped, latgen-faster-mapped) and our own read.
-func WriteMonophoneModel(treePath, mdlPath string, tree *decoder.ContextDependency, tm *decoder.TransitionModel, binary bool) error {
-	if err := kaldiio.WriteObject(treePath, decoder.ContextDependencyCodec, binary, tree); err != nil {
+func WriteMonophoneModel(treePath, mdlPath string, ctxDep *tree.ContextDependency, tm *decoder.TransitionModel, binary bool) error {
+	if err := kaldiio.WriteObject(treePath, tree.ContextDependencyCodec, binary, ctxDep); err != nil {
 		return fmt.Errorf("writing tree %s: %w", treePath, err)
 	}
 	if err := kaldiio.WriteObject(mdlPath, decoder.TransitionModelCodec, binary, tm); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // SyntheticDict returns a dictionary of nWords random words for
@@ -105,7 +106,7 @@ func WriteSyntheticBigramArpa(w io.Writer, words []string, perWord int, seed int
 // HCLGInputs bundles what BuildHCLG needs besides the lang directory.
 type HCLGInputs struct {
 	TM   *decoder.TransitionModel
-	Tree *decoder.ContextDependency
+	Tree *tree.ContextDependency
 	G    *fst.VectorFst
 	// Arpa is the ARPA text G was made from (SyntheticBigram).
 	Arpa []byte

@@ -1,9 +1,16 @@
-package decoder
+package tree
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
+
+// ErrModel marks a tree that cannot answer what it is asked (a window of the
+// wrong width, no pdf for an event). The tree and the transition model are
+// the two halves of Kaldi's acoustic model, so package hmm's ErrModel is
+// this same value and callers test for one sentinel.
+var ErrModel = errors.New("bad HMM model")
 
 // PdfClassKey is the event key of the pdf-class (Kaldi's kPdfClass); keys
 // 0..N-1 are the phones of the context window.

@@ -1,8 +1,14 @@
-package decoder
+package tree
 
 import (
+	"fmt"
+
 	"github.com/strode-asr/strode/kaldiio"
 )
+
+// ContextDependencyCodec reads and writes Kaldi's tree (ContextDependency),
+// byte-exact with Kaldi's Read/Write in both modes.
+var ContextDependencyCodec kaldiio.Codec[ContextDependency] = treeCodec{}
 
 // maxTreeDepth bounds EventMap nesting so corrupt input cannot exhaust the
 // stack.
@@ -165,4 +171,13 @@ func writeEventMap(w *kaldiio.Writer, binary bool, m EventMap) {
 			w.WriteString("\n")
 		}
 	}
+}
+
+// Read reads a Kaldi tree file (ContextDependency), binary or text.
+func Read(rx string) (*ContextDependency, error) {
+	t := &ContextDependency{}
+	if err := kaldiio.ReadObject(rx, ContextDependencyCodec, t); err != nil {
+		return nil, fmt.Errorf("reading tree: %w", err)
+	}
+	return t, nil
 }

@@ -2,30 +2,32 @@ package decoder
 
 import (
 	"fmt"
+
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // AliToPdf maps an alignment of transition-ids to pdf-ids (ali-to-pdf).
-func (tm *TransitionModel) AliToPdf(ali []int32) ([]int32, error) {
+func AliToPdf(tm *hmm.TransitionModel, ali []int32) ([]int32, error) {
 	if err := tm.CheckAlignment(ali); err != nil {
 		return nil, err
 	}
 	out := make([]int32, len(ali))
 	for i, tid := range ali {
-		out[i] = tm.id2pdf[tid]
+		out[i] = tm.TransitionIDToPdf(tid)
 	}
 	return out, nil
 }
 
 // isReordered tells whether an alignment has self-loops after the forward
 // transition (Kaldi's IsReordered).
-func (tm *TransitionModel) isReordered(ali []int32) bool {
+func isReordered(tm *hmm.TransitionModel, ali []int32) bool {
 	for i := 0; i+1 < len(ali); i++ {
-		t1, t2 := tm.id2state[ali[i]], tm.id2state[ali[i+1]]
+		t1, t2 := tm.TransitionIDToTransitionState(ali[i]), tm.TransitionIDToTransitionState(ali[i+1])
 		if t1 != t2 {
-			if tm.isSelfLoop[ali[i]] {
+			if tm.IsSelfLoop(ali[i]) {
 				return true
 			}
-			if tm.isSelfLoop[ali[i+1]] {
+			if tm.IsSelfLoop(ali[i+1]) {
 				return false
 			}
 		}
@@ -33,34 +35,34 @@ func (tm *TransitionModel) isReordered(ali []int32) bool {
 	if len(ali) == 0 {
 		return false
 	}
-	if tm.isSelfLoop[ali[0]] {
+	if tm.IsSelfLoop(ali[0]) {
 		return false
 	}
-	return tm.isSelfLoop[ali[len(ali)-1]]
+	return tm.IsSelfLoop(ali[len(ali)-1])
 }
 
 // SplitToPhones splits an alignment into the transition-ids of each phone
 // (Kaldi's SplitToPhones, reordered or not). ok is false when the
 // alignment does not look like whole phones (Kaldi then warns); the split
 // is still returned.
-func (tm *TransitionModel) SplitToPhones(ali []int32) (split [][]int32, ok bool, err error) {
+func SplitToPhones(tm *hmm.TransitionModel, ali []int32) (split [][]int32, ok bool, err error) {
 	if err := tm.CheckAlignment(ali); err != nil {
 		return nil, false, err
 	}
 	if len(ali) == 0 {
 		return nil, true, nil
 	}
-	reordered := tm.isReordered(ali)
+	reordered := isReordered(tm, ali)
 	ok = true
 	var ends []int
 	for i := 0; i < len(ali); i++ {
 		tid := ali[i]
 		switch {
-		case tm.isFinal[tid]:
+		case tm.IsFinal(tid):
 			if reordered {
-				for i+1 < len(ali) && tm.isSelfLoop[ali[i+1]] {
-					if tm.id2state[ali[i]] != tm.id2state[ali[i+1]] {
-						return nil, false, fmt.Errorf("%w: self-loop %d at frame %d follows transition-id %d of another state", ErrModel, ali[i+1], i+1, ali[i])
+				for i+1 < len(ali) && tm.IsSelfLoop(ali[i+1]) {
+					if tm.TransitionIDToTransitionState(ali[i]) != tm.TransitionIDToTransitionState(ali[i+1]) {
+						return nil, false, fmt.Errorf("%w: self-loop %d at frame %d follows transition-id %d of another state", hmm.ErrModel, ali[i+1], i+1, ali[i])
 					}
 					i++
 				}
@@ -70,7 +72,7 @@ func (tm *TransitionModel) SplitToPhones(ali []int32) (split [][]int32, ok bool,
 			ok = false
 			ends = append(ends, i+1)
 		default:
-			s1, s2 := tm.id2state[tid], tm.id2state[ali[i+1]]
+			s1, s2 := tm.TransitionIDToTransitionState(tid), tm.TransitionIDToTransitionState(ali[i+1])
 			if s1 != s2 && tm.Tuples[s1-1].Phone != tm.Tuples[s2-1].Phone {
 				ok = false
 				ends = append(ends, i+1)
@@ -79,10 +81,10 @@ func (tm *TransitionModel) SplitToPhones(ali []int32) (split [][]int32, ok bool,
 	}
 	cur := 0
 	for _, e := range ends {
-		ts := tm.id2state[ali[cur]]
+		ts := tm.TransitionIDToTransitionState(ali[cur])
 		phone := tm.Tuples[ts-1].Phone
 		entry, _ := tm.Topo.TopologyForPhone(phone)
-		if entry[0].ForwardPdfClass != NoPdf && tm.Tuples[ts-1].HmmState != 0 {
+		if entry[0].ForwardPdfClass != hmm.NoPdf && tm.Tuples[ts-1].HmmState != 0 {
 			ok = false
 		}
 		split = append(split, ali[cur:e])
@@ -93,8 +95,8 @@ func (tm *TransitionModel) SplitToPhones(ali []int32) (split [][]int32, ok bool,
 
 // AliToPhones gives the phone sequence of an alignment (ali-to-phones), or
 // with perFrame the phone of every frame.
-func (tm *TransitionModel) AliToPhones(ali []int32, perFrame bool) (phones []int32, ok bool, err error) {
-	split, ok, err := tm.SplitToPhones(ali)
+func AliToPhones(tm *hmm.TransitionModel, ali []int32, perFrame bool) (phones []int32, ok bool, err error) {
+	split, ok, err := SplitToPhones(tm, ali)
 	if err != nil {
 		return nil, false, err
 	}
@@ -113,8 +115,8 @@ func (tm *TransitionModel) AliToPhones(ali []int32, perFrame bool) (phones []int
 
 // PhoneLengths gives (phone, number of frames) per phone of an alignment
 // (ali-to-phones --write-lengths).
-func (tm *TransitionModel) PhoneLengths(ali []int32) (pairs [][2]int32, ok bool, err error) {
-	split, ok, err := tm.SplitToPhones(ali)
+func PhoneLengths(tm *hmm.TransitionModel, ali []int32) (pairs [][2]int32, ok bool, err error) {
+	split, ok, err := SplitToPhones(tm, ali)
 	if err != nil {
 		return nil, false, err
 	}

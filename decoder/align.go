@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // Errors of forced alignment, wrapped with the details.
@@ -15,7 +16,7 @@ var (
 	ErrAlignFailed = errors.New("alignment did not reach a final state")
 	ErrEmptyGraph  = errors.New("empty decoding graph")
 	ErrZeroLength  = errors.New("zero-length utterance")
-	ErrDimMismatch = errors.New("dimension mismatch")
+	ErrDimMismatch = hmm.ErrDimMismatch // one sentinel with the model's
 )
 
 // AlignOptions are the options of Kaldi's align-compiled-mapped and
@@ -72,7 +73,7 @@ func (a *Alignment) LogLike(acousticScale float64) float64 {
 // with a log-likelihood matrix mapped through the transition-ids' pdf-ids.
 // An Aligner reuses its buffers; it is not safe for concurrent use.
 type Aligner struct {
-	tm      *TransitionModel
+	tm      *hmm.TransitionModel
 	opt     AlignOptions
 	tidCost []float32 // cost added to every arc with this input label
 	id2pdf  []int32
@@ -102,7 +103,7 @@ const (
 )
 
 // NewAligner prepares an aligner for a transition model.
-func NewAligner(tm *TransitionModel, opt AlignOptions) (*Aligner, error) {
+func NewAligner(tm *hmm.TransitionModel, opt AlignOptions) (*Aligner, error) {
 	if opt.Beam <= 0 {
 		return nil, fmt.Errorf("beam %g must be positive", opt.Beam)
 	}
@@ -132,7 +133,7 @@ func (a *Aligner) CheckGraph(g *fst.VectorFst) error {
 	for s := range g.States {
 		for _, arc := range g.States[s].Arcs {
 			if arc.ILabel < 0 || arc.ILabel > n {
-				return fmt.Errorf("%w: graph state %d has input label %d, beyond the model's %d transition-ids", ErrModel, s, arc.ILabel, n)
+				return fmt.Errorf("%w: graph state %d has input label %d, beyond the model's %d transition-ids", hmm.ErrModel, s, arc.ILabel, n)
 			}
 		}
 	}

@@ -8,25 +8,26 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // toyModel is a monophone system of nPhones 3-state left-to-right phones,
 // pdf = 3·(phone-1) + state, self-loop probability 0.6.
-func toyModel(t testing.TB, nPhones int) (*TransitionModel, *tree.ContextDependency) {
+func toyModel(t testing.TB, nPhones int) (*hmm.TransitionModel, *tree.ContextDependency) {
 	t.Helper()
-	entry := TopologyEntry{
-		{0, 0, []HmmTransition{{0, 0.6}, {1, 0.4}}},
-		{1, 1, []HmmTransition{{1, 0.6}, {2, 0.4}}},
-		{2, 2, []HmmTransition{{2, 0.6}, {3, 0.4}}},
-		{NoPdf, NoPdf, nil},
+	entry := hmm.TopologyEntry{
+		{ForwardPdfClass: 0, SelfLoopPdfClass: 0, Transitions: []hmm.Transition{{Dest: 0, Prob: 0.6}, {Dest: 1, Prob: 0.4}}},
+		{ForwardPdfClass: 1, SelfLoopPdfClass: 1, Transitions: []hmm.Transition{{Dest: 1, Prob: 0.6}, {Dest: 2, Prob: 0.4}}},
+		{ForwardPdfClass: 2, SelfLoopPdfClass: 2, Transitions: []hmm.Transition{{Dest: 2, Prob: 0.6}, {Dest: 3, Prob: 0.4}}},
+		{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf},
 	}
 	var phones []int32
 	for p := 1; p <= nPhones; p++ {
 		phones = append(phones, int32(p))
 	}
-	topo := HmmTopology{Entries: []TopologyEntry{entry}}
-	if err := topo.setPhones([][]int32{phones}); err != nil {
+	topo := hmm.Topology{Entries: []hmm.TopologyEntry{entry}}
+	if err := topo.SetPhones([][]int32{phones}); err != nil {
 		t.Fatal(err)
 	}
 	table := make([]tree.EventMap, nPhones+1)
@@ -38,7 +39,7 @@ func toyModel(t testing.TB, nPhones int) (*TransitionModel, *tree.ContextDepende
 		table[p] = &tree.TableEventMap{Key: tree.PdfClassKey, Table: sub}
 	}
 	tree := &tree.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &tree.TableEventMap{Key: 0, Table: table}}
-	tm, err := NewTransitionModel(topo, func(phone, s int32) (int32, int32, error) {
+	tm, err := hmm.NewTransitionModel(topo, func(phone, s int32) (int32, int32, error) {
 		pdf, err := tree.Compute([]int32{phone}, s)
 		return pdf, pdf, err
 	})
@@ -83,7 +84,7 @@ func TestAlignOracle(t *testing.T) {
 		}
 		for _, p := range words {
 			for s := int32(0); s < 3; s++ {
-				ts := tm.TransitionStateOf(TransitionTuple{p, s, 3*(p-1) + s, 3*(p-1) + s})
+				ts := tm.TransitionStateOf(hmm.TransitionTuple{Phone: p, HmmState: s, ForwardPdf: 3*(p-1) + s, SelfLoopPdf: 3*(p-1) + s})
 				fwd, loop := tm.PairToTransitionID(ts, 1), tm.PairToTransitionID(ts, 0)
 				truth = append(truth, fwd) // reorder: forward first, then self-loops
 				for range rng.IntN(6) {
@@ -143,7 +144,7 @@ func TestAlignErrors(t *testing.T) {
 	}
 	bad := g.Copy()
 	bad.States[0].Arcs[0].ILabel = 999
-	if _, err := al.Align(bad, make([]float32, 10*cols), 10, cols); !errors.Is(err, ErrModel) {
+	if _, err := al.Align(bad, make([]float32, 10*cols), 10, cols); !errors.Is(err, hmm.ErrModel) {
 		t.Errorf("label beyond model: %v", err)
 	}
 }

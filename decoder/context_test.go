@@ -6,25 +6,26 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // triphoneModel is a toy context-dependent system: every (left, phone,
 // right, state) has its own pdf, 0 standing for the utterance edge.
-func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *tree.ContextDependency) {
+func triphoneModel(t *testing.T, nPhones int) (*hmm.TransitionModel, *tree.ContextDependency) {
 	t.Helper()
-	entry := TopologyEntry{
-		{0, 0, []HmmTransition{{0, 0.6}, {1, 0.4}}},
-		{1, 1, []HmmTransition{{1, 0.6}, {2, 0.4}}},
-		{2, 2, []HmmTransition{{2, 0.6}, {3, 0.4}}},
-		{NoPdf, NoPdf, nil},
+	entry := hmm.TopologyEntry{
+		{ForwardPdfClass: 0, SelfLoopPdfClass: 0, Transitions: []hmm.Transition{{Dest: 0, Prob: 0.6}, {Dest: 1, Prob: 0.4}}},
+		{ForwardPdfClass: 1, SelfLoopPdfClass: 1, Transitions: []hmm.Transition{{Dest: 1, Prob: 0.6}, {Dest: 2, Prob: 0.4}}},
+		{ForwardPdfClass: 2, SelfLoopPdfClass: 2, Transitions: []hmm.Transition{{Dest: 2, Prob: 0.6}, {Dest: 3, Prob: 0.4}}},
+		{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf},
 	}
 	var phones []int32
 	for p := 1; p <= nPhones; p++ {
 		phones = append(phones, int32(p))
 	}
-	topo := HmmTopology{Entries: []TopologyEntry{entry}}
-	if err := topo.setPhones([][]int32{phones}); err != nil {
+	topo := hmm.Topology{Entries: []hmm.TopologyEntry{entry}}
+	if err := topo.SetPhones([][]int32{phones}); err != nil {
 		t.Fatal(err)
 	}
 	pdf := func(l, c, r, s int) int32 { return int32(((((c-1)*(nPhones+1)+l)*(nPhones+1))+r)*3 + s) }
@@ -45,7 +46,7 @@ func triphoneModel(t *testing.T, nPhones int) (*TransitionModel, *tree.ContextDe
 		centre[c] = &tree.TableEventMap{Key: 0, Table: left}
 	}
 	tree := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: 1, Table: centre}}
-	tm, err := NewTransitionModelMulti(topo, func(phone, s int32) ([][2]int32, error) {
+	tm, err := hmm.NewTransitionModelMulti(topo, func(phone, s int32) ([][2]int32, error) {
 		var out [][2]int32
 		for l := 0; l <= nPhones; l++ {
 			for r := 0; r <= nPhones; r++ {
@@ -108,7 +109,7 @@ func TestTriphoneTrainingGraphOracle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ts := tm.TransitionStateOf(TransitionTuple{p, s, pdf, pdf})
+				ts := tm.TransitionStateOf(hmm.TransitionTuple{Phone: p, HmmState: s, ForwardPdf: pdf, SelfLoopPdf: pdf})
 				truth = append(truth, tm.PairToTransitionID(ts, 1))
 				for range rng.IntN(4) {
 					truth = append(truth, tm.PairToTransitionID(ts, 0))
@@ -134,7 +135,7 @@ func TestTriphoneTrainingGraphOracle(t *testing.T) {
 		if !slices.Equal(ali.TransitionIDs, truth) {
 			t.Errorf("utt %d (%v): alignment\n%v\nwant\n%v", utt, phones, ali.TransitionIDs, truth)
 		}
-		got, _, err := tm.AliToPhones(ali.TransitionIDs, false)
+		got, _, err := AliToPhones(tm, ali.TransitionIDs, false)
 		if err != nil || !slices.Equal(got, phones) {
 			t.Errorf("utt %d: phones %v, want %v (%v)", utt, got, phones, err)
 		}

@@ -17,7 +17,7 @@
 // fst.Codec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts).
 // SymbolTable reads words.txt / phones.txt.
 //
-// HMM objects. TransitionModel (with its HmmTopology) and ContextDependency
+// HMM objects. TransitionModel (with its hmm.Topology) and ContextDependency
 // (the tree, an EventMap) read and write Kaldi's binary and text forms
 // byte-identically through TransitionModelCodec and ContextDependencyCodec;
 // ReadTransitionModel reads the head of any final.mdl. The model maps

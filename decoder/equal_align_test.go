@@ -64,7 +64,7 @@ func TestEqualAlignOurGraphs(t *testing.T) {
 		if len(ali) != rows {
 			t.Errorf("%s: %d transition-ids for %d frames", key, len(ali), rows)
 		}
-		if _, ok, err := k.tm.AliToPhones(ali, false); err != nil || !ok {
+		if _, ok, err := AliToPhones(k.tm, ali, false); err != nil || !ok {
 			t.Errorf("%s: equal alignment does not split into phones (%v)", key, err)
 		}
 	}

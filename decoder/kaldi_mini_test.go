@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -18,7 +19,7 @@ import (
 // kaldiMini loads what the alignment checks need from ../shared/kaldi-mini.
 type kaldiMini struct {
 	dir      string
-	tm       *TransitionModel
+	tm       *hmm.TransitionModel
 	tree     *tree.ContextDependency
 	lex      *fst.VectorFst
 	disambig []int32
@@ -30,7 +31,7 @@ func loadKaldiMini(t testing.TB) *kaldiMini {
 	dir := sharedDir(t, "kaldi-mini")
 	k := &kaldiMini{dir: dir}
 	var err error
-	if k.tm, err = ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl")); err != nil {
+	if k.tm, err = hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl")); err != nil {
 		t.Fatal(err)
 	}
 	if k.tree, err = tree.Read(filepath.Join(dir, "exp/mono/tree")); err != nil {

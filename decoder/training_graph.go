@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -40,7 +41,7 @@ func (o *TrainingGraphOptions) Register(fs *flag.FlagSet) {
 // (paths that Kaldi merges stay separate, so the graph may have more
 // states), and word labels stay on the first arc of each word.
 type TrainingGraphCompiler struct {
-	tm       *TransitionModel
+	tm       *hmm.TransitionModel
 	tree     *tree.ContextDependency
 	lex      *fst.VectorFst
 	disambig []int32 // sorted
@@ -64,7 +65,7 @@ type hmmArc struct {
 // NewTrainingGraphCompiler prepares a compiler. lex is L.fst (it is
 // copied and olabel-sorted); disambig lists the disambiguation symbols on
 // its input side (--read-disambig-syms), which become epsilons.
-func NewTrainingGraphCompiler(tm *TransitionModel, tree *tree.ContextDependency, lex *fst.VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
+func NewTrainingGraphCompiler(tm *hmm.TransitionModel, tree *tree.ContextDependency, lex *fst.VectorFst, disambig []int32, opt TrainingGraphOptions) (*TrainingGraphCompiler, error) {
 	if tree.ContextWidth < 1 || tree.ContextWidth > maxContextWidth || tree.CentralPosition < 0 || tree.CentralPosition >= tree.ContextWidth {
 		return nil, fmt.Errorf("%w: tree with context width %d, central position %d", fst.ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}
@@ -73,7 +74,7 @@ func NewTrainingGraphCompiler(tm *TransitionModel, tree *tree.ContextDependency,
 	d = slices.Compact(d)
 	for _, s := range d {
 		if _, isPhone := slices.BinarySearch(tm.Phones(), s); isPhone {
-			return nil, fmt.Errorf("%w: disambiguation symbol %d is also a phone", ErrModel, s)
+			return nil, fmt.Errorf("%w: disambiguation symbol %d is also a phone", hmm.ErrModel, s)
 		}
 	}
 	l := lex.Copy()
@@ -96,7 +97,7 @@ func (c *TrainingGraphCompiler) hmmFor(window []int32) (*hmmFsa, error) {
 	h := &hmmFsa{arcs: make([][]hmmArc, len(entry))}
 	for s := 0; s+1 < len(entry); s++ {
 		st := entry[s]
-		if st.ForwardPdfClass == NoPdf {
+		if st.ForwardPdfClass == hmm.NoPdf {
 			return nil, fmt.Errorf("%w: phone %d: non-emitting HMM state %d inside the topology is not supported", fst.ErrUnsupported, phone, s)
 		}
 		fwd, err := c.tree.Compute(window, st.ForwardPdfClass)
@@ -107,9 +108,9 @@ func (c *TrainingGraphCompiler) hmmFor(window []int32) (*hmmFsa, error) {
 		if err != nil {
 			return nil, err
 		}
-		ts := c.tm.TransitionStateOf(TransitionTuple{phone, int32(s), fwd, self})
+		ts := c.tm.TransitionStateOf(hmm.TransitionTuple{Phone: phone, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
 		if ts == 0 {
-			return nil, fmt.Errorf("%w: transition model has no state for phone %d hmm-state %d pdfs %d/%d (tree and model disagree)", ErrModel, phone, s, fwd, self)
+			return nil, fmt.Errorf("%w: transition model has no state for phone %d hmm-state %d pdfs %d/%d (tree and model disagree)", hmm.ErrModel, phone, s, fwd, self)
 		}
 		for k, tr := range st.Transitions {
 			if tr.Dest == int32(s) {
@@ -168,7 +169,7 @@ func (c *TrainingGraphCompiler) Compile(wordFst *fst.VectorFst) (*fst.VectorFst,
 		return nil, fmt.Errorf("%w: training graph is empty", fst.ErrBadFst)
 	}
 	fst.Quantize(g, fst.KDelta)
-	if err := AddSelfLoops(c.tm, g, float32(c.opt.SelfLoopScale), c.opt.Reorder); err != nil {
+	if err := hmm.AddSelfLoops(c.tm, g, float32(c.opt.SelfLoopScale), c.opt.Reorder); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -223,121 +224,4 @@ func (c *TrainingGraphCompiler) expandHmms(lw *fst.VectorFst, wins *phoneWindows
 		}
 	}
 	return g, nil
-}
-
-// AddSelfLoops adds each transition-state's self-loop to the graph, with
-// weight -selfLoopScale·log P(self-loop), and multiplies the arcs leaving
-// the state by -selfLoopScale·log(1 - P(self-loop)) (Kaldi's AddSelfLoops).
-// With reorder the self-loop of a transition-state sits after the forward
-// transition out of it (on the state the forward arc enters); states are
-// split first so each has one kind of incoming transition-state.
-func AddSelfLoops(tm *TransitionModel, g *fst.VectorFst, selfLoopScale float32, reorder bool) error {
-	class := func(l fst.Label) (int32, error) {
-		if l == 0 {
-			return 0, nil
-		}
-		if !tm.ValidTransitionID(l) {
-			return 0, fmt.Errorf("%w: graph input label %d is not a transition-id (model has %d)", ErrModel, l, tm.NumTransitionIDs())
-		}
-		if tm.IsSelfLoop(l) {
-			return 0, fmt.Errorf("%w: AddSelfLoops: graph already has self-loops", ErrModel)
-		}
-		return tm.TransitionIDToTransitionState(l), nil
-	}
-	if !reorder {
-		return fmt.Errorf("%w: --reorder=false", fst.ErrUnsupported)
-	}
-	if err := makePrecedingInputSymbolsSameClass(g, class); err != nil {
-		return err
-	}
-	stateIn := make([]int32, len(g.States))
-	for i := range stateIn {
-		stateIn[i] = -1
-	}
-	for s := range g.States {
-		for _, a := range g.States[s].Arcs {
-			c, _ := class(a.ILabel)
-			stateIn[a.NextState] = c
-		}
-	}
-	for s := range g.States {
-		ts := stateIn[s]
-		if ts <= 0 {
-			continue
-		}
-		w := -tm.NonSelfLoopLogProb(ts) * selfLoopScale
-		st := &g.States[s]
-		if st.Final != fst.WeightZero {
-			st.Final += w
-		}
-		for i := range st.Arcs {
-			st.Arcs[i].Weight += w
-		}
-		if tid := tm.SelfLoopOf(ts); tid != 0 {
-			st.Arcs = append(st.Arcs, fst.Arc{ILabel: tid, OLabel: 0, Weight: -tm.TransitionLogProb(tid) * selfLoopScale, NextState: fst.StateID(s)})
-		}
-	}
-	return nil
-}
-
-// makePrecedingInputSymbolsSameClass makes all arcs entering a state have
-// input labels of one class (the start state counts as entered by
-// epsilon, class 0), exactly as Kaldi's function of that name: for a state
-// entered by several classes, each non-epsilon arc into it is redirected to
-// a new state, one per (state, class), that has a single epsilon arc into
-// the original state.
-func makePrecedingInputSymbolsSameClass(g *fst.VectorFst, class func(fst.Label) (int32, error)) error {
-	const noClass = -1
-	n := len(g.States)
-	classes := make([]int32, n)
-	for i := range classes {
-		classes[i] = noClass
-	}
-	if g.Start != fst.NoState {
-		classes[g.Start] = 0
-	}
-	bad := make([]bool, n)
-	anyBad := false
-	for s := range g.States {
-		for _, a := range g.States[s].Arcs {
-			c, err := class(a.ILabel)
-			if err != nil {
-				return err
-			}
-			switch classes[a.NextState] {
-			case noClass:
-				classes[a.NextState] = c
-			case c:
-			default:
-				bad[a.NextState] = true
-				anyBad = true
-			}
-		}
-	}
-	if !anyBad {
-		return nil
-	}
-	type pair struct {
-		s fst.StateID
-		c int32
-	}
-	dummy := map[pair]fst.StateID{}
-	for s := 0; s < n; s++ {
-		for i := range g.States[s].Arcs {
-			a := g.States[s].Arcs[i]
-			if a.ILabel == 0 || !bad[a.NextState] {
-				continue
-			}
-			c, _ := class(a.ILabel)
-			p := pair{a.NextState, c}
-			d, ok := dummy[p]
-			if !ok {
-				d = g.AddState()
-				g.AddArc(d, fst.Arc{Weight: fst.WeightOne, NextState: a.NextState})
-				dummy[p] = d
-			}
-			g.States[s].Arcs[i].NextState = d
-		}
-	}
-	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"sort"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -60,7 +60,7 @@ func ComputeTTildeStats(f *am.File, featRspec string, o TTildeStatsOptions, log 
 	if o.Ali == "" || o.TransModel == "" {
 		return nil, errors.New("dataset: t~ statistics need --ali and --transition-model")
 	}
-	tm, err := decoder.ReadTransitionModel(o.TransModel)
+	tm, err := hmm.ReadTransitionModel(o.TransModel)
 	if err != nil {
 		return nil, err
 	}

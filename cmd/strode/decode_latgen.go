@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/search"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -52,7 +52,7 @@ func loadDecoding(mdl, fstRx, wordSyms string) (*decodingSetup, error) {
 	if strings.Contains(fstRx, ":") && !strings.HasSuffix(strings.TrimSpace(fstRx), "|") {
 		return nil, fmt.Errorf("a table of per-utterance FSTs (%s) is not supported; give one decoding graph", fstRx)
 	}
-	tm, err := decoder.ReadTransitionModel(mdl)
+	tm, err := hmm.ReadTransitionModel(mdl)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -151,7 +152,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 		}
 		numSuccess++
 		if numSuccess%50 == 0 {
-			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, decoder.FormatG6(like/float64(ll.Rows)), ll.Rows)
+			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, hmm.FormatG6(like/float64(ll.Rows)), ll.Rows)
 		}
 	}
 	rep.Finish()
@@ -170,7 +171,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 	if frames > 0 {
 		perFrame = totLike / float64(frames)
 	}
-	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", decoder.FormatG6(perFrame), frames)
+	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", hmm.FormatG6(perFrame), frames)
 	ctx.Log("Retried %d out of %d utterances.", numRetried, numSuccess+numOther)
 	ctx.Log("Done %d, could not find %s for %d, other errors on %d", numSuccess, noInputWhat, numNoInput, numOther)
 	if numSuccess == 0 {

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -25,7 +25,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.TransitionModelCodec, *binary, tm, tableStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), hmm.TransitionModelCodec, *binary, tm, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Copied transition model.")

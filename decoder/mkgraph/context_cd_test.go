@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -19,7 +19,7 @@ import (
 type triphoneSystem struct {
 	lang *Lang
 	tree *tree.ContextDependency
-	tm   *decoder.TransitionModel
+	tm   *hmm.TransitionModel
 }
 
 func newTriphoneSystem(t *testing.T) *triphoneSystem {
@@ -54,7 +54,7 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 		center[c] = &tree.TableEventMap{Key: 0, Table: left}
 	}
 	tree := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: 1, Table: center}}
-	tm := &decoder.TransitionModel{Topo: lang.Topo}
+	tm := &hmm.TransitionModel{Topo: lang.Topo}
 	for _, c := range phones {
 		e, _ := lang.Topo.TopologyForPhone(c)
 		for l := int32(0); l <= maxP; l++ {
@@ -63,12 +63,12 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 					w := []int32{l, c, r}
 					f, _ := tree.Compute(w, e[s].ForwardPdfClass)
 					sl, _ := tree.Compute(w, e[s].SelfLoopPdfClass)
-					tm.Tuples = append(tm.Tuples, decoder.TransitionTuple{Phone: c, HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
+					tm.Tuples = append(tm.Tuples, hmm.TransitionTuple{Phone: c, HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
 				}
 			}
 		}
 	}
-	slices.SortFunc(tm.Tuples, func(a, b decoder.TransitionTuple) int {
+	slices.SortFunc(tm.Tuples, func(a, b hmm.TransitionTuple) int {
 		return cmp.Or(cmp.Compare(a.Phone, b.Phone), cmp.Compare(a.HmmState, b.HmmState), cmp.Compare(a.ForwardPdf, b.ForwardPdf), cmp.Compare(a.SelfLoopPdf, b.SelfLoopPdf))
 	})
 	tm.LogProbs = []float32{0}
@@ -109,7 +109,7 @@ func (sys *triphoneSystem) forwardTids(t *testing.T, phones []string, left, righ
 		for s := 0; s+1 < len(e); s++ {
 			f, _ := sys.tree.Compute(w, e[s].ForwardPdfClass)
 			sl, _ := sys.tree.Compute(w, e[s].SelfLoopPdfClass)
-			ts := sys.tm.TransitionStateOf(decoder.TransitionTuple{Phone: w[1], HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
+			ts := sys.tm.TransitionStateOf(hmm.TransitionTuple{Phone: w[1], HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
 			for k, tr := range e[s].Transitions {
 				if tr.Dest == int32(s)+1 {
 					tids = append(tids, sys.tm.PairToTransitionID(ts, int32(k)))

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -24,7 +24,7 @@ func contextBlindTree(mono *tree.ContextDependency, n, p int32) *tree.ContextDep
 // the monophone graph (and Kaldi's 1-best), though the graph is larger.
 func TestContextHCLGKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -41,7 +41,7 @@ func TestGrammars(t *testing.T) {
 // the one-digit graph to a single word.
 func TestDigitGraphsKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -50,7 +50,7 @@ func MakeGraphDir(langDir, modelDir, graphDir string, opt MkGraphOptions, gopt G
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(modelDir, "final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(modelDir, "final.mdl"))
 	if err != nil {
 		return nil, err
 	}

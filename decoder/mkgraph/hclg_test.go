@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -19,7 +19,7 @@ import (
 // same cost as through Kaldi's HCLG.
 func TestHCLGKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestHCLGKaldiMini(t *testing.T) {
 	})
 }
 
-func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h *HCLG) {
+func checkHCLGKaldiMini(t *testing.T, dir string, tm *hmm.TransitionModel, h *HCLG) {
 	kaldi := mustReadFst(t, filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	t.Logf("our HCLG: %d states %d arcs; Kaldi's: %d states %d arcs", h.Fst.NumStates(), h.Fst.NumArcs(), kaldi.NumStates(), kaldi.NumArcs())
 	for s := range h.Fst.States {

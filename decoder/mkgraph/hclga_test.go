@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -22,7 +22,7 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 	if err != nil {
 		t.Skip("needs OpenFst's fstisomorphic (apt-get install libfst-tools)")
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 }
 
 // undoSelfLoops reverses Kaldi's add-self-loops (reorder) on g.
-func undoSelfLoops(t *testing.T, g *fst.VectorFst, tm *decoder.TransitionModel, scale float32) {
+func undoSelfLoops(t *testing.T, g *fst.VectorFst, tm *hmm.TransitionModel, scale float32) {
 	class := make([]int32, len(g.States))
 	for s := range g.States {
 		for _, a := range g.States[s].Arcs {

@@ -3,8 +3,8 @@ package mkgraph
 import (
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -26,7 +26,7 @@ type HTransducer struct {
 // -log P(tid | not self-loop). Each phone disambiguation symbol gets a
 // self-loop on the loop state, reading its transition-id-space symbol
 // (NumTransitionIDs+1, +2, …) and writing the phone-side symbol.
-func MakeH(tm *decoder.TransitionModel, tree *tree.ContextDependency, phoneDisambig []int32, transitionScale float64) (*HTransducer, error) {
+func MakeH(tm *hmm.TransitionModel, tree *tree.ContextDependency, phoneDisambig []int32, transitionScale float64) (*HTransducer, error) {
 	if tree.ContextWidth != 1 || tree.CentralPosition != 0 {
 		return nil, fmt.Errorf("%w: tree with context width %d, central position %d: only context-independent trees (N=1, P=0) are supported", fst.ErrUnsupported, tree.ContextWidth, tree.CentralPosition)
 	}
@@ -44,7 +44,7 @@ func MakeH(tm *decoder.TransitionModel, tree *tree.ContextDependency, phoneDisam
 	for _, d := range phoneDisambig {
 		for _, p := range tm.Phones() {
 			if p == d {
-				return nil, fmt.Errorf("%w: disambiguation symbol %d is also a phone of the model", decoder.ErrModel, d)
+				return nil, fmt.Errorf("%w: disambiguation symbol %d is also a phone of the model", hmm.ErrModel, d)
 			}
 		}
 		h.AddArc(root, fst.Arc{ILabel: next, OLabel: d, Weight: fst.WeightOne, NextState: root})
@@ -60,7 +60,7 @@ func MakeH(tm *decoder.TransitionModel, tree *tree.ContextDependency, phoneDisam
 // its first arc; each disambiguation label (and Delay, Kaldi's #-1) gets a
 // self-loop on the loop state reading a transition-id-space symbol, which
 // is removed after determinization.
-func MakeHContext(tm *decoder.TransitionModel, tree *tree.ContextDependency, labels *ContextLabels, transitionScale float64) (*HTransducer, error) {
+func MakeHContext(tm *hmm.TransitionModel, tree *tree.ContextDependency, labels *ContextLabels, transitionScale float64) (*HTransducer, error) {
 	h := fst.NewVectorFst()
 	root := h.AddState()
 	h.Start = root
@@ -76,7 +76,7 @@ func MakeHContext(tm *decoder.TransitionModel, tree *tree.ContextDependency, lab
 			out.DisambigTids = append(out.DisambigTids, next)
 			next++
 		case int32(len(w)) != tree.ContextWidth:
-			return nil, fmt.Errorf("%w: context label %d has window %v, the tree's width is %d", decoder.ErrModel, i, w, tree.ContextWidth)
+			return nil, fmt.Errorf("%w: context label %d has window %v, the tree's width is %d", hmm.ErrModel, i, w, tree.ContextWidth)
 		default:
 			if err := addHmm(h, root, tm, tree, w, fst.Label(i), transitionScale); err != nil {
 				return nil, err
@@ -90,7 +90,7 @@ func MakeHContext(tm *decoder.TransitionModel, tree *tree.ContextDependency, lab
 // leaving from and returning to root, writing out on its first arc. HMM
 // state 0 is root itself unless a transition re-enters it, in which case
 // it gets its own state too (root keeps copies of its arcs).
-func addHmm(h *fst.VectorFst, root fst.StateID, tm *decoder.TransitionModel, tree *tree.ContextDependency, window []int32, out fst.Label, transitionScale float64) error {
+func addHmm(h *fst.VectorFst, root fst.StateID, tm *hmm.TransitionModel, tree *tree.ContextDependency, window []int32, out fst.Label, transitionScale float64) error {
 	phone := window[tree.CentralPosition]
 	entry, err := tm.Topo.TopologyForPhone(phone)
 	if err != nil {
@@ -106,7 +106,7 @@ func addHmm(h *fst.VectorFst, root fst.StateID, tm *decoder.TransitionModel, tre
 	state0Entered := false
 	for s := 0; s+1 < n; s++ {
 		st := entry[s]
-		if st.ForwardPdfClass == decoder.NoPdf {
+		if st.ForwardPdfClass == hmm.NoPdf {
 			return fmt.Errorf("%w: phone %d: non-emitting HMM state %d inside the topology", fst.ErrUnsupported, phone, s)
 		}
 		fwd, err := tree.Compute(window, st.ForwardPdfClass)
@@ -117,9 +117,9 @@ func addHmm(h *fst.VectorFst, root fst.StateID, tm *decoder.TransitionModel, tre
 		if err != nil {
 			return fmt.Errorf("window %v hmm-state %d: %w", window, s, err)
 		}
-		ts := tm.TransitionStateOf(decoder.TransitionTuple{Phone: phone, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
+		ts := tm.TransitionStateOf(hmm.TransitionTuple{Phone: phone, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
 		if ts == 0 {
-			return fmt.Errorf("%w: transition model has no state for phone %d hmm-state %d pdfs %d/%d (tree and model disagree)", decoder.ErrModel, phone, s, fwd, self)
+			return fmt.Errorf("%w: transition model has no state for phone %d hmm-state %d pdfs %d/%d (tree and model disagree)", hmm.ErrModel, phone, s, fwd, self)
 		}
 		for k, tr := range st.Transitions {
 			if tr.Dest == int32(s) {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // LangOptions are prepare_lang.sh's options that shape the lang directory,
@@ -41,7 +41,7 @@ func (o *LangOptions) Register(fs *flag.FlagSet) {
 type Lang struct {
 	Dict          *Dict
 	Phones, Words *fst.SymbolTable
-	Topo          decoder.HmmTopology
+	Topo          hmm.Topology
 	L, LDisambig  *fst.VectorFst
 	PhoneDisambig []int32 // ids of #0, #1, … in Phones
 	WordDisambig  int32   // id of #0 in Words
@@ -185,38 +185,38 @@ func (l *Lang) makeWords() error {
 // a fully connected middle (state 0 to states 0..n-2, middle states to
 // 1..n-1, each 1/(n-1)) and a last emitting state with 0.75/0.25.
 func (l *Lang) makeTopo(opt LangOptions) {
-	nonsil := make(decoder.TopologyEntry, 0, opt.NumNonsilStates+1)
+	nonsil := make(hmm.TopologyEntry, 0, opt.NumNonsilStates+1)
 	for s := 0; s < opt.NumNonsilStates; s++ {
-		nonsil = append(nonsil, decoder.HmmState{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s),
-			Transitions: []decoder.HmmTransition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}})
+		nonsil = append(nonsil, hmm.State{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s),
+			Transitions: []hmm.Transition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}})
 	}
-	nonsil = append(nonsil, decoder.HmmState{ForwardPdfClass: decoder.NoPdf, SelfLoopPdfClass: decoder.NoPdf})
+	nonsil = append(nonsil, hmm.State{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf})
 	n := opt.NumSilStates
-	sil := make(decoder.TopologyEntry, 0, n+1)
+	sil := make(hmm.TopologyEntry, 0, n+1)
 	if n == 1 {
-		sil = append(sil, decoder.HmmState{Transitions: []decoder.HmmTransition{{Dest: 0, Prob: 0.75}, {Dest: 1, Prob: 0.25}}})
+		sil = append(sil, hmm.State{Transitions: []hmm.Transition{{Dest: 0, Prob: 0.75}, {Dest: 1, Prob: 0.25}}})
 	} else {
 		p := float32(1.0 / float64(n-1))
 		for s := 0; s < n; s++ {
-			st := decoder.HmmState{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s)}
+			st := hmm.State{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s)}
 			switch {
 			case s == 0:
 				for d := 0; d < n-1; d++ {
-					st.Transitions = append(st.Transitions, decoder.HmmTransition{Dest: int32(d), Prob: p})
+					st.Transitions = append(st.Transitions, hmm.Transition{Dest: int32(d), Prob: p})
 				}
 			case s < n-1:
 				for d := 1; d < n; d++ {
-					st.Transitions = append(st.Transitions, decoder.HmmTransition{Dest: int32(d), Prob: p})
+					st.Transitions = append(st.Transitions, hmm.Transition{Dest: int32(d), Prob: p})
 				}
 			default:
-				st.Transitions = []decoder.HmmTransition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}
+				st.Transitions = []hmm.Transition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}
 			}
 			sil = append(sil, st)
 		}
 	}
-	sil = append(sil, decoder.HmmState{ForwardPdfClass: decoder.NoPdf, SelfLoopPdfClass: decoder.NoPdf})
+	sil = append(sil, hmm.State{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf})
 	maxPhone := int32(l.Phones.AvailableKey())
-	t := decoder.HmmTopology{Phone2Idx: make([]int32, maxPhone), Entries: []decoder.TopologyEntry{nonsil, sil}}
+	t := hmm.Topology{Phone2Idx: make([]int32, maxPhone), Entries: []hmm.TopologyEntry{nonsil, sil}}
 	for i := range t.Phone2Idx {
 		t.Phone2Idx[i] = -1
 	}

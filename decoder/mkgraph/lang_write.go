@@ -11,8 +11,8 @@ import (
 
 	"github.com/strode-asr/strode/internal/atomicfile"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -42,7 +42,7 @@ func (l *Lang) Write(dir string) error {
 	}
 	b.Reset()
 	w := kaldiio.NewWriter(&b)
-	if err := decoder.HmmTopologyCodec.Write(w, false, &l.Topo); err != nil {
+	if err := hmm.TopologyCodec.Write(w, false, &l.Topo); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {

@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -73,7 +73,7 @@ type HCLG struct {
 //
 // with C the context transducer of the tree (the identity for a context
 // width of 1; ComposeContext otherwise).
-func BuildHCLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, lDisambig, g *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLG(tm *hmm.TransitionModel, tree *tree.ContextDependency, lDisambig, g *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	lg, err := ComposeLG(lDisambig, g, opt.MaxStates)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func BuildHCLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, lDisam
 // tree of context width 1, C is the identity and H reads phones directly;
 // otherwise CLG is ComposeContext(LG) and H is built over its window
 // labels (MakeHContext).
-func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, lg *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLGFromLG(tm *hmm.TransitionModel, tree *tree.ContextDependency, lg *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	var h *HTransducer
 	var err error
 	clg := lg
@@ -117,7 +117,7 @@ func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *tree.ContextDependency, 
 	fstalg.RemoveSymbols(hclg, h.DisambigTids)
 	fstalg.RemoveEpsLocal(hclg)
 	fstalg.MinimizeEncoded(hclg, fst.KDelta)
-	if err := decoder.AddSelfLoops(tm, hclg, float32(opt.SelfLoopScale), opt.Reorder); err != nil {
+	if err := hmm.AddSelfLoops(tm, hclg, float32(opt.SelfLoopScale), opt.Reorder); err != nil {
 		return nil, fmt.Errorf("adding self-loops: %w", err)
 	}
 	return &HCLG{Fst: hclg, DisambigTids: h.DisambigTids}, nil

@@ -9,8 +9,8 @@ import (
 	"math/rand"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -105,7 +105,7 @@ func WriteSyntheticBigramArpa(w io.Writer, words []string, perWord int, seed int
 
 // HCLGInputs bundles what BuildHCLG needs besides the lang directory.
 type HCLGInputs struct {
-	TM   *decoder.TransitionModel
+	TM   *hmm.TransitionModel
 	Tree *tree.ContextDependency
 	G    *fst.VectorFst
 	// Arpa is the ARPA text G was made from (SyntheticBigram).

@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/decoder/scoring"
@@ -39,7 +39,7 @@ import (
 // times it.
 type bigramBench struct {
 	g      *Graph
-	tm     *decoder.TransitionModel
+	tm     *hmm.TransitionModel
 	utts   [][]float32 // row-major frames × pdfs
 	frames []int
 	words  [][]int32 // the true word-ids of each utterance

@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // The hand-built 5,000-word bigram graph: benchmark (b) of issue 6 until
@@ -35,7 +35,7 @@ const (
 
 func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigramBench {
 	dir := mini(tb)
-	tm, err := decoder.ReadTransitionModel(dir + "/exp/mono/final.mdl")
+	tm, err := hmm.ReadTransitionModel(dir + "/exp/mono/final.mdl")
 	if err != nil {
 		tb.Fatal(err)
 	}

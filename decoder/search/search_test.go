@@ -13,8 +13,8 @@ import (
 
 	"github.com/strode-asr/strode/internal/shareddata"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -34,7 +34,7 @@ type utt struct {
 
 type system struct {
 	g     *Graph
-	tm    *decoder.TransitionModel
+	tm    *hmm.TransitionModel
 	utts  []utt
 	words *fst.SymbolTable
 }
@@ -49,7 +49,7 @@ func loadMini(t testing.TB) *system {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}

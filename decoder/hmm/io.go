@@ -1,4 +1,4 @@
-package decoder
+package hmm
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 // Kaldi object codecs (kaldiio.Codec) of the HMM objects, byte-exact with
 // Kaldi's Read/Write in both modes.
 var (
-	// HmmTopologyCodec reads and writes Kaldi's HmmTopology ("<Topology>").
-	HmmTopologyCodec kaldiio.Codec[HmmTopology] = topologyCodec{}
+	// TopologyCodec reads and writes Kaldi's HmmTopology ("<Topology>").
+	TopologyCodec kaldiio.Codec[Topology] = topologyCodec{}
 	// TransitionModelCodec reads and writes Kaldi's TransitionModel; reading
 	// a GMM or nnet final.mdl reads the transition model at its head and
 	// leaves the rest, as Kaldi's tools that need only it do.
@@ -20,11 +20,11 @@ var (
 
 type topologyCodec struct{}
 
-func (topologyCodec) Read(r *kaldiio.Reader, binary bool, t *HmmTopology) error {
+func (topologyCodec) Read(r *kaldiio.Reader, binary bool, t *Topology) error {
 	if err := r.ExpectToken(binary, "<Topology>"); err != nil {
 		return err
 	}
-	*t = HmmTopology{}
+	*t = Topology{}
 	if !binary {
 		if err := readTopologyText(r, t); err != nil {
 			return err
@@ -81,7 +81,7 @@ func (topologyCodec) Read(r *kaldiio.Reader, binary bool, t *HmmTopology) error 
 					return r.Errorf("HMM state with %d transitions", nt)
 				}
 				for k := int32(0); k < nt; k++ {
-					var tr HmmTransition
+					var tr Transition
 					if tr.Dest, err = r.ReadInt32(true); err != nil {
 						return err
 					}
@@ -107,7 +107,7 @@ func (topologyCodec) Read(r *kaldiio.Reader, binary bool, t *HmmTopology) error 
 
 // readTopologyText reads the text form after "<Topology>", up to and
 // including "</Topology>" (Kaldi's "human-readable" topology).
-func readTopologyText(r *kaldiio.Reader, t *HmmTopology) error {
+func readTopologyText(r *kaldiio.Reader, t *Topology) error {
 	var forPhones [][]int32
 	for {
 		tok, err := r.ReadToken(false)
@@ -154,7 +154,7 @@ func readTopologyText(r *kaldiio.Reader, t *HmmTopology) error {
 			if int(id) != len(entry) {
 				return r.Errorf("states must be numbered in order from 0: expected %d, got %d", len(entry), id)
 			}
-			st := HmmState{ForwardPdfClass: NoPdf, SelfLoopPdfClass: NoPdf}
+			st := State{ForwardPdfClass: NoPdf, SelfLoopPdfClass: NoPdf}
 			if tok, err = r.ReadToken(false); err != nil {
 				return err
 			}
@@ -182,7 +182,7 @@ func readTopologyText(r *kaldiio.Reader, t *HmmTopology) error {
 				}
 			}
 			for tok == "<Transition>" {
-				var tr HmmTransition
+				var tr Transition
 				if tr.Dest, err = r.ReadInt32(false); err != nil {
 					return err
 				}
@@ -205,13 +205,13 @@ func readTopologyText(r *kaldiio.Reader, t *HmmTopology) error {
 		t.Entries = append(t.Entries, entry)
 		forPhones = append(forPhones, phones)
 	}
-	if err := t.setPhones(forPhones); err != nil {
+	if err := t.SetPhones(forPhones); err != nil {
 		return r.Errorf("%v", err)
 	}
 	return nil
 }
 
-func (topologyCodec) Write(w *kaldiio.Writer, binary bool, t *HmmTopology) error {
+func (topologyCodec) Write(w *kaldiio.Writer, binary bool, t *Topology) error {
 	isHmm := t.IsHmm()
 	w.WriteToken(binary, "<Topology>")
 	if !binary {
@@ -290,7 +290,7 @@ func (transitionModelCodec) Read(r *kaldiio.Reader, binary bool, tm *TransitionM
 		return err
 	}
 	*tm = TransitionModel{}
-	if err := HmmTopologyCodec.Read(r, binary, &tm.Topo); err != nil {
+	if err := TopologyCodec.Read(r, binary, &tm.Topo); err != nil {
 		return err
 	}
 	tok, err := r.ReadToken(binary)
@@ -363,7 +363,7 @@ func (transitionModelCodec) Write(w *kaldiio.Writer, binary bool, tm *Transition
 	}
 	w.WriteToken(binary, "<TransitionModel>")
 	nl()
-	if err := HmmTopologyCodec.Write(w, binary, &tm.Topo); err != nil {
+	if err := TopologyCodec.Write(w, binary, &tm.Topo); err != nil {
 		return err
 	}
 	if isHmm {

@@ -1,4 +1,4 @@
-package decoder
+package hmm
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ type TransitionTuple struct {
 // are tuples, each owning one transition-id (1-based) per transition of
 // its HMM state; LogProbs holds log P(transition) per transition-id.
 type TransitionModel struct {
-	Topo   HmmTopology
+	Topo   Topology
 	Tuples []TransitionTuple
 	// LogProbs is indexed by transition-id; element 0 is unused.
 	LogProbs []float32
@@ -233,7 +233,7 @@ func (tm *TransitionModel) ComputeDerived() error {
 // topology and a function giving the (forward, self-loop) pdf-ids of each
 // (phone, HMM state), with the topology's initial probabilities (Kaldi's
 // constructor from a tree followed by InitializeProbs).
-func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) (fwd, self int32, err error)) (*TransitionModel, error) {
+func NewTransitionModel(topo Topology, pdfs func(phone, hmmState int32) (fwd, self int32, err error)) (*TransitionModel, error) {
 	return NewTransitionModelMulti(topo, func(phone, hmmState int32) ([][2]int32, error) {
 		fwd, self, err := pdfs(phone, hmmState)
 		return [][2]int32{{fwd, self}}, err
@@ -243,7 +243,7 @@ func NewTransitionModel(topo HmmTopology, pdfs func(phone, hmmState int32) (fwd,
 // NewTransitionModelMulti is NewTransitionModel for context-dependent
 // systems: pdfs lists every (forward, self-loop) pdf-id pair a (phone, HMM
 // state) can have (one per tree leaf).
-func NewTransitionModelMulti(topo HmmTopology, pdfs func(phone, hmmState int32) ([][2]int32, error)) (*TransitionModel, error) {
+func NewTransitionModelMulti(topo Topology, pdfs func(phone, hmmState int32) ([][2]int32, error)) (*TransitionModel, error) {
 	tm := &TransitionModel{Topo: topo}
 	if err := topo.Check(); err != nil {
 		return nil, err

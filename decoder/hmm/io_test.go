@@ -1,4 +1,4 @@
-package decoder
+package hmm
 
 import (
 	"bytes"
@@ -87,10 +87,10 @@ func TestTransitionModelMappings(t *testing.T) {
 
 // The topology file of the lang directory reads as the one in the model.
 func TestTopologyText(t *testing.T) {
-	topo := readObj(t, HmmTopologyCodec, "testdata/topo")
+	topo := readObj(t, TopologyCodec, "testdata/topo")
 	tm := readObj(t, TransitionModelCodec, "testdata/mono.tm")
-	a := writeObj(t, HmmTopologyCodec, true, topo)
-	b := writeObj(t, HmmTopologyCodec, true, &tm.Topo)
+	a := writeObj(t, TopologyCodec, true, topo)
+	b := writeObj(t, TopologyCodec, true, &tm.Topo)
 	if !bytes.Equal(a, b) {
 		t.Error("lang/topo differs from final.mdl's topology")
 	}

@@ -1,6 +1,7 @@
-package decoder
+package hmm
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -15,28 +16,33 @@ const NoPdf = -1
 // sentinel for both halves of Kaldi's acoustic model.
 var ErrModel = tree.ErrModel
 
-// HmmTransition is one transition of a topology state: destination HMM
+// ErrDimMismatch is wrapped by errors about data whose dimension does not
+// fit the model (counts or log-likelihoods with a number of pdfs other than
+// the model's).
+var ErrDimMismatch = errors.New("dimension mismatch")
+
+// Transition is one transition of a topology state: destination HMM
 // state and its initial probability.
-type HmmTransition struct {
+type Transition struct {
 	Dest int32
 	Prob float32
 }
 
-// HmmState is a state of a topology entry: the pdf-classes of its forward
+// State is a state of a topology entry: the pdf-classes of its forward
 // transitions and of its self-loop (equal in an ordinary HMM; NoPdf for the
 // final, non-emitting state) and its transitions.
-type HmmState struct {
+type State struct {
 	ForwardPdfClass  int32
 	SelfLoopPdfClass int32
-	Transitions      []HmmTransition
+	Transitions      []Transition
 }
 
 // TopologyEntry is the HMM of one set of phones; its last state is the
 // final, non-emitting one.
-type TopologyEntry []HmmState
+type TopologyEntry []State
 
-// HmmTopology is Kaldi's HmmTopology: one TopologyEntry per set of phones.
-type HmmTopology struct {
+// Topology is Kaldi's HmmTopology: one TopologyEntry per set of phones.
+type Topology struct {
 	Phones    []int32 // sorted phones that have a topology
 	Phone2Idx []int32 // phone -> entry index, -1 when absent
 	Entries   []TopologyEntry
@@ -44,7 +50,7 @@ type HmmTopology struct {
 
 // IsHmm reports whether every state's forward and self-loop pdf-classes
 // agree (Kaldi's IsHmm; decides the file format written).
-func (t *HmmTopology) IsHmm() bool {
+func (t *Topology) IsHmm() bool {
 	for _, e := range t.Entries {
 		for _, s := range e {
 			if s.ForwardPdfClass != s.SelfLoopPdfClass {
@@ -56,7 +62,7 @@ func (t *HmmTopology) IsHmm() bool {
 }
 
 // TopologyForPhone returns the HMM of phone, or an error if it has none.
-func (t *HmmTopology) TopologyForPhone(phone int32) (TopologyEntry, error) {
+func (t *Topology) TopologyForPhone(phone int32) (TopologyEntry, error) {
 	if phone < 0 || int(phone) >= len(t.Phone2Idx) || t.Phone2Idx[phone] < 0 {
 		return nil, fmt.Errorf("%w: phone %d has no topology", ErrModel, phone)
 	}
@@ -65,7 +71,7 @@ func (t *HmmTopology) TopologyForPhone(phone int32) (TopologyEntry, error) {
 
 // NumPdfClasses is the number of pdf-classes of phone's HMM (one more than
 // the largest pdf-class of its states).
-func (t *HmmTopology) NumPdfClasses(phone int32) (int, error) {
+func (t *Topology) NumPdfClasses(phone int32) (int, error) {
 	e, err := t.TopologyForPhone(phone)
 	if err != nil {
 		return 0, err
@@ -80,7 +86,7 @@ func (t *HmmTopology) NumPdfClasses(phone int32) (int, error) {
 // Check validates the topology as Kaldi's HmmTopology::Check does (phones
 // sorted and consistent with Phone2Idx, transitions in range, the last state
 // of each entry final and non-emitting, probabilities non-negative).
-func (t *HmmTopology) Check() error {
+func (t *Topology) Check() error {
 	if len(t.Entries) == 0 || len(t.Phones) == 0 {
 		return fmt.Errorf("%w: empty topology", ErrModel)
 	}
@@ -122,9 +128,10 @@ func (t *HmmTopology) Check() error {
 	return nil
 }
 
-// buildPhone2Idx fills Phones and Phone2Idx from a list of (phones, entry)
-// pairs, as Kaldi's text reader does.
-func (t *HmmTopology) setPhones(forPhones [][]int32) error {
+// SetPhones fills Phones and Phone2Idx from the phones of each entry
+// (forPhones[i] are the phones of Entries[i], <ForPhones> in the text
+// form), as Kaldi's text reader does.
+func (t *Topology) SetPhones(forPhones [][]int32) error {
 	maxPhone := int32(0)
 	for _, ps := range forPhones {
 		for _, p := range ps {

@@ -1,4 +1,4 @@
-package decoder
+package hmm
 
 import (
 	"bufio"

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -43,9 +43,9 @@ func init() {
 				}
 				var done int
 				if *writeLengths {
-					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), decoder.Int32PairVectorCodec,
+					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), align.Int32PairVectorCodec,
 						func(key string, ali []int32) ([][2]int32, error) {
-							p, ok, err := decoder.PhoneLengths(tm, ali)
+							p, ok, err := align.PhoneLengths(tm, ali)
 							if err == nil && !ok {
 								ctx.Warn("Split to phones failed for %s: alignment does not look like whole phones", key)
 							}
@@ -54,7 +54,7 @@ func init() {
 				} else {
 					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), kaldiio.IntVectorCodec,
 						func(key string, ali []int32) (kaldiio.IntVector, error) {
-							p, ok, err := decoder.AliToPhones(tm, ali, *perFrame)
+							p, ok, err := align.AliToPhones(tm, ali, *perFrame)
 							if err == nil && !ok {
 								ctx.Warn("Split to phones failed for %s: alignment does not look like whole phones", key)
 							}
@@ -88,7 +88,7 @@ func aliToPhonesCtm(ctx *kaldicmd.Context, tm *hmm.TransitionModel, frameShift f
 	done := 0
 	for sr.Next() {
 		key := sr.Key()
-		split, _, err := decoder.SplitToPhones(tm, sr.Value())
+		split, _, err := align.SplitToPhones(tm, sr.Value())
 		if err != nil {
 			ctx.Warn("%s: %v", key, err)
 			continue

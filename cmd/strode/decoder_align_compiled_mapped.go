@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -26,7 +26,7 @@ func init() {
 		MinArgs: 4,
 		MaxArgs: 5,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := decoder.DefaultAlignOptions()
+			opt := align.DefaultOptions()
 			opt.Register(fs)
 			_ = fs.Bool("binary", true, "Write output in binary mode")
 			return func(ctx *kaldicmd.Context) error {
@@ -37,7 +37,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				al, err := decoder.NewAligner(tm, opt)
+				al, err := align.NewAligner(tm, opt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -67,7 +67,7 @@ var errNoInput = errors.New("no input for utterance")
 // runAlignment is the loop of align-compiled-mapped and align-mapped: for
 // each log-likelihood matrix, get the utterance's graph, align, write the
 // alignment (and score), and count successes and failures as Kaldi does.
-func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignOptions, loglikesRspec, aliWspec, scoresWspec string,
+func runAlignment(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, loglikesRspec, aliWspec, scoresWspec string,
 	graphOf func(key string) (*fst.VectorFst, error), noInputMsg, noInputWhat string) error {
 	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
@@ -114,15 +114,15 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 		}
 		ali, err := al.Align(g, ll.Data, ll.Rows, ll.Cols)
 		switch {
-		case errors.Is(err, decoder.ErrZeroLength):
+		case errors.Is(err, align.ErrZeroLength):
 			ctx.Warn("Zero-length utterance: %s", key)
 			numOther++
 			continue
-		case errors.Is(err, decoder.ErrEmptyGraph):
+		case errors.Is(err, align.ErrEmptyGraph):
 			ctx.Warn("Empty decoding graph for %s", key)
 			numOther++
 			continue
-		case errors.Is(err, decoder.ErrAlignFailed):
+		case errors.Is(err, align.ErrAlignFailed):
 			if opt.RetryBeam != 0 {
 				numRetried++
 				ctx.Warn("Retrying utterance %s with beam %g", key, opt.RetryBeam)

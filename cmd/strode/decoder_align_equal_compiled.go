@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -64,7 +64,7 @@ func init() {
 						continue
 					}
 					g := graphs.Value()
-					ali, err := decoder.EqualAlign(&g, m.Rows, decoder.StringHash(key))
+					ali, err := align.EqualAlign(&g, m.Rows, align.StringHash(key))
 					if err != nil {
 						ctx.Warn("AlignEqual: did not align utterance %s: %v", key, err)
 						failed++

@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
@@ -82,7 +82,7 @@ func mapTable[In, Out any](ctx *kaldicmd.Context, rspec string, in kaldiio.Codec
 // compile-train-graphs and align-mapped (arguments 0, 1 and 2) and the
 // optional --read-disambig-syms list, and returns the training-graph
 // compiler with the model's transition model.
-func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.TrainingGraphOptions) (*decoder.TrainingGraphCompiler, *hmm.TransitionModel, error) {
+func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt align.TrainingGraphOptions) (*align.TrainingGraphCompiler, *hmm.TransitionModel, error) {
 	tree, err := tree.Read(ctx.Arg(0))
 	if err != nil {
 		return nil, nil, err
@@ -101,7 +101,7 @@ func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.Tra
 			return nil, nil, err
 		}
 	}
-	comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
+	comp, err := align.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
 	if err != nil {
 		return nil, nil, err
 	}

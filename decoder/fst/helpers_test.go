@@ -3,15 +3,7 @@ package fst
 import (
 	"os/exec"
 	"testing"
-
-	"github.com/strode-asr/strode/internal/shareddata"
 )
-
-// sharedDir is ../shared beside the repository root (where CI clones it).
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	return shareddata.Dir(t, sub)
-}
 
 // needTool skips when an OpenFst command-line tool is missing.
 func needTool(t testing.TB, name string) string {

@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import (
 	"path/filepath"
@@ -23,7 +23,7 @@ func TestGlibcRand(t *testing.T) {
 // utterances gives Kaldi's alignments.
 func TestEqualAlignKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	graphs := readTable(t, "ark:fst/testdata/test5_graphs.fsts", fst.Codec)
+	graphs := readTable(t, "ark:../fst/testdata/test5_graphs.fsts", fst.Codec)
 	feats := readTable(t, "ark:"+filepath.Join(dir, "golden/test5_feats.ark"), kaldiio.MatrixCodec)
 	want := readTable(t, "ark:"+filepath.Join(dir, "golden/test5_align_equal.ali"), kaldiio.IntVectorCodec)
 	if len(want) != 5 {

@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import "github.com/strode-asr/strode/decoder/fst"
 

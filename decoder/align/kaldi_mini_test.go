@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import (
 	"bufio"
@@ -87,8 +87,8 @@ func readTable[T any](t testing.TB, rspec string, c kaldiio.Codec[T]) map[string
 }
 
 // Kaldi's align scripts' settings, as in kaldi-mini's golden commands.
-func scriptAlignOptions() AlignOptions {
-	return AlignOptions{Beam: 10, RetryBeam: 40, TransitionScale: 1, SelfLoopScale: 0.1, AcousticScale: 0.1}
+func scriptAlignOptions() Options {
+	return Options{Beam: 10, RetryBeam: 40, TransitionScale: 1, SelfLoopScale: 0.1, AcousticScale: 0.1}
 }
 
 // Our compile-train-graphs + align-compiled-mapped on kaldi-mini's first

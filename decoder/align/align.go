@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import (
 	"errors"
@@ -19,12 +19,12 @@ var (
 	ErrDimMismatch = hmm.ErrDimMismatch // one sentinel with the model's
 )
 
-// AlignOptions are the options of Kaldi's align-compiled-mapped and
+// Options are the options of Kaldi's align-compiled-mapped and
 // align-mapped, with their defaults: --beam 200, --retry-beam 0,
 // --acoustic-scale 1, --transition-scale 1, --self-loop-scale 1. (Kaldi's
 // align scripts pass --beam 10 --retry-beam 40 --acoustic-scale 0.1
 // --self-loop-scale 0.1, as our recipes do.)
-type AlignOptions struct {
+type Options struct {
 	Beam            float64
 	RetryBeam       float64
 	AcousticScale   float64
@@ -37,13 +37,13 @@ type AlignOptions struct {
 	Careful bool
 }
 
-// DefaultAlignOptions are align-compiled-mapped's defaults.
-func DefaultAlignOptions() AlignOptions {
-	return AlignOptions{Beam: 200, RetryBeam: 0, AcousticScale: 1, TransitionScale: 1, SelfLoopScale: 1}
+// DefaultOptions are align-compiled-mapped's defaults.
+func DefaultOptions() Options {
+	return Options{Beam: 200, RetryBeam: 0, AcousticScale: 1, TransitionScale: 1, SelfLoopScale: 1}
 }
 
 // Register adds the options under Kaldi's names.
-func (o *AlignOptions) Register(fs *flag.FlagSet) {
+func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Beam, "beam", o.Beam, "Decoding beam")
 	fs.Float64Var(&o.RetryBeam, "retry-beam", o.RetryBeam, "Decoding beam for second try at alignment")
 	fs.Float64Var(&o.TransitionScale, "transition-scale", o.TransitionScale, "Transition-probability scale [relative to acoustics]")
@@ -74,7 +74,7 @@ func (a *Alignment) LogLike(acousticScale float64) float64 {
 // An Aligner reuses its buffers; it is not safe for concurrent use.
 type Aligner struct {
 	tm      *hmm.TransitionModel
-	opt     AlignOptions
+	opt     Options
 	tidCost []float32 // cost added to every arc with this input label
 	id2pdf  []int32
 
@@ -103,7 +103,7 @@ const (
 )
 
 // NewAligner prepares an aligner for a transition model.
-func NewAligner(tm *hmm.TransitionModel, opt AlignOptions) (*Aligner, error) {
+func NewAligner(tm *hmm.TransitionModel, opt Options) (*Aligner, error) {
 	if opt.Beam <= 0 {
 		return nil, fmt.Errorf("beam %g must be positive", opt.Beam)
 	}

@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package decoder
+package align
 
 import (
 	"errors"
@@ -70,7 +70,7 @@ func TestAlignOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := DefaultAlignOptions()
+	opt := DefaultOptions()
 	opt.Beam, opt.RetryBeam, opt.AcousticScale, opt.SelfLoopScale = 10, 40, 0.1, 0.1
 	al, err := NewAligner(tm, opt)
 	if err != nil {
@@ -130,7 +130,7 @@ func TestAlignErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	al, _ := NewAligner(tm, AlignOptions{Beam: 10, AcousticScale: 0.1, TransitionScale: 1, SelfLoopScale: 0.1})
+	al, _ := NewAligner(tm, Options{Beam: 10, AcousticScale: 0.1, TransitionScale: 1, SelfLoopScale: 0.1})
 	cols := tm.NumPdfs()
 	// Too few frames for six HMM states: no final state is reached.
 	if _, err := al.Align(g, make([]float32, 3*cols), 3, cols); !errors.Is(err, ErrAlignFailed) {

@@ -1,34 +1,35 @@
-// Package decoder turns acoustic scores into words: OpenFst graph I/O and the
-// FST and lattice codecs, Kaldi's transition model and decision tree, training
-// graphs and forced alignment, decoding-graph building (lexicon + grammar +
-// HMM → HCLG), beam search with lattice generation, pdf priors that turn
-// posteriors into pseudo log-likelihoods, and WER scoring.
+// Package decoder turns acoustic scores into words: graph I/O, Kaldi's tree
+// and transition model, training graphs and forced alignment,
+// decoding-graph building (lexicon + grammar + HMM → HCLG), beam search with
+// lattice generation, pdf priors that turn posteriors into pseudo
+// log-likelihoods, and WER scoring. It must not know how the scores were
+// computed: it reads a matrix of log-likelihoods per utterance, from any
+// acoustic model. This package holds no code; its sub-packages do, one
+// concept each, layered as Kaldi's src/ is (fstext, tree, hmm, decoder):
+// each package below imports only packages described before it.
 //
-// It must not know how the scores were computed: it reads a matrix of
-// log-likelihoods per utterance, from any acoustic model.
+// decoder/fst is the weighted FST (OpenFst's VectorFst over the tropical
+// semiring) with its binary (VectorFst, ConstFst), AT&T text and archive
+// (ark:*.fsts) codecs, symbol tables (words.txt, phones.txt, sym2int) and
+// the light operations every graph user needs. decoder/fstalg, beside it,
+// holds the graph-building algorithms (composition, DeterminizeStar,
+// encoded minimization, pushing, epsilon removal) that only mkgraph uses.
 //
-// This package holds the shared core; sub-packages build on it.
+// decoder/tree is the phonetic decision tree (ContextDependency and its
+// EventMaps) with Kaldi's tree file in both forms: it maps a phone window
+// and a pdf-class to a pdf-id.
 //
-// FSTs. VectorFst is OpenFst's VectorFst<StdArc> (tropical float weights):
-// States[s].Arcs is a plain slice, so arc iteration is a range loop.
-// ReadFstFile / FstReader read VectorFst and ConstFst binaries (Kaldi's
-// HCLG.fst is a ConstFst) into it; WriteVectorFst and WriteConstFst write
-// OpenFst's formats, WriteFstText and FstTextReader the AT&T text form, and
-// FstCodec is Kaldi's VectorFstHolder for FST archives (ark:*.fsts).
-// SymbolTable reads words.txt / phones.txt.
+// decoder/hmm is the HMM topology and the TransitionModel with their Kaldi
+// codecs (ReadTransitionModel reads the head of any final.mdl), self-loop
+// insertion, the show-transitions and hmm-info listings and Kaldi's
+// posterior helpers.
 //
-// HMM objects. TransitionModel (with its HmmTopology) and ContextDependency
-// (the tree, an EventMap) read and write Kaldi's binary and text forms
-// byte-identically through TransitionModelCodec and ContextDependencyCodec;
-// ReadTransitionModel reads the head of any final.mdl. The model maps
-// transition-ids to (phone, HMM state, pdf-id, transition index) and back.
+// decoder/align builds training graphs (compile-train-graphs), aligns
+// (align-compiled-mapped, careful mode, align-equal-compiled) and serves the
+// alignment tools (ali-to-pdf, ali-to-phones, analyze-counts).
 //
-// Training graphs and alignment. TrainingGraphCompiler is Kaldi's
-// compile-train-graphs (L ∘ transcript, context expansion for any tree
-// width, HMM expansion, self-loops); Aligner is align-compiled-mapped's
-// Viterbi beam search (FasterDecoder) with Kaldi's transition-probability
-// scaling, retry beam and careful mode; EqualAlign is align-equal-compiled,
-// reproducing Kaldi's random paths. AliToPdf, AliToPhones, SplitToPhones,
-// Counts (analyze-counts), Print (show-transitions) serve the Kaldi tools
-// of the same names in cmd/strode.
+// On these build decoder/gmm (Kaldi's GMM likelihoods), decoder/mkgraph
+// (lang directories, G and HCLG), decoder/lattice (lattice types and
+// operations), decoder/search (beam search with lattice generation, over
+// fst and lattice), decoder/priors (pdf priors) and decoder/scoring (WER).
 package decoder

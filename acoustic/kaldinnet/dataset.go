@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/features"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -215,7 +215,7 @@ func Each(featRspec, targetRspec string, o Options, p *am.Pipeline, numPdfs int,
 	var rep Report
 	var tid2pdf []int32
 	if o.TransModel != "" {
-		tm, err := decoder.ReadTransitionModel(o.TransModel)
+		tm, err := hmm.ReadTransitionModel(o.TransModel)
 		if err != nil {
 			return rep, err
 		}

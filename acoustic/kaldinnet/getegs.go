@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/atomicfile"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -81,7 +81,7 @@ func GetEgs(featRspec, targetRspec, dir string, o EgsOptions, log func(string, .
 	}
 	numPdfs := o.NumPdfs
 	if numPdfs == 0 && o.Data.TransModel != "" {
-		tm, err := decoder.ReadTransitionModel(o.Data.TransModel)
+		tm, err := hmm.ReadTransitionModel(o.Data.TransModel)
 		if err != nil {
 			return info, err
 		}

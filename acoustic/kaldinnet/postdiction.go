@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -52,7 +52,7 @@ func Postdiction(f *am.File, featRspec string, o PostdictionOptions, table io.Wr
 		}
 		labels = append(labels, ali...)
 		if o.TransModel != "" && labels != nil {
-			tm, err := decoder.ReadTransitionModel(o.TransModel)
+			tm, err := hmm.ReadTransitionModel(o.TransModel)
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -102,7 +102,7 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 		return nil, errors.New("--init-model and --init-encoder exclude each other (--init-model takes the whole model)")
 	}
 	if s.NumPdfs == 0 && s.Data.TransModel != "" {
-		tm, err := decoder.ReadTransitionModel(s.Data.TransModel)
+		tm, err := hmm.ReadTransitionModel(s.Data.TransModel)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,8 @@ import (
 	"sort"
 
 	"github.com/strode-asr/strode/acoustic/am"
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -59,13 +60,13 @@ func ComputeTTildeStats(f *am.File, featRspec string, o TTildeStatsOptions, log 
 	if o.Ali == "" || o.TransModel == "" {
 		return nil, errors.New("dataset: t~ statistics need --ali and --transition-model")
 	}
-	tm, err := decoder.ReadTransitionModel(o.TransModel)
+	tm, err := hmm.ReadTransitionModel(o.TransModel)
 	if err != nil {
 		return nil, err
 	}
-	var names *decoder.SymbolTable
+	var names *fst.SymbolTable
 	if o.Phones != "" {
-		if names, err = decoder.ReadSymbolTableFile(o.Phones); err != nil {
+		if names, err = fst.ReadSymbolTableFile(o.Phones); err != nil {
 			return nil, err
 		}
 	}

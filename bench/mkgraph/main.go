@@ -13,7 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 )
 
@@ -41,7 +41,7 @@ func run(out string, nWords, per int, seed int64) error {
 		return err
 	}
 	g, tree, tm := in.G, in.Tree, in.TM
-	if err := decoder.WriteFstFile(filepath.Join(langDir, "G.fst"), g); err != nil {
+	if err := fst.WriteFile(filepath.Join(langDir, "G.fst"), g); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(monoDir, 0o777); err != nil {
@@ -54,7 +54,7 @@ func run(out string, nWords, per int, seed int64) error {
 	if err != nil {
 		return err
 	}
-	if err := decoder.WriteFstFile(filepath.Join(out, "Ha.fst"), h.Fst); err != nil {
+	if err := fst.WriteFile(filepath.Join(out, "Ha.fst"), h.Fst); err != nil {
 		return err
 	}
 	var pairs bytes.Buffer

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/search"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -44,31 +45,31 @@ type decodingSetup struct {
 	tidToPdf []int32
 	numPdfs  int
 	graph    *search.Graph
-	words    *decoder.SymbolTable
+	words    *fst.SymbolTable
 }
 
-func loadDecoding(mdl, fst, wordSyms string) (*decodingSetup, error) {
-	if strings.Contains(fst, ":") && !strings.HasSuffix(strings.TrimSpace(fst), "|") {
-		return nil, fmt.Errorf("a table of per-utterance FSTs (%s) is not supported; give one decoding graph", fst)
+func loadDecoding(mdl, fstRx, wordSyms string) (*decodingSetup, error) {
+	if strings.Contains(fstRx, ":") && !strings.HasSuffix(strings.TrimSpace(fstRx), "|") {
+		return nil, fmt.Errorf("a table of per-utterance FSTs (%s) is not supported; give one decoding graph", fstRx)
 	}
-	tm, err := decoder.ReadTransitionModel(mdl)
+	tm, err := hmm.ReadTransitionModel(mdl)
 	if err != nil {
 		return nil, err
 	}
-	f, err := decoder.ReadFstFile(fst)
+	f, err := fst.ReadFile(fstRx)
 	if err != nil {
 		return nil, err
 	}
 	g, err := search.NewGraph(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fst, err)
+		return nil, fmt.Errorf("%s: %w", fstRx, err)
 	}
 	if int(g.MaxInputLabel()) > tm.NumTransitionIDs() {
-		return nil, fmt.Errorf("the decoding graph %s has transition-id %d but the model %s has only %d: graph and model do not belong together", fst, g.MaxInputLabel(), mdl, tm.NumTransitionIDs())
+		return nil, fmt.Errorf("the decoding graph %s has transition-id %d but the model %s has only %d: graph and model do not belong together", fstRx, g.MaxInputLabel(), mdl, tm.NumTransitionIDs())
 	}
 	s := &decodingSetup{tidToPdf: tm.TransitionIDToPdfArray(), numPdfs: tm.NumPdfs(), graph: g}
 	if wordSyms != "" {
-		if s.words, err = decoder.ReadSymbolTableFile(wordSyms); err != nil {
+		if s.words, err = fst.ReadSymbolTableFile(wordSyms); err != nil {
 			return nil, fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
 		}
 	}

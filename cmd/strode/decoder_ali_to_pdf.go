@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -24,7 +25,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				done, failed, err := mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), kaldiio.IntVectorCodec,
-					func(key string, ali []int32) (kaldiio.IntVector, error) { return tm.AliToPdf(ali) })
+					func(key string, ali []int32) (kaldiio.IntVector, error) { return align.AliToPdf(tm, ali) })
 				ctx.Log("Converted %d alignments to pdf sequences.", done)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)

@@ -4,7 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -42,9 +43,9 @@ func init() {
 				}
 				var done int
 				if *writeLengths {
-					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), decoder.Int32PairVectorCodec,
+					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), align.Int32PairVectorCodec,
 						func(key string, ali []int32) ([][2]int32, error) {
-							p, ok, err := tm.PhoneLengths(ali)
+							p, ok, err := align.PhoneLengths(tm, ali)
 							if err == nil && !ok {
 								ctx.Warn("Split to phones failed for %s: alignment does not look like whole phones", key)
 							}
@@ -53,7 +54,7 @@ func init() {
 				} else {
 					done, _, err = mapAlignments(ctx, ctx.Arg(1), ctx.Arg(2), kaldiio.IntVectorCodec,
 						func(key string, ali []int32) (kaldiio.IntVector, error) {
-							p, ok, err := tm.AliToPhones(ali, *perFrame)
+							p, ok, err := align.AliToPhones(tm, ali, *perFrame)
 							if err == nil && !ok {
 								ctx.Warn("Split to phones failed for %s: alignment does not look like whole phones", key)
 							}
@@ -73,7 +74,7 @@ func init() {
 // aliToPhonesCtm writes "utt 1 start duration phone" lines to the
 // wxfilename, as ali-to-phones --ctm-output (times accumulate in float, as
 // Kaldi's BaseFloat).
-func aliToPhonesCtm(ctx *kaldicmd.Context, tm *decoder.TransitionModel, frameShift float32) error {
+func aliToPhonesCtm(ctx *kaldicmd.Context, tm *hmm.TransitionModel, frameShift float32) error {
 	sr, err := kaldiio.OpenSequentialReader(ctx.Arg(1), kaldiio.IntVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
@@ -87,7 +88,7 @@ func aliToPhonesCtm(ctx *kaldicmd.Context, tm *decoder.TransitionModel, frameShi
 	done := 0
 	for sr.Next() {
 		key := sr.Key()
-		split, _, err := tm.SplitToPhones(sr.Value())
+		split, _, err := align.SplitToPhones(tm, sr.Value())
 		if err != nil {
 			ctx.Warn("%s: %v", key, err)
 			continue
@@ -95,7 +96,7 @@ func aliToPhonesCtm(ctx *kaldicmd.Context, tm *decoder.TransitionModel, frameShi
 		start := float32(0)
 		for _, p := range split {
 			dur := frameShift * float32(len(p))
-			w.WriteString(fmt.Sprintf("%s 1 %s %s %d\n", key, decoder.FormatG6(float64(start)), decoder.FormatG6(float64(dur)), tm.TransitionIDToPhone(p[0])))
+			w.WriteString(fmt.Sprintf("%s 1 %s %s %d\n", key, hmm.FormatG6(float64(start)), hmm.FormatG6(float64(dur)), tm.TransitionIDToPhone(p[0])))
 			start += dur
 		}
 		done++

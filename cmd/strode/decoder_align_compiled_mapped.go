@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -24,7 +26,7 @@ func init() {
 		MinArgs: 4,
 		MaxArgs: 5,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := decoder.DefaultAlignOptions()
+			opt := align.DefaultOptions()
 			opt.Register(fs)
 			_ = fs.Bool("binary", true, "Write output in binary mode")
 			return func(ctx *kaldicmd.Context) error {
@@ -35,16 +37,16 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				al, err := decoder.NewAligner(tm, opt)
+				al, err := align.NewAligner(tm, opt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), decoder.FstCodec, tableStreams(ctx)...)
+				graphs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer graphs.Close()
-				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*decoder.VectorFst, error) {
+				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*fst.VectorFst, error) {
 					ok, err := graphs.HasKey(key)
 					if err != nil {
 						return nil, err
@@ -65,8 +67,8 @@ var errNoInput = errors.New("no input for utterance")
 // runAlignment is the loop of align-compiled-mapped and align-mapped: for
 // each log-likelihood matrix, get the utterance's graph, align, write the
 // alignment (and score), and count successes and failures as Kaldi does.
-func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignOptions, loglikesRspec, aliWspec, scoresWspec string,
-	graphOf func(key string) (*decoder.VectorFst, error), noInputMsg, noInputWhat string) error {
+func runAlignment(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, loglikesRspec, aliWspec, scoresWspec string,
+	graphOf func(key string) (*fst.VectorFst, error), noInputMsg, noInputWhat string) error {
 	sr, err := kaldiio.OpenSequentialReader(loglikesRspec, kaldiio.MatrixCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)
@@ -112,15 +114,15 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 		}
 		ali, err := al.Align(g, ll.Data, ll.Rows, ll.Cols)
 		switch {
-		case errors.Is(err, decoder.ErrZeroLength):
+		case errors.Is(err, align.ErrZeroLength):
 			ctx.Warn("Zero-length utterance: %s", key)
 			numOther++
 			continue
-		case errors.Is(err, decoder.ErrEmptyGraph):
+		case errors.Is(err, align.ErrEmptyGraph):
 			ctx.Warn("Empty decoding graph for %s", key)
 			numOther++
 			continue
-		case errors.Is(err, decoder.ErrAlignFailed):
+		case errors.Is(err, align.ErrAlignFailed):
 			if opt.RetryBeam != 0 {
 				numRetried++
 				ctx.Warn("Retrying utterance %s with beam %g", key, opt.RetryBeam)
@@ -150,7 +152,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 		}
 		numSuccess++
 		if numSuccess%50 == 0 {
-			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, decoder.FormatG6(like/float64(ll.Rows)), ll.Rows)
+			ctx.Log("Processed %d utterances, log-like per frame for %s is %s over %d frames.", numSuccess, key, hmm.FormatG6(like/float64(ll.Rows)), ll.Rows)
 		}
 	}
 	rep.Finish()
@@ -169,7 +171,7 @@ func runAlignment(ctx *kaldicmd.Context, al *decoder.Aligner, opt decoder.AlignO
 	if frames > 0 {
 		perFrame = totLike / float64(frames)
 	}
-	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", decoder.FormatG6(perFrame), frames)
+	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", hmm.FormatG6(perFrame), frames)
 	ctx.Log("Retried %d out of %d utterances.", numRetried, numSuccess+numOther)
 	ctx.Log("Done %d, could not find %s for %d, other errors on %d", numSuccess, noInputWhat, numNoInput, numOther)
 	if numSuccess == 0 {

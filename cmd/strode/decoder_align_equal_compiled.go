@@ -4,7 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -22,7 +23,7 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			_ = fs.Bool("binary", true, "Write output in binary mode")
 			return func(ctx *kaldicmd.Context) error {
-				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), decoder.FstCodec, tableStreams(ctx)...)
+				graphs, err := kaldiio.OpenSequentialReader(ctx.Arg(0), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -63,7 +64,7 @@ func init() {
 						continue
 					}
 					g := graphs.Value()
-					ali, err := decoder.EqualAlign(&g, m.Rows, decoder.StringHash(key))
+					ali, err := align.EqualAlign(&g, m.Rows, align.StringHash(key))
 					if err != nil {
 						ctx.Warn("AlignEqual: did not align utterance %s: %v", key, err)
 						failed++

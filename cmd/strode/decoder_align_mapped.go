@@ -3,7 +3,8 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -24,11 +25,11 @@ func init() {
 			// As Kaldi's align-mapped: the transition probabilities go into
 			// the graph (TrainingGraphCompilerOptions, defaults 1.0 / 1.0),
 			// not added again at alignment time.
-			opt := decoder.DefaultAlignOptions()
+			opt := align.DefaultOptions()
 			fs.Float64Var(&opt.Beam, "beam", opt.Beam, "Decoding beam")
 			fs.Float64Var(&opt.RetryBeam, "retry-beam", opt.RetryBeam, "Decoding beam for second try at alignment")
 			fs.Float64Var(&opt.AcousticScale, "acoustic-scale", opt.AcousticScale, "Scaling factor for acoustic likelihoods")
-			gopt := decoder.TrainingGraphOptions{TransitionScale: 1, SelfLoopScale: 1, Reorder: true}
+			gopt := align.TrainingGraphOptions{TransitionScale: 1, SelfLoopScale: 1, Reorder: true}
 			gopt.Register(fs)
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
 			fs.BoolVar(&opt.Careful, "careful", false, "If true, do 'careful' alignment, which is better at detecting alignment failure (involves loop to start of decoding graph). (An option of Kaldi's gmm-align-compiled, offered here too.)")
@@ -38,7 +39,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				opt.TransitionScale, opt.SelfLoopScale = 0, 0 // already in the graph
-				al, err := decoder.NewAligner(tm, opt)
+				al, err := align.NewAligner(tm, opt)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -47,7 +48,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer tra.Close()
-				return runAlignment(ctx, al, opt, ctx.Arg(3), ctx.Arg(5), ctx.Arg(6), func(key string) (*decoder.VectorFst, error) {
+				return runAlignment(ctx, al, opt, ctx.Arg(3), ctx.Arg(5), ctx.Arg(6), func(key string) (*fst.VectorFst, error) {
 					ok, err := tra.HasKey(key)
 					if err != nil {
 						return nil, err

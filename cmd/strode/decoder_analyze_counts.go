@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -49,7 +49,7 @@ func init() {
 					}
 					defer uw.Close()
 				}
-				counts := decoder.NewCounts(*countsDim)
+				counts := align.NewCounts(*countsDim)
 				done, skipped := 0, 0
 				for sr.Next() {
 					key := sr.Key()

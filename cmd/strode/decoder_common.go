@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -12,9 +15,9 @@ import (
 const decoderFailure = kaldicmd.FailureStatus
 
 // readModelTM reads the transition model of a model file for a command.
-func readModelTM(ctx *kaldicmd.Context, rx string) (*decoder.TransitionModel, error) {
-	tm := &decoder.TransitionModel{}
-	if err := kaldiio.ReadObject(rx, decoder.TransitionModelCodec, tm, tableStreams(ctx)...); err != nil {
+func readModelTM(ctx *kaldicmd.Context, rx string) (*hmm.TransitionModel, error) {
+	tm := &hmm.TransitionModel{}
+	if err := kaldiio.ReadObject(rx, hmm.TransitionModelCodec, tm, tableStreams(ctx)...); err != nil {
 		return nil, err
 	}
 	return tm, nil
@@ -79,8 +82,8 @@ func mapTable[In, Out any](ctx *kaldicmd.Context, rspec string, in kaldiio.Codec
 // compile-train-graphs and align-mapped (arguments 0, 1 and 2) and the
 // optional --read-disambig-syms list, and returns the training-graph
 // compiler with the model's transition model.
-func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.TrainingGraphOptions) (*decoder.TrainingGraphCompiler, *decoder.TransitionModel, error) {
-	tree, err := decoder.ReadTree(ctx.Arg(0))
+func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt align.TrainingGraphOptions) (*align.TrainingGraphCompiler, *hmm.TransitionModel, error) {
+	tree, err := tree.Read(ctx.Arg(0))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,17 +91,17 @@ func openGraphCompiler(ctx *kaldicmd.Context, disambigRx string, opt decoder.Tra
 	if err != nil {
 		return nil, nil, err
 	}
-	lex, err := decoder.ReadFstRx(ctx.Arg(2), tableStreams(ctx)...)
+	lex, err := fst.ReadRx(ctx.Arg(2), tableStreams(ctx)...)
 	if err != nil {
 		return nil, nil, err
 	}
 	var disambig []int32
 	if disambigRx != "" {
-		if disambig, err = decoder.ReadIntList(disambigRx); err != nil {
+		if disambig, err = fst.ReadIntList(disambigRx); err != nil {
 			return nil, nil, err
 		}
 	}
-	comp, err := decoder.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
+	comp, err := align.NewTrainingGraphCompiler(tm, tree, lex, disambig, opt)
 	if err != nil {
 		return nil, nil, err
 	}

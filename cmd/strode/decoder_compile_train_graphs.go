@@ -4,7 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -22,7 +23,7 @@ func init() {
 		MinArgs: 5,
 		MaxArgs: 5,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opt := decoder.DefaultTrainingGraphOptions()
+			opt := align.DefaultTrainingGraphOptions()
 			opt.Register(fs)
 			disambigRx := fs.String("read-disambig-syms", "", "File containing list of disambiguation symbols in phone symbol table")
 			_ = fs.Int("batch-size", 250, "Number of FSTs to compile at a time (more -> faster but uses more memory); accepted for compatibility")
@@ -36,7 +37,7 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer sr.Close()
-				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), decoder.FstCodec, tableStreams(ctx)...)
+				tw, err := kaldiio.OpenTableWriter(ctx.Arg(4), fst.Codec, tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

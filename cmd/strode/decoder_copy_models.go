@@ -3,7 +3,8 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -24,7 +25,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.TransitionModelCodec, *binary, tm, tableStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), hmm.TransitionModelCodec, *binary, tm, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Copied transition model.")
@@ -42,11 +43,11 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode.")
 			return func(ctx *kaldicmd.Context) error {
-				var tree decoder.ContextDependency
-				if err := kaldiio.ReadObject(ctx.Arg(0), decoder.ContextDependencyCodec, &tree, tableStreams(ctx)...); err != nil {
+				var ctxDep tree.ContextDependency
+				if err := kaldiio.ReadObject(ctx.Arg(0), tree.ContextDependencyCodec, &ctxDep, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				if err := kaldiio.WriteObject(ctx.Arg(1), decoder.ContextDependencyCodec, *binary, &tree, tableStreams(ctx)...); err != nil {
+				if err := kaldiio.WriteObject(ctx.Arg(1), tree.ContextDependencyCodec, *binary, &ctxDep, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				ctx.Log("Copied tree")

@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/gmm"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -128,7 +128,7 @@ func (gmmCopyCodec) Read(r *kaldiio.Reader, binary bool, m *gmm.Model) error {
 
 func (c gmmCopyCodec) Write(w *kaldiio.Writer, binary bool, m *gmm.Model) error {
 	if c.tm {
-		if err := decoder.TransitionModelCodec.Write(w, binary, &m.Trans); err != nil {
+		if err := hmm.TransitionModelCodec.Write(w, binary, &m.Trans); err != nil {
 			return err
 		}
 	}

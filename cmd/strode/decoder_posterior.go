@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -33,7 +33,7 @@ func init() {
 				rnd := rand.New(rand.NewSource(srand))
 				done, _, err := mapTable(ctx, ctx.Arg(0), kaldiio.MatrixCodec, ctx.Arg(1), kaldiio.PosteriorCodec,
 					func(key string, m kaldiio.Matrix) (kaldiio.Posterior, error) {
-						return decoder.ProbToPost(m, float32(minPost), randomPrune, rnd), nil
+						return hmm.ProbToPost(m, float32(minPost), randomPrune, rnd), nil
 					})
 				if err != nil {
 					return err
@@ -77,7 +77,7 @@ func init() {
 						if err != nil {
 							return nil, err
 						}
-						w, err := decoder.PostOnAli(post, ali)
+						w, err := hmm.PostOnAli(post, ali)
 						if err != nil {
 							return nil, fmt.Errorf("utterance %s in %s: %w", key, ctx.Arg(0), err)
 						}

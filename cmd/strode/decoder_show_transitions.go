@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -19,7 +19,7 @@ func init() {
 		MaxArgs:     3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			return func(ctx *kaldicmd.Context) error {
-				phones, err := decoder.ReadSymbolTableFile(ctx.Arg(0))
+				phones, err := fst.ReadSymbolTableFile(ctx.Arg(0))
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}

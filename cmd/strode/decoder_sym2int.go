@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -25,15 +25,15 @@ func init() {
 			oov := fs.String("map-oov", "", "Symbol to which unknown symbols are mapped (default: unknown symbols are errors)")
 			field := fs.String("field", "1-", "Fields to map, as sym2int.pl's -f (e.g. 2- for Kaldi text files)")
 			return func(ctx *kaldicmd.Context) error {
-				table, err := decoder.ReadSymbolTableFile(ctx.Arg(0))
+				table, err := fst.ReadSymbolTableFile(ctx.Arg(0))
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				fr, err := decoder.ParseFieldRange(*field)
+				fr, err := fst.ParseFieldRange(*field)
 				if err != nil {
 					return kaldicmd.Exit(1, err)
 				}
-				m := &decoder.SymbolMapper{Table: table, OOV: *oov, Fields: fr}
+				m := &fst.SymbolMapper{Table: table, OOV: *oov, Fields: fr}
 				inputs := ctx.Args()[1:]
 				if len(inputs) == 0 {
 					inputs = []string{"-"}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/strode-asr/strode/internal/atomicfile"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -29,10 +29,10 @@ func init() {
 			fs.StringVar(&readSyms, "read-symbol-table", readSyms, "Use the existing symbol table (words.txt)")
 			fs.StringVar(&writeSyms, "write-symbol-table", writeSyms, "Write the generated symbol table to a file")
 			return func(ctx *kaldicmd.Context) error {
-				var words *decoder.SymbolTable
+				var words *fst.SymbolTable
 				if readSyms != "" {
 					var err error
-					if words, err = decoder.ReadSymbolTableFile(readSyms); err != nil {
+					if words, err = fst.ReadSymbolTableFile(readSyms); err != nil {
 						return err
 					}
 				}
@@ -50,10 +50,10 @@ func init() {
 					out = "-"
 				}
 				if out == "-" {
-					if err := decoder.WriteVectorFst(ctx.Stdout, g); err != nil {
+					if err := fst.WriteVectorFst(ctx.Stdout, g); err != nil {
 						return err
 					}
-				} else if err := decoder.WriteFstFile(out, g); err != nil {
+				} else if err := fst.WriteFile(out, g); err != nil {
 					return err
 				}
 				if writeSyms != "" {
@@ -70,6 +70,6 @@ func init() {
 
 // writeSymbolsAtomic writes a symbol table through a temporary file
 // renamed into place.
-func writeSymbolsAtomic(path string, syms *decoder.SymbolTable) error {
+func writeSymbolsAtomic(path string, syms *fst.SymbolTable) error {
 	return atomicfile.Write(path, syms.WriteText)
 }

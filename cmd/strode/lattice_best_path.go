@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -29,10 +29,10 @@ func init() {
 			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
 			fs.StringVar(&latsOut, "write-lattices", "", "If supplied, write 1-best path as lattices to this wspecifier")
 			return func(ctx *kaldicmd.Context) error {
-				var syms *decoder.SymbolTable
+				var syms *fst.SymbolTable
 				if wordSyms != "" {
 					var err error
-					if syms, err = decoder.ReadSymbolTableFile(wordSyms); err != nil {
+					if syms, err = fst.ReadSymbolTableFile(wordSyms); err != nil {
 						return fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
 					}
 				}

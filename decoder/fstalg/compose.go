@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // ComposeOptions control Compose.
@@ -29,9 +29,9 @@ func DefaultComposeOptions() ComposeOptions { return ComposeOptions{Connect: tru
 // twice in the log semiring). Neither input needs to be sorted: the arcs
 // are matched through sorted copies, iterating the side with fewer arcs
 // as Kaldi's TableCompose does.
-func Compose(a, b *decoder.VectorFst, opt ComposeOptions) (*decoder.VectorFst, error) {
-	out := decoder.NewVectorFst()
-	if a.Start == decoder.NoState || b.Start == decoder.NoState {
+func Compose(a, b *fst.VectorFst, opt ComposeOptions) (*fst.VectorFst, error) {
+	out := fst.NewVectorFst()
+	if a.Start == fst.NoState || b.Start == fst.NoState {
 		return out, nil
 	}
 	if err := a.Validate(); err != nil {
@@ -42,17 +42,17 @@ func Compose(a, b *decoder.VectorFst, opt ComposeOptions) (*decoder.VectorFst, e
 	}
 	// aOut[s]: arcs of a with a non-epsilon output, sorted by olabel;
 	// aEps[s]: arcs of a with output epsilon. Likewise for b on its input.
-	aOut, aEps := splitSorted(a, func(x decoder.Arc) decoder.Label { return x.OLabel })
-	bIn, bEps := splitSorted(b, func(x decoder.Arc) decoder.Label { return x.ILabel })
+	aOut, aEps := splitSorted(a, func(x fst.Arc) fst.Label { return x.OLabel })
+	bIn, bEps := splitSorted(b, func(x fst.Arc) fst.Label { return x.ILabel })
 
 	type triple struct {
-		s1, s2 decoder.StateID
+		s1, s2 fst.StateID
 		fs     int8
 	}
-	ids := map[triple]decoder.StateID{}
+	ids := map[triple]fst.StateID{}
 	var queue []triple
 	var tooLarge bool
-	get := func(t triple) decoder.StateID {
+	get := func(t triple) fst.StateID {
 		if id, ok := ids[t]; ok {
 			return id
 		}
@@ -71,26 +71,26 @@ func Compose(a, b *decoder.VectorFst, opt ComposeOptions) (*decoder.VectorFst, e
 		}
 		t := queue[head]
 		src := ids[t]
-		if fa, fb := a.States[t.s1].Final, b.States[t.s2].Final; fa != decoder.WeightZero && fb != decoder.WeightZero {
+		if fa, fb := a.States[t.s1].Final, b.States[t.s2].Final; fa != fst.WeightZero && fb != fst.WeightZero {
 			out.SetFinal(src, fa+fb)
 		}
 		// a moves alone on an output epsilon (only from filter state 0).
 		if t.fs == 0 {
 			for _, x := range aEps[t.s1] {
-				out.AddArc(src, decoder.Arc{ILabel: x.ILabel, OLabel: 0, Weight: x.Weight, NextState: get(triple{x.NextState, t.s2, 0})})
+				out.AddArc(src, fst.Arc{ILabel: x.ILabel, OLabel: 0, Weight: x.Weight, NextState: get(triple{x.NextState, t.s2, 0})})
 			}
 		}
 		// b moves alone on an input epsilon, unless a can only move on
 		// epsilons (and is not final), which would make a dead end.
 		if len(bEps[t.s2]) > 0 {
-			allEps := len(aOut[t.s1]) == 0 && a.States[t.s1].Final == decoder.WeightZero
+			allEps := len(aOut[t.s1]) == 0 && a.States[t.s1].Final == fst.WeightZero
 			if !allEps {
 				fs := int8(1)
 				if len(aEps[t.s1]) == 0 {
 					fs = 0
 				}
 				for _, y := range bEps[t.s2] {
-					out.AddArc(src, decoder.Arc{ILabel: 0, OLabel: y.OLabel, Weight: y.Weight, NextState: get(triple{t.s1, y.NextState, fs})})
+					out.AddArc(src, fst.Arc{ILabel: 0, OLabel: y.OLabel, Weight: y.Weight, NextState: get(triple{t.s1, y.NextState, fs})})
 				}
 			}
 		}
@@ -98,18 +98,18 @@ func Compose(a, b *decoder.VectorFst, opt ComposeOptions) (*decoder.VectorFst, e
 		xs, ys := aOut[t.s1], bIn[t.s2]
 		if len(xs) <= len(ys) {
 			for _, x := range xs {
-				i, _ := slices.BinarySearchFunc(ys, x.OLabel, func(y decoder.Arc, l decoder.Label) int { return int(y.ILabel) - int(l) })
+				i, _ := slices.BinarySearchFunc(ys, x.OLabel, func(y fst.Arc, l fst.Label) int { return int(y.ILabel) - int(l) })
 				for ; i < len(ys) && ys[i].ILabel == x.OLabel; i++ {
 					y := ys[i]
-					out.AddArc(src, decoder.Arc{ILabel: x.ILabel, OLabel: y.OLabel, Weight: x.Weight + y.Weight, NextState: get(triple{x.NextState, y.NextState, 0})})
+					out.AddArc(src, fst.Arc{ILabel: x.ILabel, OLabel: y.OLabel, Weight: x.Weight + y.Weight, NextState: get(triple{x.NextState, y.NextState, 0})})
 				}
 			}
 		} else {
 			for _, y := range ys {
-				i, _ := slices.BinarySearchFunc(xs, y.ILabel, func(x decoder.Arc, l decoder.Label) int { return int(x.OLabel) - int(l) })
+				i, _ := slices.BinarySearchFunc(xs, y.ILabel, func(x fst.Arc, l fst.Label) int { return int(x.OLabel) - int(l) })
 				for ; i < len(xs) && xs[i].OLabel == y.ILabel; i++ {
 					x := xs[i]
-					out.AddArc(src, decoder.Arc{ILabel: x.ILabel, OLabel: y.OLabel, Weight: x.Weight + y.Weight, NextState: get(triple{x.NextState, y.NextState, 0})})
+					out.AddArc(src, fst.Arc{ILabel: x.ILabel, OLabel: y.OLabel, Weight: x.Weight + y.Weight, NextState: get(triple{x.NextState, y.NextState, 0})})
 				}
 			}
 		}
@@ -118,16 +118,16 @@ func Compose(a, b *decoder.VectorFst, opt ComposeOptions) (*decoder.VectorFst, e
 		return nil, fmt.Errorf("%w: composition exceeds %d states", ErrTooLarge, opt.MaxStates)
 	}
 	if opt.Connect {
-		decoder.Connect(out)
+		fst.Connect(out)
 	}
 	return out, nil
 }
 
 // splitSorted splits each state's arcs into those whose key label is
 // non-epsilon (stably sorted by it) and those whose key is epsilon.
-func splitSorted(f *decoder.VectorFst, key func(decoder.Arc) decoder.Label) (labelled, eps [][]decoder.Arc) {
-	labelled = make([][]decoder.Arc, len(f.States))
-	eps = make([][]decoder.Arc, len(f.States))
+func splitSorted(f *fst.VectorFst, key func(fst.Arc) fst.Label) (labelled, eps [][]fst.Arc) {
+	labelled = make([][]fst.Arc, len(f.States))
+	eps = make([][]fst.Arc, len(f.States))
 	for s := range f.States {
 		for _, x := range f.States[s].Arcs {
 			if key(x) == 0 {
@@ -136,7 +136,7 @@ func splitSorted(f *decoder.VectorFst, key func(decoder.Arc) decoder.Label) (lab
 				labelled[s] = append(labelled[s], x)
 			}
 		}
-		slices.SortStableFunc(labelled[s], func(x, y decoder.Arc) int { return int(key(x)) - int(key(y)) })
+		slices.SortStableFunc(labelled[s], func(x, y fst.Arc) int { return int(key(x)) - int(key(y)) })
 	}
 	return labelled, eps
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // DeterminizeOptions control DeterminizeStar.
@@ -26,14 +26,14 @@ type DeterminizeOptions struct {
 // DefaultDeterminizeOptions are fstdeterminizestar's defaults with
 // --use-log=true, as mkgraph.sh runs it.
 func DefaultDeterminizeOptions() DeterminizeOptions {
-	return DeterminizeOptions{Semiring: Log, Delta: decoder.KDelta}
+	return DeterminizeOptions{Semiring: Log, Delta: fst.KDelta}
 }
 
 // element is a member of a determinization subset: an input state, the
 // output labels read but not yet emitted (a stringTrie id) and the
 // residual weight.
 type element struct {
-	state decoder.StateID
+	state fst.StateID
 	str   int32
 	w     float32
 }
@@ -52,19 +52,19 @@ type element struct {
 // output (Kaldi's disambiguation symbols make HCLG and LG so); otherwise
 // ErrNonFunctional is returned. Inputs that have no finite deterministic
 // equivalent (the twins property fails) stop at MaxStates.
-func DeterminizeStar(f *decoder.VectorFst, opt DeterminizeOptions) (*decoder.VectorFst, error) {
+func DeterminizeStar(f *fst.VectorFst, opt DeterminizeOptions) (*fst.VectorFst, error) {
 	if opt.Delta <= 0 {
-		opt.Delta = decoder.KDelta
+		opt.Delta = fst.KDelta
 	}
-	out := decoder.NewVectorFst()
-	if f.Start == decoder.NoState {
+	out := fst.NewVectorFst()
+	if f.Start == fst.NoState {
 		return out, nil
 	}
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("determinize: %w", err)
 	}
-	d := &determinizer{f: f, opt: opt, out: out, strs: newStringTrie(), ids: map[string]decoder.StateID{}}
-	start, err := d.closure([]element{{state: f.Start, str: 0, w: decoder.WeightOne}})
+	d := &determinizer{f: f, opt: opt, out: out, strs: newStringTrie(), ids: map[string]fst.StateID{}}
+	start, err := d.closure([]element{{state: f.Start, str: 0, w: fst.WeightOne}})
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func DeterminizeStar(f *decoder.VectorFst, opt DeterminizeOptions) (*decoder.Vec
 		if opt.MaxStates > 0 && out.NumStates() > opt.MaxStates {
 			return nil, fmt.Errorf("%w: determinization exceeds %d states (input not determinizable?)", ErrTooLarge, opt.MaxStates)
 		}
-		if err := d.expand(decoder.StateID(head)); err != nil {
+		if err := d.expand(fst.StateID(head)); err != nil {
 			return nil, err
 		}
 	}
@@ -81,11 +81,11 @@ func DeterminizeStar(f *decoder.VectorFst, opt DeterminizeOptions) (*decoder.Vec
 }
 
 type determinizer struct {
-	f       *decoder.VectorFst
+	f       *fst.VectorFst
 	opt     DeterminizeOptions
-	out     *decoder.VectorFst
+	out     *fst.VectorFst
 	strs    *stringTrie
-	ids     map[string]decoder.StateID
+	ids     map[string]fst.StateID
 	subsets [][]element // by output state; chain states have none
 	key     []byte
 }
@@ -93,7 +93,7 @@ type determinizer struct {
 // stateOf returns the output state of a normalised subset sorted by
 // state, creating it when new. Subsets are keyed by states, residual
 // strings and residual weights quantized to Delta.
-func (d *determinizer) stateOf(sub []element) decoder.StateID {
+func (d *determinizer) stateOf(sub []element) fst.StateID {
 	k := d.key[:0]
 	for _, e := range sub {
 		k = binary.LittleEndian.AppendUint32(k, uint32(e.state))
@@ -118,7 +118,7 @@ func (d *determinizer) stateOf(sub []element) decoder.StateID {
 // semiring with Mohri's residual shortest-distance algorithm. The result
 // is sorted by state.
 func (d *determinizer) closure(sub []element) ([]element, error) {
-	pos := make(map[decoder.StateID]int, len(sub))
+	pos := make(map[fst.StateID]int, len(sub))
 	resid := make([]float32, len(sub))
 	queued := make([]bool, len(sub))
 	queue := make([]int, 0, len(sub))
@@ -137,7 +137,7 @@ func (d *determinizer) closure(sub []element) ([]element, error) {
 		queue = queue[1:]
 		queued[i] = false
 		r := resid[i]
-		resid[i] = decoder.WeightZero
+		resid[i] = fst.WeightZero
 		e := sub[i]
 		for _, a := range d.f.States[e.state].Arcs {
 			if a.ILabel != 0 {
@@ -175,20 +175,20 @@ func (d *determinizer) closure(sub []element) ([]element, error) {
 
 // transition is one arc of one subset element, before grouping by label.
 type transition struct {
-	ilabel decoder.Label
+	ilabel fst.Label
 	elem   element
 }
 
 // expand builds the final weight and outgoing arcs of output state s.
-func (d *determinizer) expand(s decoder.StateID) error {
+func (d *determinizer) expand(s fst.StateID) error {
 	sub := d.subsets[s]
 	sr := d.opt.Semiring
 	// Final weight.
-	fw, fstr, haveFinal := decoder.WeightZero, int32(0), false
+	fw, fstr, haveFinal := fst.WeightZero, int32(0), false
 	var trans []transition
 	for _, e := range sub {
 		st := &d.f.States[e.state]
-		if st.Final != decoder.WeightZero {
+		if st.Final != fst.WeightZero {
 			if haveFinal && fstr != e.str {
 				return fmt.Errorf("%w: final states %v reached with outputs %v and %v", ErrNonFunctional, e.state, d.strs.labels(fstr), d.strs.labels(e.str))
 			}
@@ -205,7 +205,7 @@ func (d *determinizer) expand(s decoder.StateID) error {
 		if fstr == 0 {
 			d.out.SetFinal(s, fw)
 		} else {
-			d.emitChain(s, 0, d.strs.labels(fstr), fw, decoder.NoState)
+			d.emitChain(s, 0, d.strs.labels(fstr), fw, fst.NoState)
 		}
 	}
 	slices.SortStableFunc(trans, func(a, b transition) int { return int(a.ilabel) - int(b.ilabel) })
@@ -224,7 +224,7 @@ func (d *determinizer) expand(s decoder.StateID) error {
 
 // addTransition makes the arc of state s on ilabel from the elements its
 // input arcs reach.
-func (d *determinizer) addTransition(s decoder.StateID, ilabel decoder.Label, group []transition) error {
+func (d *determinizer) addTransition(s fst.StateID, ilabel fst.Label, group []transition) error {
 	sr := d.opt.Semiring
 	slices.SortStableFunc(group, func(a, b transition) int { return int(a.elem.state) - int(b.elem.state) })
 	sub := make([]element, 0, len(group))
@@ -243,19 +243,19 @@ func (d *determinizer) addTransition(s decoder.StateID, ilabel decoder.Label, gr
 		return err
 	}
 	// Normalise: emit the common prefix and the total weight.
-	total := decoder.WeightZero
+	total := fst.WeightZero
 	prefix := sub[0].str
 	for _, e := range sub {
 		total = sr.Plus(total, e.w)
 		prefix = d.strs.commonPrefix(prefix, e.str)
 	}
-	if total == decoder.WeightZero {
+	if total == fst.WeightZero {
 		return nil // only impossible paths
 	}
 	n := d.strs.depth[prefix]
 	kept := sub[:0]
 	for _, e := range sub {
-		if e.w == decoder.WeightZero {
+		if e.w == fst.WeightZero {
 			continue
 		}
 		e.str = d.strs.suffix(e.str, n)
@@ -270,17 +270,17 @@ func (d *determinizer) addTransition(s decoder.StateID, ilabel decoder.Label, gr
 // emitChain adds a path from s to dest reading ilabel and writing labels
 // (one per arc, further arcs with input epsilon), weight w on the first
 // arc. dest NoState makes a new final state at the end.
-func (d *determinizer) emitChain(s decoder.StateID, ilabel decoder.Label, labels []decoder.Label, w float32, dest decoder.StateID) {
-	if dest == decoder.NoState {
+func (d *determinizer) emitChain(s fst.StateID, ilabel fst.Label, labels []fst.Label, w float32, dest fst.StateID) {
+	if dest == fst.NoState {
 		dest = d.out.AddState()
-		d.out.SetFinal(dest, decoder.WeightOne)
+		d.out.SetFinal(dest, fst.WeightOne)
 	}
 	if len(labels) <= 1 {
-		o := decoder.Label(0)
+		o := fst.Label(0)
 		if len(labels) == 1 {
 			o = labels[0]
 		}
-		d.out.AddArc(s, decoder.Arc{ILabel: ilabel, OLabel: o, Weight: w, NextState: dest})
+		d.out.AddArc(s, fst.Arc{ILabel: ilabel, OLabel: o, Weight: w, NextState: dest})
 		return
 	}
 	cur := s
@@ -289,7 +289,7 @@ func (d *determinizer) emitChain(s decoder.StateID, ilabel decoder.Label, labels
 		if k+1 < len(labels) {
 			next = d.out.AddState()
 		}
-		arc := decoder.Arc{ILabel: 0, OLabel: l, Weight: decoder.WeightOne, NextState: next}
+		arc := fst.Arc{ILabel: 0, OLabel: l, Weight: fst.WeightOne, NextState: next}
 		if k == 0 {
 			arc.ILabel, arc.Weight = ilabel, w
 		}

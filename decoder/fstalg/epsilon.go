@@ -3,13 +3,13 @@ package fstalg
 import (
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // RemoveSymbols replaces every input label in syms by epsilon (Kaldi's
 // fstrmsymbols, as mkgraph.sh runs it on the transition-id
 // disambiguation symbols).
-func RemoveSymbols(f *decoder.VectorFst, syms []decoder.Label) {
+func RemoveSymbols(f *fst.VectorFst, syms []fst.Label) {
 	set := slices.Clone(syms)
 	slices.Sort(set)
 	for s := range f.States {
@@ -30,7 +30,7 @@ func RemoveSymbols(f *decoder.VectorFst, syms []decoder.Label) {
 // into s are redirected to t, with the weight added). Other epsilons stay,
 // so the result is equivalent and never larger. The FST is connected
 // afterwards.
-func RemoveEpsLocal(f *decoder.VectorFst) {
+func RemoveEpsLocal(f *fst.VectorFst) {
 	n := len(f.States)
 	if n == 0 {
 		return
@@ -41,7 +41,7 @@ func RemoveEpsLocal(f *decoder.VectorFst) {
 			inDeg[a.NextState]++
 		}
 	}
-	if f.Start != decoder.NoState {
+	if f.Start != fst.NoState {
 		inDeg[f.Start]++ // the start counts as entered
 	}
 	// Case 1: the epsilon is the only way into t: splice t into s.
@@ -52,7 +52,7 @@ func RemoveEpsLocal(f *decoder.VectorFst) {
 			for i := 0; i < len(st.Arcs); i++ {
 				a := st.Arcs[i]
 				t := a.NextState
-				if a.ILabel != 0 || a.OLabel != 0 || inDeg[t] != 1 || t == decoder.StateID(s) {
+				if a.ILabel != 0 || a.OLabel != 0 || inDeg[t] != 1 || t == fst.StateID(s) {
 					continue
 				}
 				ts := f.States[t]
@@ -62,10 +62,10 @@ func RemoveEpsLocal(f *decoder.VectorFst) {
 					b.Weight += a.Weight
 					st.Arcs = append(st.Arcs, b)
 				}
-				if ts.Final != decoder.WeightZero {
+				if ts.Final != fst.WeightZero {
 					st.Final = min(st.Final, ts.Final+a.Weight)
 				}
-				f.States[t] = decoder.FstState{Final: decoder.WeightZero}
+				f.States[t] = fst.State{Final: fst.WeightZero}
 				inDeg[t] = 0
 				changed = true
 			}
@@ -73,27 +73,27 @@ func RemoveEpsLocal(f *decoder.VectorFst) {
 	}
 	// Case 2: the epsilon is the only way out of a non-final s: arcs into
 	// s go straight to t.
-	skip := make([]decoder.StateID, n)
+	skip := make([]fst.StateID, n)
 	skipW := make([]float32, n)
 	for s := range f.States {
-		skip[s] = decoder.NoState
+		skip[s] = fst.NoState
 		st := f.States[s]
-		if len(st.Arcs) == 1 && st.Final == decoder.WeightZero && decoder.StateID(s) != f.Start {
-			if a := st.Arcs[0]; a.ILabel == 0 && a.OLabel == 0 && a.NextState != decoder.StateID(s) {
+		if len(st.Arcs) == 1 && st.Final == fst.WeightZero && fst.StateID(s) != f.Start {
+			if a := st.Arcs[0]; a.ILabel == 0 && a.OLabel == 0 && a.NextState != fst.StateID(s) {
 				skip[s], skipW[s] = a.NextState, a.Weight
 			}
 		}
 	}
-	resolve := func(t decoder.StateID) (decoder.StateID, float32) {
+	resolve := func(t fst.StateID) (fst.StateID, float32) {
 		w := float32(0)
-		for steps := 0; skip[t] != decoder.NoState && steps < n; steps++ {
+		for steps := 0; skip[t] != fst.NoState && steps < n; steps++ {
 			w += skipW[t]
 			t = skip[t]
 		}
 		return t, w
 	}
 	for s := range f.States {
-		if skip[s] != decoder.NoState {
+		if skip[s] != fst.NoState {
 			continue
 		}
 		arcs := f.States[s].Arcs
@@ -103,5 +103,5 @@ func RemoveEpsLocal(f *decoder.VectorFst) {
 			arcs[i].Weight += w
 		}
 	}
-	decoder.Connect(f)
+	fst.Connect(f)
 }

@@ -4,11 +4,11 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // bruteCompose composes two relations: min over y of a(x,y) + b(y,z).
-func bruteCompose(t *testing.T, a, b *decoder.VectorFst) map[string]float32 {
+func bruteCompose(t *testing.T, a, b *fst.VectorFst) map[string]float32 {
 	type pair struct{ in, out string }
 	split := func(rel map[string]float32) map[pair]float32 {
 		m := map[pair]float32{}
@@ -33,7 +33,7 @@ func bruteCompose(t *testing.T, a, b *decoder.VectorFst) map[string]float32 {
 			k := pa.in + "->" + pb.out
 			old, ok := out[k]
 			if !ok {
-				old = decoder.WeightZero
+				old = fst.WeightZero
 			}
 			out[k] = min(old, wa+wb)
 		}
@@ -55,8 +55,8 @@ func TestComposeRandom(t *testing.T) {
 			// OpenFst's fstcompose uses the same sequence filter: the same
 			// relation, and the same number of states and arcs.
 			as, bs := a.Copy(), b.Copy()
-			decoder.ArcSortOutput(as)
-			decoder.ArcSortInput(bs)
+			fst.ArcSortOutput(as)
+			fst.ArcSortInput(bs)
 			d := openFst(t, "fstcompose", nil, as, bs)
 			sameRelation(t, "compose vs fstcompose", relation(t, c, Tropical), relation(t, d, Tropical), 1e-4)
 			if c.NumStates() != d.NumStates() || c.NumArcs() != d.NumArcs() {
@@ -73,9 +73,9 @@ func TestComposeRandom(t *testing.T) {
 // function of its input: each arc's output is a fixed map of its input
 // label (some labels map to epsilon, some epsilons to a label), so paths
 // with equal inputs have equal outputs.
-func functionalRandom(rng *rand.Rand, nStates, nArcs int) *decoder.VectorFst {
+func functionalRandom(rng *rand.Rand, nStates, nArcs int) *fst.VectorFst {
 	f := randomAcyclic(rng, nStates, nArcs, 4, 0.25, true)
-	out := []decoder.Label{0, 7, 0, 9, 8} // by input label 0..4
+	out := []fst.Label{0, 7, 0, 9, 8} // by input label 0..4
 	for s := range f.States {
 		for i := range f.States[s].Arcs {
 			f.States[s].Arcs[i].OLabel = out[f.States[s].Arcs[i].ILabel]
@@ -87,7 +87,7 @@ func functionalRandom(rng *rand.Rand, nStates, nArcs int) *decoder.VectorFst {
 func TestDeterminizeStarRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	for trial := 0; trial < 60; trial++ {
-		var f *decoder.VectorFst
+		var f *fst.VectorFst
 		if trial%2 == 0 {
 			f = randomAcyclic(rng, 7, 14, 3, 0.3, true)
 		} else {
@@ -119,12 +119,12 @@ func TestDeterminizeStarRandom(t *testing.T) {
 }
 
 func TestDeterminizeStarNonFunctional(t *testing.T) {
-	f := decoder.NewVectorFst()
+	f := fst.NewVectorFst()
 	s0, s1 := f.AddState(), f.AddState()
 	f.Start = s0
 	f.SetFinal(s1, 0)
-	f.AddArc(s0, decoder.Arc{ILabel: 1, OLabel: 2, NextState: s1})
-	f.AddArc(s0, decoder.Arc{ILabel: 1, OLabel: 3, NextState: s1})
+	f.AddArc(s0, fst.Arc{ILabel: 1, OLabel: 2, NextState: s1})
+	f.AddArc(s0, fst.Arc{ILabel: 1, OLabel: 3, NextState: s1})
 	if _, err := DeterminizeStar(f, DefaultDeterminizeOptions()); err == nil {
 		t.Fatal("non-functional input accepted")
 	}
@@ -139,13 +139,13 @@ func TestMinimizeEncodedRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := d.Copy()
-		MinimizeEncoded(m, decoder.KDelta)
+		MinimizeEncoded(m, fst.KDelta)
 		if m.NumStates() > d.NumStates() {
 			t.Fatalf("trial %d: minimization grew %d -> %d states", trial, d.NumStates(), m.NumStates())
 		}
 		sameRelation(t, "minimize", relation(t, m, Tropical), relation(t, d, Tropical), 1e-3)
 		again := m.Copy()
-		MinimizeEncoded(again, decoder.KDelta)
+		MinimizeEncoded(again, fst.KDelta)
 		if again.NumStates() != m.NumStates() {
 			t.Fatalf("trial %d: not idempotent: %d then %d states", trial, m.NumStates(), again.NumStates())
 		}
@@ -165,7 +165,7 @@ func TestMinimizeEncodedMatchesOpenFst(t *testing.T) {
 			for i := range f.States[s].Arcs {
 				f.States[s].Arcs[i].Weight = 0
 			}
-			if f.States[s].Final != decoder.WeightZero {
+			if f.States[s].Final != fst.WeightZero {
 				f.States[s].Final = 0
 			}
 		}
@@ -174,7 +174,7 @@ func TestMinimizeEncodedMatchesOpenFst(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := d.Copy()
-		MinimizeEncoded(m, decoder.KDelta)
+		MinimizeEncoded(m, fst.KDelta)
 		ref := openFst(t, "fstminimize", nil, d)
 		if m.NumStates() != ref.NumStates() {
 			t.Errorf("trial %d: %d states, fstminimize %d", trial, m.NumStates(), ref.NumStates())
@@ -203,15 +203,15 @@ func TestRemoveEpsLocal(t *testing.T) {
 }
 
 func TestRemoveSymbols(t *testing.T) {
-	f := decoder.MakeLinearAcceptor([]int32{1, 5, 2, 6})
-	RemoveSymbols(f, []decoder.Label{6, 5})
-	var got []decoder.Label
+	f := fst.MakeLinearAcceptor([]int32{1, 5, 2, 6})
+	RemoveSymbols(f, []fst.Label{6, 5})
+	var got []fst.Label
 	for s := range f.States {
 		for _, a := range f.States[s].Arcs {
 			got = append(got, a.ILabel)
 		}
 	}
-	if want := []decoder.Label{1, 0, 2, 0}; len(got) != 4 || got[0] != want[0] || got[1] != 0 || got[2] != 2 || got[3] != 0 {
+	if want := []fst.Label{1, 0, 2, 0}; len(got) != 4 || got[0] != want[0] || got[1] != 0 || got[2] != 2 || got[3] != 0 {
 		t.Fatalf("ilabels %v, want %v", got, want)
 	}
 }
@@ -221,13 +221,13 @@ func TestRemoveSymbols(t *testing.T) {
 // than delta (as OpenFst's shortest distance does), so determinization
 // ends instead of looping.
 func TestDeterminizeStarEpsilonCycle(t *testing.T) {
-	f := decoder.NewVectorFst()
+	f := fst.NewVectorFst()
 	s0, s1 := f.AddState(), f.AddState()
 	f.Start = s0
 	f.SetFinal(s1, 0)
-	f.AddArc(s0, decoder.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s1})
-	f.AddArc(s1, decoder.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s0})
-	f.AddArc(s1, decoder.Arc{ILabel: 1, OLabel: 1, Weight: 0, NextState: s1})
+	f.AddArc(s0, fst.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s1})
+	f.AddArc(s1, fst.Arc{ILabel: 0, OLabel: 0, Weight: 0, NextState: s0})
+	f.AddArc(s1, fst.Arc{ILabel: 1, OLabel: 1, Weight: 0, NextState: s1})
 	for _, sr := range []Semiring{Log, Tropical} {
 		d, err := DeterminizeStar(f, DeterminizeOptions{Semiring: sr, MaxStates: 100})
 		if err != nil {

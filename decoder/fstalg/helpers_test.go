@@ -10,23 +10,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // randomAcyclic returns a random acyclic transducer with nStates states
 // (arcs only go to higher-numbered states), labels in 1..nLabels and
 // epsilons with probability pEps on each side.
-func randomAcyclic(rng *rand.Rand, nStates, nArcs, nLabels int, pEps float64, acceptor bool) *decoder.VectorFst {
-	f := decoder.NewVectorFst()
+func randomAcyclic(rng *rand.Rand, nStates, nArcs, nLabels int, pEps float64, acceptor bool) *fst.VectorFst {
+	f := fst.NewVectorFst()
 	for i := 0; i < nStates; i++ {
 		f.AddState()
 	}
 	f.Start = 0
-	label := func() decoder.Label {
+	label := func() fst.Label {
 		if rng.Float64() < pEps {
 			return 0
 		}
-		return decoder.Label(1 + rng.Intn(nLabels))
+		return fst.Label(1 + rng.Intn(nLabels))
 	}
 	for k := 0; k < nArcs; k++ {
 		s := rng.Intn(nStates - 1)
@@ -37,11 +37,11 @@ func randomAcyclic(rng *rand.Rand, nStates, nArcs, nLabels int, pEps float64, ac
 			o = i
 		}
 		w := float32(math.Round(rng.Float64()*4*1024) / 1024)
-		f.AddArc(decoder.StateID(s), decoder.Arc{ILabel: i, OLabel: o, Weight: w, NextState: decoder.StateID(t)})
+		f.AddArc(fst.StateID(s), fst.Arc{ILabel: i, OLabel: o, Weight: w, NextState: fst.StateID(t)})
 	}
-	f.SetFinal(decoder.StateID(nStates-1), 0.5)
+	f.SetFinal(fst.StateID(nStates-1), 0.5)
 	if nStates > 2 {
-		f.SetFinal(decoder.StateID(nStates/2), 1.25)
+		f.SetFinal(fst.StateID(nStates/2), 1.25)
 	}
 	return f
 }
@@ -49,23 +49,23 @@ func randomAcyclic(rng *rand.Rand, nStates, nArcs, nLabels int, pEps float64, ac
 // relation enumerates the paths of an acyclic FST: for each (input,
 // output) string pair without epsilons, the sum of its paths' weights in
 // the semiring.
-func relation(t *testing.T, f *decoder.VectorFst, sr Semiring) map[string]float32 {
+func relation(t *testing.T, f *fst.VectorFst, sr Semiring) map[string]float32 {
 	t.Helper()
 	rel := map[string]float32{}
-	if f.Start == decoder.NoState {
+	if f.Start == fst.NoState {
 		return rel
 	}
-	var in, out []decoder.Label
-	var walk func(s decoder.StateID, w float32, depth int)
-	walk = func(s decoder.StateID, w float32, depth int) {
+	var in, out []fst.Label
+	var walk func(s fst.StateID, w float32, depth int)
+	walk = func(s fst.StateID, w float32, depth int) {
 		if depth > 64 {
 			t.Fatalf("relation: path longer than 64 (cyclic FST?)")
 		}
-		if fw := f.States[s].Final; fw != decoder.WeightZero {
+		if fw := f.States[s].Final; fw != fst.WeightZero {
 			k := fmt.Sprint(in, "->", out)
 			old, ok := rel[k]
 			if !ok {
-				old = decoder.WeightZero
+				old = fst.WeightZero
 			}
 			rel[k] = sr.Plus(old, w+fw)
 		}
@@ -107,7 +107,7 @@ func sameRelation(t *testing.T, name string, got, want map[string]float32, tol f
 // openFst runs an OpenFst command-line tool on FSTs written to temporary
 // files and reads its binary output; it skips the test when the tool is
 // not installed (Debian's libfst-tools).
-func openFst(t *testing.T, tool string, args []string, inputs ...*decoder.VectorFst) *decoder.VectorFst {
+func openFst(t *testing.T, tool string, args []string, inputs ...*fst.VectorFst) *fst.VectorFst {
 	t.Helper()
 	path, err := exec.LookPath(tool)
 	if err != nil {
@@ -117,7 +117,7 @@ func openFst(t *testing.T, tool string, args []string, inputs ...*decoder.Vector
 	var files []string
 	for i, f := range inputs {
 		p := filepath.Join(dir, fmt.Sprintf("in%d.fst", i))
-		if err := decoder.WriteFstFile(p, f); err != nil {
+		if err := fst.WriteFile(p, f); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, p)
@@ -127,7 +127,7 @@ func openFst(t *testing.T, tool string, args []string, inputs ...*decoder.Vector
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v: %s", tool, err, b)
 	}
-	g, err := decoder.ReadFstFile(outPath)
+	g, err := fst.ReadFile(outPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func openFst(t *testing.T, tool string, args []string, inputs ...*decoder.Vector
 
 // openFstBool runs a tool that answers with its exit status (fstequivalent,
 // fstisomorphic): true for 0, false for 2.
-func openFstBool(t *testing.T, tool string, args []string, a, b *decoder.VectorFst) bool {
+func openFstBool(t *testing.T, tool string, args []string, a, b *fst.VectorFst) bool {
 	t.Helper()
 	path, err := exec.LookPath(tool)
 	if err != nil {
@@ -144,10 +144,10 @@ func openFstBool(t *testing.T, tool string, args []string, a, b *decoder.VectorF
 	}
 	dir := t.TempDir()
 	pa, pb := filepath.Join(dir, "a.fst"), filepath.Join(dir, "b.fst")
-	if err := decoder.WriteFstFile(pa, a); err != nil {
+	if err := fst.WriteFile(pa, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := decoder.WriteFstFile(pb, b); err != nil {
+	if err := fst.WriteFile(pb, b); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(path, append(args, pa, pb)...).CombinedOutput()
@@ -163,9 +163,9 @@ func openFstBool(t *testing.T, tool string, args []string, a, b *decoder.VectorF
 
 // isInputDeterministic reports whether no state has two arcs with the
 // same input label.
-func isInputDeterministic(f *decoder.VectorFst) bool {
+func isInputDeterministic(f *fst.VectorFst) bool {
 	for s := range f.States {
-		seen := map[decoder.Label]bool{}
+		seen := map[fst.Label]bool{}
 		for _, a := range f.States[s].Arcs {
 			if seen[a.ILabel] {
 				return false

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // MinimizeEncoded minimizes f in place as Kaldi's MinimizeEncoded: weights
@@ -21,12 +21,12 @@ import (
 // and the sorted (ilabel, olabel, weight, class of next state) of its
 // arcs; rounds repeat until no class splits. The result is connected and
 // its states are numbered in breadth-first order from the start.
-func MinimizeEncoded(f *decoder.VectorFst, delta float32) {
+func MinimizeEncoded(f *fst.VectorFst, delta float32) {
 	if delta <= 0 {
-		delta = decoder.KDelta
+		delta = fst.KDelta
 	}
-	decoder.Quantize(f, delta)
-	decoder.Connect(f)
+	fst.Quantize(f, delta)
+	fst.Connect(f)
 	n := len(f.States)
 	if n == 0 {
 		return
@@ -48,7 +48,7 @@ func MinimizeEncoded(f *decoder.VectorFst, delta float32) {
 	numClasses := -1
 	next := make([]int32, n)
 	type sigArc struct {
-		i, o decoder.Label
+		i, o fst.Label
 		w    uint32
 		c    int32
 	}
@@ -97,25 +97,25 @@ func MinimizeEncoded(f *decoder.VectorFst, delta float32) {
 		numClasses = len(ids)
 	}
 	// Build the quotient, numbering classes breadth-first from the start.
-	newID := make([]decoder.StateID, numClasses)
+	newID := make([]fst.StateID, numClasses)
 	for i := range newID {
-		newID[i] = decoder.NoState
+		newID[i] = fst.NoState
 	}
-	rep := make([]decoder.StateID, numClasses)
+	rep := make([]fst.StateID, numClasses)
 	for s := n - 1; s >= 0; s-- {
-		rep[class[s]] = decoder.StateID(s)
+		rep[class[s]] = fst.StateID(s)
 	}
-	out := make([]decoder.FstState, 0, numClasses)
+	out := make([]fst.State, 0, numClasses)
 	order := []int32{class[f.Start]}
 	newID[class[f.Start]] = 0
 	for head := 0; head < len(order); head++ {
 		c := order[head]
 		old := f.States[rep[c]]
-		st := decoder.FstState{Final: old.Final, Arcs: make([]decoder.Arc, 0, len(old.Arcs))}
+		st := fst.State{Final: old.Final, Arcs: make([]fst.Arc, 0, len(old.Arcs))}
 		for _, a := range old.Arcs {
 			nc := class[a.NextState]
-			if newID[nc] == decoder.NoState {
-				newID[nc] = decoder.StateID(len(order))
+			if newID[nc] == fst.NoState {
+				newID[nc] = fst.StateID(len(order))
 				order = append(order, nc)
 			}
 			a.NextState = newID[nc]

@@ -3,7 +3,7 @@ package fstalg
 import (
 	"math"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // PushSpecial pushes weights in the log semiring the way Kaldi's
@@ -20,13 +20,13 @@ import (
 // at the start or at the end. Along any complete path the potentials
 // cancel, so every path keeps its weight exactly, converged or not. It
 // returns the number of iterations run.
-func PushSpecial(f *decoder.VectorFst, delta float64, maxIter int) int {
+func PushSpecial(f *fst.VectorFst, delta float64, maxIter int) int {
 	n := len(f.States)
-	if n == 0 || f.Start == decoder.NoState {
+	if n == 0 || f.Start == fst.NoState {
 		return 0
 	}
 	if delta <= 0 {
-		delta = float64(decoder.KDelta)
+		delta = float64(fst.KDelta)
 	}
 	if maxIter <= 0 {
 		maxIter = 1000
@@ -39,11 +39,11 @@ func PushSpecial(f *decoder.VectorFst, delta float64, maxIter int) int {
 		for s := range f.States {
 			st := &f.States[s]
 			acc := math.Inf(-1)
-			if st.Final != decoder.WeightZero {
+			if st.Final != fst.WeightZero {
 				acc = logAdd(acc, -float64(st.Final)+lv[f.Start])
 			}
 			for _, a := range st.Arcs {
-				if a.Weight != decoder.WeightZero {
+				if a.Weight != fst.WeightZero {
 					acc = logAdd(acc, -float64(a.Weight)+lv[a.NextState])
 				}
 			}
@@ -68,12 +68,12 @@ func PushSpecial(f *decoder.VectorFst, delta float64, maxIter int) int {
 	}
 	for s := range f.States {
 		st := &f.States[s]
-		if st.Final != decoder.WeightZero {
+		if st.Final != fst.WeightZero {
 			st.Final = float32(float64(st.Final) + lv[s] - lv[f.Start])
 		}
 		for i := range st.Arcs {
 			a := &st.Arcs[i]
-			if a.Weight != decoder.WeightZero {
+			if a.Weight != fst.WeightZero {
 				a.Weight = float32(float64(a.Weight) + lv[s] - lv[a.NextState])
 			}
 		}

@@ -3,7 +3,7 @@ package fstalg
 import (
 	"math"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // Semiring selects how the weights of alternative paths add up.
@@ -20,7 +20,7 @@ const (
 // Plus adds two costs in the semiring.
 func (s Semiring) Plus(a, b float32) float32 {
 	if s == Log {
-		return decoder.LogPlus(a, b)
+		return fst.LogPlus(a, b)
 	}
 	return min(a, b)
 }

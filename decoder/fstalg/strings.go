@@ -1,6 +1,6 @@
 package fstalg
 
-import "github.com/strode-asr/strode/decoder"
+import "github.com/strode-asr/strode/decoder/fst"
 
 // stringTrie interns output-label strings: each string is a node id, 0 is
 // the empty string, and appending a label is a map lookup. Determinization
@@ -8,17 +8,17 @@ import "github.com/strode-asr/strode/decoder"
 // hashable by id and prefixes cheap to compare.
 type stringTrie struct {
 	parent []int32
-	label  []decoder.Label
+	label  []fst.Label
 	depth  []int32
 	child  map[[2]int32]int32
 }
 
 func newStringTrie() *stringTrie {
-	return &stringTrie{parent: []int32{-1}, label: []decoder.Label{0}, depth: []int32{0}, child: map[[2]int32]int32{}}
+	return &stringTrie{parent: []int32{-1}, label: []fst.Label{0}, depth: []int32{0}, child: map[[2]int32]int32{}}
 }
 
 // appendLabel returns the id of s followed by l (s itself for epsilon).
-func (t *stringTrie) appendLabel(s int32, l decoder.Label) int32 {
+func (t *stringTrie) appendLabel(s int32, l fst.Label) int32 {
 	if l == 0 {
 		return s
 	}
@@ -49,8 +49,8 @@ func (t *stringTrie) commonPrefix(a, b int32) int32 {
 }
 
 // labels returns the labels of s in order.
-func (t *stringTrie) labels(s int32) []decoder.Label {
-	out := make([]decoder.Label, t.depth[s])
+func (t *stringTrie) labels(s int32) []fst.Label {
+	out := make([]fst.Label, t.depth[s])
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = t.label[s]
 		s = t.parent[s]

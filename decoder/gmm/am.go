@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -195,7 +195,7 @@ func writeDiagGmm(w *kaldiio.Writer, binary bool, g *DiagGmm) error {
 // Model is a Kaldi GMM model file (final.mdl): the transition model and the
 // GMMs.
 type Model struct {
-	Trans decoder.TransitionModel
+	Trans hmm.TransitionModel
 	AM    AmDiagGmm
 }
 
@@ -205,7 +205,7 @@ var ModelCodec kaldiio.Codec[Model] = modelCodec{}
 type modelCodec struct{}
 
 func (modelCodec) Read(r *kaldiio.Reader, binary bool, m *Model) error {
-	if err := decoder.TransitionModelCodec.Read(r, binary, &m.Trans); err != nil {
+	if err := hmm.TransitionModelCodec.Read(r, binary, &m.Trans); err != nil {
 		return err
 	}
 	if err := AmDiagGmmCodec.Read(r, binary, &m.AM); err != nil {
@@ -219,7 +219,7 @@ func (modelCodec) Read(r *kaldiio.Reader, binary bool, m *Model) error {
 
 // Write is what Kaldi's gmm-copy writes: the transition model, then the GMMs.
 func (modelCodec) Write(w *kaldiio.Writer, binary bool, m *Model) error {
-	if err := decoder.TransitionModelCodec.Write(w, binary, &m.Trans); err != nil {
+	if err := hmm.TransitionModelCodec.Write(w, binary, &m.Trans); err != nil {
 		return err
 	}
 	return AmDiagGmmCodec.Write(w, binary, &m.AM)

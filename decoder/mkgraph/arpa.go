@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
 )
 
@@ -57,13 +57,13 @@ func (o *ArpaOptions) Register(fs *flag.FlagSet) {
 // MapOov. When words is nil a table is built (<eps> 0, then the words in
 // order of appearance, then the disambiguation symbol) and returned.
 // name labels errors; warn (may be nil) receives warnings.
-func ArpaToFst(r io.Reader, name string, words *decoder.SymbolTable, opt ArpaOptions, warn func(string)) (*decoder.VectorFst, *decoder.SymbolTable, error) {
+func ArpaToFst(r io.Reader, name string, words *fst.SymbolTable, opt ArpaOptions, warn func(string)) (*fst.VectorFst, *fst.SymbolTable, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	c := &arpaCompiler{name: name, opt: opt, warn: warn, words: words, g: decoder.NewVectorFst(), hist: map[string]decoder.StateID{}}
+	c := &arpaCompiler{name: name, opt: opt, warn: warn, words: words, g: fst.NewVectorFst(), hist: map[string]fst.StateID{}}
 	if words == nil {
-		c.words = decoder.NewSymbolTable(name)
+		c.words = fst.NewSymbolTable(name)
 		c.adding = true
 		if err := c.words.Add("<eps>", 0); err != nil {
 			return nil, nil, err
@@ -80,11 +80,11 @@ func ArpaToFst(r io.Reader, name string, words *decoder.SymbolTable, opt ArpaOpt
 		}
 		c.fixDisambig()
 	}
-	if c.g.Start == decoder.NoState {
+	if c.g.Start == fst.NoState {
 		return nil, nil, fmt.Errorf("%w: %s: no %s unigram (the start state)", ErrArpa, name, opt.BosSymbol)
 	}
 	removeRedundantStates(c.g, c.backoffLabel)
-	decoder.ArcSortInput(c.g) // arpa2fst writes G input-sorted
+	fst.ArcSortInput(c.g) // arpa2fst writes G input-sorted
 	return c.g, c.words, nil
 }
 
@@ -92,17 +92,17 @@ type arpaCompiler struct {
 	name   string
 	opt    ArpaOptions
 	warn   func(string)
-	words  *decoder.SymbolTable
+	words  *fst.SymbolTable
 	adding bool
-	g      *decoder.VectorFst
-	hist   map[string]decoder.StateID
+	g      *fst.VectorFst
+	hist   map[string]fst.StateID
 	counts []int // from \data\
 	line   int
 
-	bos, eos     decoder.Label
-	backoffLabel decoder.Label
+	bos, eos     fst.Label
+	backoffLabel fst.Label
 	pendingBack  []int // arcs (state, index) whose back-off label is fixed at the end
-	pendingState []decoder.StateID
+	pendingState []fst.StateID
 	warned       int
 }
 
@@ -119,23 +119,23 @@ func (c *arpaCompiler) warnf(format string, args ...any) {
 
 // label returns the label of a word, adding it when building the table;
 // ok is false for an OOV that is to be skipped.
-func (c *arpaCompiler) label(w string) (decoder.Label, bool, error) {
+func (c *arpaCompiler) label(w string) (fst.Label, bool, error) {
 	if k, ok := c.words.Key(w); ok {
-		return decoder.Label(k), true, nil
+		return fst.Label(k), true, nil
 	}
 	if c.adding {
 		k := c.words.AvailableKey()
 		if err := c.words.Add(w, k); err != nil {
 			return 0, false, err
 		}
-		return decoder.Label(k), true, nil
+		return fst.Label(k), true, nil
 	}
 	if c.opt.MapOov != "" {
 		k, ok := c.words.Key(c.opt.MapOov)
 		if !ok {
 			return 0, false, c.errf("--map-oov word %q is not in the symbol table", c.opt.MapOov)
 		}
-		return decoder.Label(k), true, nil
+		return fst.Label(k), true, nil
 	}
 	return 0, false, nil
 }
@@ -237,7 +237,7 @@ func (c *arpaCompiler) start() error {
 	}
 	if c.opt.DisambigSymbol != "" {
 		if k, found := c.words.Key(c.opt.DisambigSymbol); found {
-			c.backoffLabel = decoder.Label(k)
+			c.backoffLabel = fst.Label(k)
 		} else if !c.adding {
 			return c.errf("disambiguation symbol %q is not in the symbol table", c.opt.DisambigSymbol)
 		} else {
@@ -266,7 +266,7 @@ func (c *arpaCompiler) ngram(line string, order int) error {
 			return c.errf("bad back-off weight %q", f[order+1])
 		}
 	}
-	words := make([]decoder.Label, order)
+	words := make([]fst.Label, order)
 	for i, w := range f[1 : order+1] {
 		l, ok, err := c.label(w)
 		if err != nil {
@@ -308,11 +308,11 @@ func (c *arpaCompiler) ngram(line string, order int) error {
 		c.g.Start = dest // the <s> history is the start; reading <s> is free
 		return nil
 	}
-	c.g.AddArc(src, decoder.Arc{ILabel: sym, OLabel: sym, Weight: cost, NextState: dest})
+	c.g.AddArc(src, fst.Arc{ILabel: sym, OLabel: sym, Weight: cost, NextState: dest})
 	return nil
 }
 
-func histKey(ws []decoder.Label) string {
+func histKey(ws []fst.Label) string {
 	var b strings.Builder
 	for _, w := range ws {
 		b.WriteString(strconv.Itoa(int(w)))
@@ -323,7 +323,7 @@ func histKey(ws []decoder.Label) string {
 
 // stateWithBackoff finds or makes the state of a history, with its
 // back-off arc to the longest suffix history that exists.
-func (c *arpaCompiler) stateWithBackoff(key []decoder.Label, bcost float32) decoder.StateID {
+func (c *arpaCompiler) stateWithBackoff(key []fst.Label, bcost float32) fst.StateID {
 	k := histKey(key)
 	if s, ok := c.hist[k]; ok {
 		return s
@@ -333,7 +333,7 @@ func (c *arpaCompiler) stateWithBackoff(key []decoder.Label, bcost float32) deco
 	tail := key[1:]
 	for {
 		if t, ok := c.hist[histKey(tail)]; ok {
-			c.g.AddArc(s, decoder.Arc{ILabel: c.backoffLabel, OLabel: 0, Weight: bcost, NextState: t})
+			c.g.AddArc(s, fst.Arc{ILabel: c.backoffLabel, OLabel: 0, Weight: bcost, NextState: t})
 			if c.backoffLabel == -1 {
 				c.pendingState = append(c.pendingState, s)
 				c.pendingBack = append(c.pendingBack, len(c.g.States[s].Arcs)-1)
@@ -348,7 +348,7 @@ func (c *arpaCompiler) stateWithBackoff(key []decoder.Label, bcost float32) deco
 // its key (when the symbol table was built from the ARPA words).
 func (c *arpaCompiler) fixDisambig() {
 	k, _ := c.words.Key(c.opt.DisambigSymbol)
-	c.backoffLabel = decoder.Label(k)
+	c.backoffLabel = fst.Label(k)
 	for i, s := range c.pendingState {
 		c.g.States[s].Arcs[c.pendingBack[i]].ILabel = c.backoffLabel
 	}
@@ -357,13 +357,13 @@ func (c *arpaCompiler) fixDisambig() {
 // removeRedundantStates bypasses states that are not final and whose only
 // arc is the back-off arc, as Kaldi's ArpaLmCompiler::RemoveRedundantStates
 // (relabel that arc to epsilon, then local epsilon removal).
-func removeRedundantStates(g *decoder.VectorFst, backoff decoder.Label) {
+func removeRedundantStates(g *fst.VectorFst, backoff fst.Label) {
 	if backoff == 0 {
 		return // Kaldi skips this without a disambiguation symbol
 	}
 	for s := range g.States {
 		st := &g.States[s]
-		if len(st.Arcs) == 1 && st.Final == decoder.WeightZero && st.Arcs[0].ILabel == backoff {
+		if len(st.Arcs) == 1 && st.Final == fst.WeightZero && st.Arcs[0].ILabel == backoff {
 			st.Arcs[0].ILabel = 0
 		}
 	}

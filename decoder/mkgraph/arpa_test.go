@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 func TestArpaKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	words, err := decoder.ReadSymbolTableFile(filepath.Join(dir, "data/lang/words.txt"))
+	words, err := fst.ReadSymbolTableFile(filepath.Join(dir, "data/lang/words.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +33,9 @@ func TestArpaKaldiMini(t *testing.T) {
 	}
 }
 
-func fstText(t *testing.T, f *decoder.VectorFst) string {
+func fstText(t *testing.T, f *fst.VectorFst) string {
 	var b strings.Builder
-	if err := decoder.WriteFstText(&b, f, decoder.FstTextOptions{}); err != nil {
+	if err := fst.WriteText(&b, f, fst.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -73,12 +73,12 @@ func TestArpaBigram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := func(w string) decoder.Label {
+	id := func(w string) fst.Label {
 		k, ok := words.Key(w)
 		if !ok {
 			t.Fatalf("no %q in the built table", w)
 		}
-		return decoder.Label(k)
+		return fst.Label(k)
 	}
 	// Score "a b c" then "</s>" by walking G, preferring the explicit
 	// n-gram and backing off on #0 when there is none.
@@ -88,7 +88,7 @@ func TestArpaBigram(t *testing.T) {
 		for _, w := range append(sent, "</s>") {
 			for {
 				if w == "</s>" {
-					if f := g.States[s].Final; f != decoder.WeightZero {
+					if f := g.States[s].Final; f != fst.WeightZero {
 						cost += float64(f)
 						return cost
 					}
@@ -123,13 +123,13 @@ func TestArpaBigram(t *testing.T) {
 	}
 }
 
-func arcOn(g *decoder.VectorFst, s decoder.StateID, l decoder.Label) (decoder.Arc, bool) {
+func arcOn(g *fst.VectorFst, s fst.StateID, l fst.Label) (fst.Arc, bool) {
 	for _, a := range g.States[s].Arcs {
 		if a.ILabel == l {
 			return a, true
 		}
 	}
-	return decoder.Arc{}, false
+	return fst.Arc{}, false
 }
 
 func abs(x float64) float64 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // ContextLabels is the input alphabet of CLG for a tree with context
@@ -15,22 +15,22 @@ import (
 // read while the first phones of an utterance fill the right context.
 type ContextLabels struct {
 	Windows [][]int32
-	Delay   decoder.Label
-	index   map[string]decoder.Label
+	Delay   fst.Label
+	index   map[string]fst.Label
 }
 
 func newContextLabels() *ContextLabels {
-	c := &ContextLabels{Windows: [][]int32{nil}, index: map[string]decoder.Label{}}
+	c := &ContextLabels{Windows: [][]int32{nil}, index: map[string]fst.Label{}}
 	c.Delay = c.label([]int32{0})
 	return c
 }
 
-func (c *ContextLabels) label(window []int32) decoder.Label {
+func (c *ContextLabels) label(window []int32) fst.Label {
 	k := fmt.Sprint(window)
 	if l, ok := c.index[k]; ok {
 		return l
 	}
-	l := decoder.Label(len(c.Windows))
+	l := fst.Label(len(c.Windows))
 	c.Windows = append(c.Windows, slices.Clone(window))
 	c.index[k] = l
 	return l
@@ -47,30 +47,30 @@ func (c *ContextLabels) label(window []int32) decoder.Label {
 // epsilons. At a final state of LG the windows still open are closed with
 // "no phone" right context on a chain of arcs (Kaldi appends the
 // subsequential symbol to LG for this) before the final weight.
-func ComposeContext(lg *decoder.VectorFst, n, p int, phoneDisambig []int32) (*decoder.VectorFst, *ContextLabels, error) {
+func ComposeContext(lg *fst.VectorFst, n, p int, phoneDisambig []int32) (*fst.VectorFst, *ContextLabels, error) {
 	if n < 1 || p < 0 || p >= n {
-		return nil, nil, fmt.Errorf("%w: context width %d, central position %d", decoder.ErrUnsupported, n, p)
+		return nil, nil, fmt.Errorf("%w: context width %d, central position %d", fst.ErrUnsupported, n, p)
 	}
 	labels := newContextLabels()
 	isDisambig := map[int32]bool{}
 	for _, d := range phoneDisambig {
 		isDisambig[d] = true
 	}
-	out := decoder.NewVectorFst()
-	if lg.Start == decoder.NoState {
+	out := fst.NewVectorFst()
+	if lg.Start == fst.NoState {
 		return out, labels, nil
 	}
 	type key struct {
-		s    decoder.StateID
+		s    fst.StateID
 		hist string
 	}
-	ids := map[key]decoder.StateID{}
+	ids := map[key]fst.StateID{}
 	type item struct {
-		s    decoder.StateID
+		s    fst.StateID
 		hist []int32
 	}
 	var queue []item
-	get := func(s decoder.StateID, hist []int32) decoder.StateID {
+	get := func(s fst.StateID, hist []int32) fst.StateID {
 		k := key{s, fmt.Sprint(hist)}
 		if id, ok := ids[k]; ok {
 			return id
@@ -85,16 +85,16 @@ func ComposeContext(lg *decoder.VectorFst, n, p int, phoneDisambig []int32) (*de
 		it := queue[head]
 		src := ids[key{it.s, fmt.Sprint(it.hist)}]
 		st := &lg.States[it.s]
-		if st.Final != decoder.WeightZero {
+		if st.Final != fst.WeightZero {
 			closeWindows(out, labels, src, it.hist, n, p, st.Final)
 		}
 		for _, a := range st.Arcs {
 			switch {
 			case a.ILabel == 0:
-				out.AddArc(src, decoder.Arc{ILabel: 0, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, it.hist)})
+				out.AddArc(src, fst.Arc{ILabel: 0, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, it.hist)})
 			case isDisambig[a.ILabel]:
 				l := labels.label([]int32{-a.ILabel})
-				out.AddArc(src, decoder.Arc{ILabel: l, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, it.hist)})
+				out.AddArc(src, fst.Arc{ILabel: l, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, it.hist)})
 			default:
 				seq := append(slices.Clone(it.hist), a.ILabel)
 				in := labels.Delay
@@ -102,7 +102,7 @@ func ComposeContext(lg *decoder.VectorFst, n, p int, phoneDisambig []int32) (*de
 					in = labels.label(seq)
 					seq = seq[1:]
 				}
-				out.AddArc(src, decoder.Arc{ILabel: in, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, seq)})
+				out.AddArc(src, fst.Arc{ILabel: in, OLabel: a.OLabel, Weight: a.Weight, NextState: get(a.NextState, seq)})
 			}
 		}
 	}
@@ -113,7 +113,7 @@ func ComposeContext(lg *decoder.VectorFst, n, p int, phoneDisambig []int32) (*de
 // phones still waiting for right context (the history's phones from the
 // central position on), padding with 0, and ends in a new final state
 // with weight final.
-func closeWindows(out *decoder.VectorFst, labels *ContextLabels, src decoder.StateID, hist []int32, n, p int, final float32) {
+func closeWindows(out *fst.VectorFst, labels *ContextLabels, src fst.StateID, hist []int32, n, p int, final float32) {
 	seq := slices.Clone(hist)
 	pending := len(seq) - p
 	if pending <= 0 {
@@ -126,8 +126,8 @@ func closeWindows(out *decoder.VectorFst, labels *ContextLabels, src decoder.Sta
 			seq = append(seq, 0)
 		}
 		next := out.AddState()
-		out.AddArc(cur, decoder.Arc{ILabel: labels.label(seq), Weight: w, NextState: next})
-		w, cur, seq = decoder.WeightOne, next, seq[1:]
+		out.AddArc(cur, fst.Arc{ILabel: labels.label(seq), Weight: w, NextState: next})
+		w, cur, seq = fst.WeightOne, next, seq[1:]
 	}
-	out.SetFinal(cur, decoder.WeightOne)
+	out.SetFinal(cur, fst.WeightOne)
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // triphoneSystem is a tiny system whose tree gives every (left, central,
@@ -16,8 +18,8 @@ import (
 // hide behind shared pdfs.
 type triphoneSystem struct {
 	lang *Lang
-	tree *decoder.ContextDependency
-	tm   *decoder.TransitionModel
+	tree *tree.ContextDependency
+	tm   *hmm.TransitionModel
 }
 
 func newTriphoneSystem(t *testing.T) *triphoneSystem {
@@ -33,26 +35,26 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 	phones := lang.Topo.Phones // 1..4
 	maxP := phones[len(phones)-1]
 	next := int32(0)
-	center := make([]decoder.EventMap, maxP+1)
+	center := make([]tree.EventMap, maxP+1)
 	for _, c := range phones {
 		nc, _ := lang.Topo.NumPdfClasses(c)
-		left := make([]decoder.EventMap, maxP+1)
+		left := make([]tree.EventMap, maxP+1)
 		for l := int32(0); l <= maxP; l++ {
-			right := make([]decoder.EventMap, maxP+1)
+			right := make([]tree.EventMap, maxP+1)
 			for r := int32(0); r <= maxP; r++ {
-				leaves := make([]decoder.EventMap, nc)
+				leaves := make([]tree.EventMap, nc)
 				for k := range leaves {
-					leaves[k] = &decoder.ConstantEventMap{Answer: next}
+					leaves[k] = &tree.ConstantEventMap{Answer: next}
 					next++
 				}
-				right[r] = &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: leaves}
+				right[r] = &tree.TableEventMap{Key: tree.PdfClassKey, Table: leaves}
 			}
-			left[l] = &decoder.TableEventMap{Key: 2, Table: right}
+			left[l] = &tree.TableEventMap{Key: 2, Table: right}
 		}
-		center[c] = &decoder.TableEventMap{Key: 0, Table: left}
+		center[c] = &tree.TableEventMap{Key: 0, Table: left}
 	}
-	tree := &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &decoder.TableEventMap{Key: 1, Table: center}}
-	tm := &decoder.TransitionModel{Topo: lang.Topo}
+	tree := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: 1, Table: center}}
+	tm := &hmm.TransitionModel{Topo: lang.Topo}
 	for _, c := range phones {
 		e, _ := lang.Topo.TopologyForPhone(c)
 		for l := int32(0); l <= maxP; l++ {
@@ -61,12 +63,12 @@ func newTriphoneSystem(t *testing.T) *triphoneSystem {
 					w := []int32{l, c, r}
 					f, _ := tree.Compute(w, e[s].ForwardPdfClass)
 					sl, _ := tree.Compute(w, e[s].SelfLoopPdfClass)
-					tm.Tuples = append(tm.Tuples, decoder.TransitionTuple{Phone: c, HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
+					tm.Tuples = append(tm.Tuples, hmm.TransitionTuple{Phone: c, HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
 				}
 			}
 		}
 	}
-	slices.SortFunc(tm.Tuples, func(a, b decoder.TransitionTuple) int {
+	slices.SortFunc(tm.Tuples, func(a, b hmm.TransitionTuple) int {
 		return cmp.Or(cmp.Compare(a.Phone, b.Phone), cmp.Compare(a.HmmState, b.HmmState), cmp.Compare(a.ForwardPdf, b.ForwardPdf), cmp.Compare(a.SelfLoopPdf, b.SelfLoopPdf))
 	})
 	tm.LogProbs = []float32{0}
@@ -107,7 +109,7 @@ func (sys *triphoneSystem) forwardTids(t *testing.T, phones []string, left, righ
 		for s := 0; s+1 < len(e); s++ {
 			f, _ := sys.tree.Compute(w, e[s].ForwardPdfClass)
 			sl, _ := sys.tree.Compute(w, e[s].SelfLoopPdfClass)
-			ts := sys.tm.TransitionStateOf(decoder.TransitionTuple{Phone: w[1], HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
+			ts := sys.tm.TransitionStateOf(hmm.TransitionTuple{Phone: w[1], HmmState: int32(s), ForwardPdf: f, SelfLoopPdf: sl})
 			for k, tr := range e[s].Transitions {
 				if tr.Dest == int32(s)+1 {
 					tids = append(tids, sys.tm.PairToTransitionID(ts, int32(k)))
@@ -119,15 +121,15 @@ func (sys *triphoneSystem) forwardTids(t *testing.T, phones []string, left, righ
 }
 
 // outputsOf returns the output labels of the best path of f (acyclic).
-func outputsOf(f *decoder.VectorFst) ([]int32, bool) {
-	if f.Start == decoder.NoState {
+func outputsOf(f *fst.VectorFst) ([]int32, bool) {
+	if f.Start == fst.NoState {
 		return nil, false
 	}
 	var best []int32
 	bestW := math.Inf(1)
-	var walk func(s decoder.StateID, w float64, out []int32)
-	walk = func(s decoder.StateID, w float64, out []int32) {
-		if fw := f.States[s].Final; fw != decoder.WeightZero && w+float64(fw) < bestW {
+	var walk func(s fst.StateID, w float64, out []int32)
+	walk = func(s fst.StateID, w float64, out []int32) {
+		if fw := f.States[s].Final; fw != fst.WeightZero && w+float64(fw) < bestW {
 			bestW, best = w+float64(fw), slices.Clone(out)
 		}
 		for _, a := range f.States[s].Arcs {
@@ -159,7 +161,7 @@ func TestContextDependentHCLG(t *testing.T) {
 	t.Logf("triphone HCLG: %d states, %d arcs", h.Fst.NumStates(), h.Fst.NumArcs())
 	word := func(w string) int32 { k, _ := sys.lang.Words.Key(w); return int32(k) }
 	accepts := func(tids []int32) ([]int32, bool) {
-		c, err := fstalg.Compose(decoder.MakeLinearAcceptor(tids), h.Fst, fstalg.DefaultComposeOptions())
+		c, err := fstalg.Compose(fst.MakeLinearAcceptor(tids), h.Fst, fstalg.DefaultComposeOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

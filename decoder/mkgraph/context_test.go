@@ -6,15 +6,16 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // contextBlindTree wraps a monophone tree as a tree of width n with the
 // central phone at p whose pdfs ignore the context: every window maps to
 // the pdfs of its central phone.
-func contextBlindTree(mono *decoder.ContextDependency, n, p int32) *decoder.ContextDependency {
-	table := mono.ToPdf.(*decoder.TableEventMap)
-	return &decoder.ContextDependency{ContextWidth: n, CentralPosition: p, ToPdf: &decoder.TableEventMap{Key: p, Table: table.Table}}
+func contextBlindTree(mono *tree.ContextDependency, n, p int32) *tree.ContextDependency {
+	table := mono.ToPdf.(*tree.TableEventMap)
+	return &tree.ContextDependency{ContextWidth: n, CentralPosition: p, ToPdf: &tree.TableEventMap{Key: p, Table: table.Table}}
 }
 
 // TestContextHCLGKaldiMini builds HCLG through the context transducer for
@@ -23,11 +24,11 @@ func contextBlindTree(mono *decoder.ContextDependency, n, p int32) *decoder.Cont
 // the monophone graph (and Kaldi's 1-best), though the graph is larger.
 func TestContextHCLGKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mono, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	mono, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}

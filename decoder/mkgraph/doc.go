@@ -8,6 +8,7 @@
 // Kaldi's own decoders accept our graphs.
 //
 // The FST algorithms (composition, DeterminizeStar, encoded minimization,
-// local epsilon removal) are in decoder/fstalg; the FST type, its I/O,
-// self-loop insertion and the transition model are package decoder's.
+// local epsilon removal) are in decoder/fstalg; the FST type and its I/O are
+// decoder/fst's, the tree decoder/tree's, the transition model and
+// self-loop insertion decoder/hmm's.
 package mkgraph

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
 )
 
@@ -17,11 +17,11 @@ const (
 )
 
 // labelsOf maps words to their labels in words.txt.
-func labelsOf(words *decoder.SymbolTable, list []string) ([]decoder.Label, error) {
+func labelsOf(words *fst.SymbolTable, list []string) ([]fst.Label, error) {
 	if len(list) == 0 {
 		return nil, fmt.Errorf("%w: grammar over no words", ErrDict)
 	}
-	out := make([]decoder.Label, len(list))
+	out := make([]fst.Label, len(list))
 	for i, w := range list {
 		k, ok := words.Key(w)
 		if !ok {
@@ -30,27 +30,27 @@ func labelsOf(words *decoder.SymbolTable, list []string) ([]decoder.Label, error
 		if k == 0 {
 			return nil, fmt.Errorf("%w: grammar word %q is epsilon", ErrDict, w)
 		}
-		out[i] = decoder.Label(k)
+		out[i] = fst.Label(k)
 	}
 	return out, nil
 }
 
 // OneWordGrammar is G accepting exactly one of the words, each with
 // probability 1/N.
-func OneWordGrammar(words *decoder.SymbolTable, list []string) (*decoder.VectorFst, error) {
+func OneWordGrammar(words *fst.SymbolTable, list []string) (*fst.VectorFst, error) {
 	ls, err := labelsOf(words, list)
 	if err != nil {
 		return nil, err
 	}
-	g := decoder.NewVectorFst()
+	g := fst.NewVectorFst()
 	s, f := g.AddState(), g.AddState()
 	g.Start = s
-	g.SetFinal(f, decoder.WeightOne)
+	g.SetFinal(f, fst.WeightOne)
 	w := float32(math.Log(float64(len(ls))))
 	for _, l := range ls {
-		g.AddArc(s, decoder.Arc{ILabel: l, OLabel: l, Weight: w, NextState: f})
+		g.AddArc(s, fst.Arc{ILabel: l, OLabel: l, Weight: w, NextState: f})
 	}
-	decoder.ArcSortInput(g)
+	fst.ArcSortInput(g)
 	return g, nil
 }
 
@@ -58,28 +58,28 @@ func OneWordGrammar(words *decoder.SymbolTable, list []string) (*decoder.VectorF
 // unigram loop in which each word and the end of the sentence have
 // probability 1/(N+1), as a unigram ARPA model with equal probabilities
 // (kaldi-mini's LM) but without the empty sentence.
-func WordLoopGrammar(words *decoder.SymbolTable, list []string) (*decoder.VectorFst, error) {
+func WordLoopGrammar(words *fst.SymbolTable, list []string) (*fst.VectorFst, error) {
 	ls, err := labelsOf(words, list)
 	if err != nil {
 		return nil, err
 	}
-	g := decoder.NewVectorFst()
+	g := fst.NewVectorFst()
 	s, loop := g.AddState(), g.AddState()
 	g.Start = s
 	w := float32(math.Log(float64(len(ls) + 1)))
 	g.SetFinal(loop, w)
 	for _, l := range ls {
-		g.AddArc(s, decoder.Arc{ILabel: l, OLabel: l, Weight: w, NextState: loop})
-		g.AddArc(loop, decoder.Arc{ILabel: l, OLabel: l, Weight: w, NextState: loop})
+		g.AddArc(s, fst.Arc{ILabel: l, OLabel: l, Weight: w, NextState: loop})
+		g.AddArc(loop, fst.Arc{ILabel: l, OLabel: l, Weight: w, NextState: loop})
 	}
-	decoder.ArcSortInput(g)
+	fst.ArcSortInput(g)
 	return g, nil
 }
 
 // GrammarWords lists the words of words.txt that a generated grammar
 // ranges over: every word except <eps>, disambiguation symbols (#…), <s>,
 // </s> and the excluded ones (silence and OOV words, say).
-func GrammarWords(words *decoder.SymbolTable, exclude ...string) []string {
+func GrammarWords(words *fst.SymbolTable, exclude ...string) []string {
 	skip := map[string]bool{"<eps>": true, "<s>": true, "</s>": true}
 	for _, e := range exclude {
 		skip[e] = true
@@ -131,19 +131,19 @@ const GrammarSentences = "sentences:"
 // sentences (lists of words), each with probability 1/len(sentences)
 // (repeated sentences add up), determinized and minimized so shared
 // prefixes and suffixes share states.
-func SentencesGrammar(words *decoder.SymbolTable, sentences [][]string) (*decoder.VectorFst, error) {
+func SentencesGrammar(words *fst.SymbolTable, sentences [][]string) (*fst.VectorFst, error) {
 	if len(sentences) == 0 {
 		return nil, fmt.Errorf("%w: grammar with no sentences", ErrDict)
 	}
-	g := decoder.NewVectorFst()
+	g := fst.NewVectorFst()
 	start, final := g.AddState(), g.AddState()
 	g.Start = start
-	g.SetFinal(final, decoder.WeightOne)
+	g.SetFinal(final, fst.WeightOne)
 	w := float32(math.Log(float64(len(sentences))))
 	for i, sent := range sentences {
 		ls, err := labelsOf(words, sent)
 		if len(sent) == 0 {
-			g.SetFinal(start, decoder.LogPlus(g.States[start].Final, w))
+			g.SetFinal(start, fst.LogPlus(g.States[start].Final, w))
 			continue
 		}
 		if err != nil {
@@ -155,7 +155,7 @@ func SentencesGrammar(words *decoder.SymbolTable, sentences [][]string) (*decode
 			if k+1 < len(ls) {
 				next = g.AddState()
 			}
-			arc := decoder.Arc{ILabel: l, OLabel: l, NextState: next}
+			arc := fst.Arc{ILabel: l, OLabel: l, NextState: next}
 			if k == 0 {
 				arc.Weight = w
 			}
@@ -167,8 +167,8 @@ func SentencesGrammar(words *decoder.SymbolTable, sentences [][]string) (*decode
 	if err != nil {
 		return nil, err
 	}
-	fstalg.MinimizeEncoded(d, decoder.KDelta)
-	decoder.ArcSortInput(d)
+	fstalg.MinimizeEncoded(d, fst.KDelta)
+	fst.ArcSortInput(d)
 	return d, nil
 }
 

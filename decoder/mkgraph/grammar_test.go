@@ -5,7 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 func TestGrammars(t *testing.T) {
@@ -39,11 +41,11 @@ func TestGrammars(t *testing.T) {
 // the one-digit graph to a single word.
 func TestDigitGraphsKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestSentencesGrammar(t *testing.T) {
 		t.Errorf("%d states, want 4:\n%s", g.NumStates(), fstText(t, g))
 	}
 	// "five" twice: probability 1/2; the two others 1/4 each.
-	id := func(w string) decoder.Label { k, _ := lang.Words.Key(w); return decoder.Label(k) }
+	id := func(w string) fst.Label { k, _ := lang.Words.Key(w); return fst.Label(k) }
 	a, ok := arcOn(g, g.Start, id("five"))
 	if !ok || abs(float64(a.Weight+g.States[a.NextState].Final)-0.6931) > 1e-3 {
 		t.Errorf("five: arc %+v", a)

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // GrammarOptions choose G for MakeGraphDir.
@@ -48,15 +50,15 @@ func MakeGraphDir(langDir, modelDir, graphDir string, opt MkGraphOptions, gopt G
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(modelDir, "final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(modelDir, "final.mdl"))
 	if err != nil {
 		return nil, err
 	}
-	tree, err := decoder.ReadTree(filepath.Join(modelDir, "tree"))
+	tree, err := tree.Read(filepath.Join(modelDir, "tree"))
 	if err != nil {
 		return nil, err
 	}
-	l, err := decoder.ReadFstFile(filepath.Join(langDir, "L_disambig.fst"))
+	l, err := fst.ReadFile(filepath.Join(langDir, "L_disambig.fst"))
 	if err != nil {
 		return nil, err
 	}
@@ -64,14 +66,14 @@ func MakeGraphDir(langDir, modelDir, graphDir string, opt MkGraphOptions, gopt G
 	if err != nil {
 		return nil, err
 	}
-	words, err := decoder.ReadSymbolTableFile(filepath.Join(langDir, "words.txt"))
+	words, err := fst.ReadSymbolTableFile(filepath.Join(langDir, "words.txt"))
 	if err != nil {
 		return nil, err
 	}
-	var g *decoder.VectorFst
+	var g *fst.VectorFst
 	switch gopt.Grammar {
 	case "":
-		if g, err = decoder.ReadFstFile(filepath.Join(langDir, "G.fst")); err != nil {
+		if g, err = fst.ReadFile(filepath.Join(langDir, "G.fst")); err != nil {
 			return nil, err
 		}
 	case GrammarOneWord, GrammarWordLoop:
@@ -173,9 +175,9 @@ func readIntList(path string) ([]int32, error) {
 
 // writeConstFstFile writes f as an OpenFst ConstFst through a temporary
 // file renamed into place.
-func writeConstFstFile(path string, f *decoder.VectorFst) error {
+func writeConstFstFile(path string, f *fst.VectorFst) error {
 	var b bytes.Buffer
-	if err := decoder.WriteConstFst(&b, f); err != nil {
+	if err := fst.WriteConstFst(&b, f); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return writeFileAtomic(path, b.Bytes())

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // TestHCLGKaldiMini builds HCLG from kaldi-mini's data/lang L_disambig.fst,
@@ -17,11 +19,11 @@ import (
 // same cost as through Kaldi's HCLG.
 func TestHCLGKaldiMini(t *testing.T) {
 	dir := sharedDir(t, "kaldi-mini")
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestHCLGKaldiMini(t *testing.T) {
 	})
 }
 
-func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h *HCLG) {
+func checkHCLGKaldiMini(t *testing.T, dir string, tm *hmm.TransitionModel, h *HCLG) {
 	kaldi := mustReadFst(t, filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	t.Logf("our HCLG: %d states %d arcs; Kaldi's: %d states %d arcs", h.Fst.NumStates(), h.Fst.NumArcs(), kaldi.NumStates(), kaldi.NumArcs())
 	for s := range h.Fst.States {
@@ -97,7 +99,7 @@ func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h
 	if iso, err := exec.LookPath("fstisomorphic"); err == nil {
 		d := t.TempDir()
 		p := filepath.Join(d, "HCLG.fst")
-		if err := decoder.WriteFstFile(p, h.Fst); err != nil {
+		if err := fst.WriteFile(p, h.Fst); err != nil {
 			t.Fatal(err)
 		}
 		if out, err := exec.Command(iso, "--delta=0.002", p, filepath.Join(dir, "exp/mono/graph/HCLG.fst")).CombinedOutput(); err != nil {
@@ -107,7 +109,7 @@ func checkHCLGKaldiMini(t *testing.T, dir string, tm *decoder.TransitionModel, h
 	// OpenFst reads our graph and finds it input-deterministic, as Kaldi's.
 	if fstinfo, err := exec.LookPath("fstinfo"); err == nil {
 		p := filepath.Join(t.TempDir(), "HCLG.fst")
-		if err := decoder.WriteFstFile(p, h.Fst); err != nil {
+		if err := fst.WriteFile(p, h.Fst); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command(fstinfo, p).CombinedOutput()

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // TestHCLGaIsomorphicToKaldi checks our determinization and minimization
@@ -20,11 +22,11 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 	if err != nil {
 		t.Skip("needs OpenFst's fstisomorphic (apt-get install libfst-tools)")
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := decoder.ReadTree(filepath.Join(dir, "exp/mono/tree"))
+	tree, err := tree.Read(filepath.Join(dir, "exp/mono/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,17 +50,17 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 	}
 	fstalg.RemoveSymbols(ours, h.DisambigTids)
 	fstalg.RemoveEpsLocal(ours)
-	fstalg.MinimizeEncoded(ours, decoder.KDelta)
+	fstalg.MinimizeEncoded(ours, fst.KDelta)
 
 	k := mustReadFst(t, filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	undoSelfLoops(t, k, tm, 0.1)
 	t.Logf("our HCLGa %d states %d arcs; Kaldi's HCLG without self-loops %d states %d arcs", ours.NumStates(), ours.NumArcs(), k.NumStates(), k.NumArcs())
 	dirOut := t.TempDir()
 	pa, pb := filepath.Join(dirOut, "ours.fst"), filepath.Join(dirOut, "kaldi.fst")
-	if err := decoder.WriteFstFile(pa, ours); err != nil {
+	if err := fst.WriteFile(pa, ours); err != nil {
 		t.Fatal(err)
 	}
-	if err := decoder.WriteFstFile(pb, k); err != nil {
+	if err := fst.WriteFile(pb, k); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(iso, "--delta=0.002", pa, pb).CombinedOutput(); err != nil {
@@ -67,7 +69,7 @@ func TestHCLGaIsomorphicToKaldi(t *testing.T) {
 }
 
 // undoSelfLoops reverses Kaldi's add-self-loops (reorder) on g.
-func undoSelfLoops(t *testing.T, g *decoder.VectorFst, tm *decoder.TransitionModel, scale float32) {
+func undoSelfLoops(t *testing.T, g *fst.VectorFst, tm *hmm.TransitionModel, scale float32) {
 	class := make([]int32, len(g.States))
 	for s := range g.States {
 		for _, a := range g.States[s].Arcs {
@@ -91,11 +93,11 @@ func undoSelfLoops(t *testing.T, g *decoder.VectorFst, tm *decoder.TransitionMod
 			kept = append(kept, a)
 		}
 		st.Arcs = kept
-		if st.Final != decoder.WeightZero {
+		if st.Final != fst.WeightZero {
 			st.Final -= w
 		}
 	}
-	decoder.Quantize(g, decoder.KDelta)
+	fst.Quantize(g, fst.KDelta)
 	// The split-off states have one epsilon arc (weight now 0) and no
 	// final weight: bypass them.
 	fstalg.RemoveEpsLocal(g)

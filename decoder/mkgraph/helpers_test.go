@@ -9,7 +9,7 @@ import (
 
 	"github.com/strode-asr/strode/internal/shareddata"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -19,9 +19,9 @@ func sharedDir(t testing.TB, sub string) string {
 	return shareddata.Dir(t, sub)
 }
 
-func mustReadFst(t testing.TB, path string) *decoder.VectorFst {
+func mustReadFst(t testing.TB, path string) *fst.VectorFst {
 	t.Helper()
-	f, err := decoder.ReadFstFile(path)
+	f, err := fst.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,14 +100,14 @@ func readLoglikes(t testing.TB, path string) []utterance {
 // one utterance's log-likelihoods: the best path's output words and its
 // cost (graph cost − acousticScale · log-likelihood). It stands in for a
 // decoder in tests: with no beam, the best path is the graph's.
-func viterbi(g *decoder.VectorFst, tid2pdf []int32, ll kaldiio.Matrix, acousticScale float32) ([]int32, float64) {
+func viterbi(g *fst.VectorFst, tid2pdf []int32, ll kaldiio.Matrix, acousticScale float32) ([]int32, float64) {
 	type trace struct {
 		word int32
 		prev int32
 	}
 	traces := []trace{{-1, -1}}
 	n := len(g.States)
-	inf := float64(decoder.WeightZero)
+	inf := float64(fst.WeightZero)
 	cost := make([]float64, n)
 	back := make([]int32, n)
 	next := make([]float64, n)
@@ -178,7 +178,7 @@ func viterbi(g *decoder.VectorFst, tid2pdf []int32, ll kaldiio.Matrix, acousticS
 	}
 	best, bestS := inf, -1
 	for s := 0; s < n; s++ {
-		if f := g.States[s].Final; f != decoder.WeightZero && cost[s] < inf {
+		if f := g.States[s].Final; f != fst.WeightZero && cost[s] < inf {
 			if c := cost[s] + float64(f); c < best {
 				best, bestS = c, s
 			}

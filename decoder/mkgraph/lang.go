@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // LangOptions are prepare_lang.sh's options that shape the lang directory,
@@ -37,9 +38,9 @@ func (o *LangOptions) Register(fs *flag.FlagSet) {
 // Lang is a lang directory in memory.
 type Lang struct {
 	Dict          *Dict
-	Phones, Words *decoder.SymbolTable
-	Topo          decoder.HmmTopology
-	L, LDisambig  *decoder.VectorFst
+	Phones, Words *fst.SymbolTable
+	Topo          hmm.Topology
+	L, LDisambig  *fst.VectorFst
 	PhoneDisambig []int32 // ids of #0, #1, … in Phones
 	WordDisambig  int32   // id of #0 in Words
 	Oov           string  // the word unknown words map to
@@ -127,7 +128,7 @@ func (l *Lang) addDisambig() {
 }
 
 func (l *Lang) makePhones() error {
-	l.Phones = decoder.NewSymbolTable("phones.txt")
+	l.Phones = fst.NewSymbolTable("phones.txt")
 	if err := l.Phones.Add("<eps>", 0); err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (l *Lang) makeWords() error {
 	}
 	slices.Sort(words)
 	words = slices.Compact(words)
-	l.Words = decoder.NewSymbolTable("words.txt")
+	l.Words = fst.NewSymbolTable("words.txt")
 	all := append(append([]string{"<eps>"}, words...), "#0", "<s>", "</s>")
 	for i, w := range all {
 		if err := l.Words.Add(w, int64(i)); err != nil {
@@ -186,38 +187,38 @@ func (l *Lang) makeWords() error {
 // a fully connected middle (state 0 to states 0..n-2, middle states to
 // 1..n-1, each 1/(n-1)) and a last emitting state with 0.75/0.25.
 func (l *Lang) makeTopo(opt LangOptions) {
-	nonsil := make(decoder.TopologyEntry, 0, opt.NumNonsilStates+1)
+	nonsil := make(hmm.TopologyEntry, 0, opt.NumNonsilStates+1)
 	for s := 0; s < opt.NumNonsilStates; s++ {
-		nonsil = append(nonsil, decoder.HmmState{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s),
-			Transitions: []decoder.HmmTransition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}})
+		nonsil = append(nonsil, hmm.State{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s),
+			Transitions: []hmm.Transition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}})
 	}
-	nonsil = append(nonsil, decoder.HmmState{ForwardPdfClass: decoder.NoPdf, SelfLoopPdfClass: decoder.NoPdf})
+	nonsil = append(nonsil, hmm.State{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf})
 	n := opt.NumSilStates
-	sil := make(decoder.TopologyEntry, 0, n+1)
+	sil := make(hmm.TopologyEntry, 0, n+1)
 	if n == 1 {
-		sil = append(sil, decoder.HmmState{Transitions: []decoder.HmmTransition{{Dest: 0, Prob: 0.75}, {Dest: 1, Prob: 0.25}}})
+		sil = append(sil, hmm.State{Transitions: []hmm.Transition{{Dest: 0, Prob: 0.75}, {Dest: 1, Prob: 0.25}}})
 	} else {
 		p := float32(1.0 / float64(n-1))
 		for s := 0; s < n; s++ {
-			st := decoder.HmmState{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s)}
+			st := hmm.State{ForwardPdfClass: int32(s), SelfLoopPdfClass: int32(s)}
 			switch {
 			case s == 0:
 				for d := 0; d < n-1; d++ {
-					st.Transitions = append(st.Transitions, decoder.HmmTransition{Dest: int32(d), Prob: p})
+					st.Transitions = append(st.Transitions, hmm.Transition{Dest: int32(d), Prob: p})
 				}
 			case s < n-1:
 				for d := 1; d < n; d++ {
-					st.Transitions = append(st.Transitions, decoder.HmmTransition{Dest: int32(d), Prob: p})
+					st.Transitions = append(st.Transitions, hmm.Transition{Dest: int32(d), Prob: p})
 				}
 			default:
-				st.Transitions = []decoder.HmmTransition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}
+				st.Transitions = []hmm.Transition{{Dest: int32(s), Prob: 0.75}, {Dest: int32(s + 1), Prob: 0.25}}
 			}
 			sil = append(sil, st)
 		}
 	}
-	sil = append(sil, decoder.HmmState{ForwardPdfClass: decoder.NoPdf, SelfLoopPdfClass: decoder.NoPdf})
+	sil = append(sil, hmm.State{ForwardPdfClass: hmm.NoPdf, SelfLoopPdfClass: hmm.NoPdf})
 	maxPhone := int32(l.Phones.AvailableKey())
-	t := decoder.HmmTopology{Phone2Idx: make([]int32, maxPhone), Entries: []decoder.TopologyEntry{nonsil, sil}}
+	t := hmm.Topology{Phone2Idx: make([]int32, maxPhone), Entries: []hmm.TopologyEntry{nonsil, sil}}
 	for i := range t.Phone2Idx {
 		t.Phone2Idx[i] = -1
 	}
@@ -243,23 +244,23 @@ func (l *Lang) makeTopo(opt LangOptions) {
 // L_disambig). With disambig, pronunciations carry their #n and the loop
 // state gets a #0:#0 self-loop (fstaddselfloops). Arcs are sorted by
 // output label (fstarcsort --sort_type=olabel).
-func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, error) {
-	f := decoder.NewVectorFst()
-	phone := func(p string) (decoder.Label, error) {
+func (l *Lang) lexiconFst(silProb float64, disambig bool) (*fst.VectorFst, error) {
+	f := fst.NewVectorFst()
+	phone := func(p string) (fst.Label, error) {
 		k, ok := l.Phones.Key(p)
 		if !ok {
 			return 0, fmt.Errorf("%w: phone %q not in phones.txt", ErrDict, p)
 		}
-		return decoder.Label(k), nil
+		return fst.Label(k), nil
 	}
-	word := func(w string) decoder.Label {
+	word := func(w string) fst.Label {
 		k, _ := l.Words.Key(w)
-		return decoder.Label(k)
+		return fst.Label(k)
 	}
 	// Costs are computed in double and stored as float, as the script
 	// prints doubles that fstcompile reads into floats.
 	cost := func(c float64) float32 { return float32(c) }
-	var loop, silState decoder.StateID
+	var loop, silState fst.StateID
 	var silCost, noSilCost float64
 	withSil := silProb > 0
 	if withSil {
@@ -267,15 +268,15 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 		start := f.AddState()
 		loop, silState = f.AddState(), f.AddState()
 		f.Start = start
-		f.AddArc(start, decoder.Arc{NextState: loop, Weight: cost(noSilCost)})
-		f.AddArc(start, decoder.Arc{NextState: silState, Weight: cost(silCost)})
-		sil := decoder.Label(l.OptionalSil)
+		f.AddArc(start, fst.Arc{NextState: loop, Weight: cost(noSilCost)})
+		f.AddArc(start, fst.Arc{NextState: silState, Weight: cost(silCost)})
+		sil := fst.Label(l.OptionalSil)
 		if disambig {
 			mid := f.AddState()
-			f.AddArc(silState, decoder.Arc{ILabel: sil, NextState: mid})
-			f.AddArc(mid, decoder.Arc{ILabel: l.PhoneDisambig[len(l.PhoneDisambig)-1], NextState: loop})
+			f.AddArc(silState, fst.Arc{ILabel: sil, NextState: mid})
+			f.AddArc(mid, fst.Arc{ILabel: l.PhoneDisambig[len(l.PhoneDisambig)-1], NextState: loop})
 		} else {
-			f.AddArc(silState, decoder.Arc{ILabel: sil, NextState: loop})
+			f.AddArc(silState, fst.Arc{ILabel: sil, NextState: loop})
 		}
 	} else {
 		loop = f.AddState()
@@ -295,7 +296,7 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 				return nil, err
 			}
 			next := f.AddState()
-			arc := decoder.Arc{ILabel: p, NextState: next}
+			arc := fst.Arc{ILabel: p, NextState: next}
 			if k == 0 {
 				arc.OLabel, arc.Weight = w, cost(pronCost)
 			}
@@ -306,34 +307,34 @@ func (l *Lang) lexiconFst(silProb float64, disambig bool) (*decoder.VectorFst, e
 		if err != nil {
 			return nil, err
 		}
-		o, extra := decoder.Label(0), 0.0
+		o, extra := fst.Label(0), 0.0
 		if len(pron) == 1 {
 			o, extra = w, pronCost
 		}
 		if withSil {
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(noSilCost + extra), NextState: loop})
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(silCost + extra), NextState: silState})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(noSilCost + extra), NextState: loop})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(silCost + extra), NextState: silState})
 		} else {
-			f.AddArc(cur, decoder.Arc{ILabel: p, OLabel: o, Weight: cost(extra), NextState: loop})
+			f.AddArc(cur, fst.Arc{ILabel: p, OLabel: o, Weight: cost(extra), NextState: loop})
 		}
 	}
-	f.SetFinal(loop, decoder.WeightOne)
+	f.SetFinal(loop, fst.WeightOne)
 	if disambig {
 		addDisambigSelfLoops(f, l.PhoneDisambig[0], l.WordDisambig)
 	}
-	decoder.ArcSortOutput(f)
+	fst.ArcSortOutput(f)
 	return f, nil
 }
 
 // addDisambigSelfLoops adds in:out self-loops on every state that is
 // final or has an arc with a non-epsilon output (OpenFst-style
 // fstaddselfloops as prepare_lang.sh runs it, so G's #0 passes through L).
-func addDisambigSelfLoops(f *decoder.VectorFst, in, out decoder.Label) {
+func addDisambigSelfLoops(f *fst.VectorFst, in, out fst.Label) {
 	for s := range f.States {
 		st := &f.States[s]
-		need := st.Final != decoder.WeightZero || slices.ContainsFunc(st.Arcs, func(a decoder.Arc) bool { return a.OLabel != 0 })
+		need := st.Final != fst.WeightZero || slices.ContainsFunc(st.Arcs, func(a fst.Arc) bool { return a.OLabel != 0 })
 		if need {
-			st.Arcs = append(st.Arcs, decoder.Arc{ILabel: in, OLabel: out, NextState: decoder.StateID(s)})
+			st.Arcs = append(st.Arcs, fst.Arc{ILabel: in, OLabel: out, NextState: fst.StateID(s)})
 		}
 	}
 }

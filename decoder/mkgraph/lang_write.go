@@ -11,7 +11,8 @@ import (
 
 	"github.com/strode-asr/strode/internal/atomicfile"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -26,7 +27,7 @@ func (l *Lang) Write(dir string) error {
 		return err
 	}
 	var b bytes.Buffer
-	writeTable := func(name string, t *decoder.SymbolTable) error {
+	writeTable := func(name string, t *fst.SymbolTable) error {
 		b.Reset()
 		for _, e := range t.Entries() {
 			fmt.Fprintf(&b, "%s %d\n", e.Symbol, e.Key)
@@ -41,7 +42,7 @@ func (l *Lang) Write(dir string) error {
 	}
 	b.Reset()
 	w := kaldiio.NewWriter(&b)
-	if err := decoder.HmmTopologyCodec.Write(w, false, &l.Topo); err != nil {
+	if err := hmm.TopologyCodec.Write(w, false, &l.Topo); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -51,10 +52,10 @@ func (l *Lang) Write(dir string) error {
 	if err := writeFileAtomic(filepath.Join(dir, "topo"), bytes.ReplaceAll(b.Bytes(), []byte(" \n"), []byte("\n"))); err != nil {
 		return err
 	}
-	if err := decoder.WriteFstFile(filepath.Join(dir, "L.fst"), l.L); err != nil {
+	if err := fst.WriteFile(filepath.Join(dir, "L.fst"), l.L); err != nil {
 		return err
 	}
-	if err := decoder.WriteFstFile(filepath.Join(dir, "L_disambig.fst"), l.LDisambig); err != nil {
+	if err := fst.WriteFile(filepath.Join(dir, "L_disambig.fst"), l.LDisambig); err != nil {
 		return err
 	}
 	oovID, _ := l.Words.Key(l.Oov)

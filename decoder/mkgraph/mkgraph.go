@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/fstalg"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // MkGraphOptions are utils/mkgraph.sh's options, with its defaults.
@@ -35,13 +37,13 @@ func (o *MkGraphOptions) Register(fs *flag.FlagSet) {
 // fstdeterminizestar --use-log=true | fstminimizeencoded |
 // fstpushspecial (which only redistributes weight along paths, so that
 // beam search sees the LM cost early).
-func ComposeLG(lDisambig, g *decoder.VectorFst, maxStates int) (*decoder.VectorFst, error) {
+func ComposeLG(lDisambig, g *fst.VectorFst, maxStates int) (*fst.VectorFst, error) {
 	lg, err := fstalg.Compose(lDisambig, g, fstalg.ComposeOptions{Connect: true, MaxStates: maxStates})
 	if err != nil {
 		return nil, fmt.Errorf("L∘G: %w", err)
 	}
-	if lg.Start == decoder.NoState {
-		return nil, fmt.Errorf("%w: L∘G is empty (do L's words and G's words share words.txt?)", decoder.ErrBadFst)
+	if lg.Start == fst.NoState {
+		return nil, fmt.Errorf("%w: L∘G is empty (do L's words and G's words share words.txt?)", fst.ErrBadFst)
 	}
 	det := fstalg.DefaultDeterminizeOptions()
 	det.MaxStates = maxStates
@@ -49,14 +51,14 @@ func ComposeLG(lDisambig, g *decoder.VectorFst, maxStates int) (*decoder.VectorF
 	if err != nil {
 		return nil, fmt.Errorf("determinizing LG: %w", err)
 	}
-	fstalg.MinimizeEncoded(lg, decoder.KDelta)
-	fstalg.PushSpecial(lg, float64(decoder.KDelta), 0)
+	fstalg.MinimizeEncoded(lg, fst.KDelta)
+	fstalg.PushSpecial(lg, float64(fst.KDelta), 0)
 	return lg, nil
 }
 
 // HCLG is a built decoding graph and the symbols it was built with.
 type HCLG struct {
-	Fst *decoder.VectorFst
+	Fst *fst.VectorFst
 	// DisambigTids are the transition-id-space disambiguation symbols
 	// that were removed (disambig_tid.int).
 	DisambigTids []int32
@@ -71,7 +73,7 @@ type HCLG struct {
 //
 // with C the context transducer of the tree (the identity for a context
 // width of 1; ComposeContext otherwise).
-func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDisambig, g *decoder.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLG(tm *hmm.TransitionModel, tree *tree.ContextDependency, lDisambig, g *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	lg, err := ComposeLG(lDisambig, g, opt.MaxStates)
 	if err != nil {
 		return nil, err
@@ -83,7 +85,7 @@ func BuildHCLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lDi
 // tree of context width 1, C is the identity and H reads phones directly;
 // otherwise CLG is ComposeContext(LG) and H is built over its window
 // labels (MakeHContext).
-func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *decoder.ContextDependency, lg *decoder.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
+func BuildHCLGFromLG(tm *hmm.TransitionModel, tree *tree.ContextDependency, lg *fst.VectorFst, phoneDisambig []int32, opt MkGraphOptions) (*HCLG, error) {
 	var h *HTransducer
 	var err error
 	clg := lg
@@ -103,8 +105,8 @@ func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *decoder.ContextDependenc
 	if err != nil {
 		return nil, fmt.Errorf("H∘CLG: %w", err)
 	}
-	if hclg.Start == decoder.NoState {
-		return nil, fmt.Errorf("%w: H∘LG is empty (LG uses phones the model does not have?)", decoder.ErrBadFst)
+	if hclg.Start == fst.NoState {
+		return nil, fmt.Errorf("%w: H∘LG is empty (LG uses phones the model does not have?)", fst.ErrBadFst)
 	}
 	det := fstalg.DefaultDeterminizeOptions()
 	det.MaxStates = opt.MaxStates
@@ -114,8 +116,8 @@ func BuildHCLGFromLG(tm *decoder.TransitionModel, tree *decoder.ContextDependenc
 	}
 	fstalg.RemoveSymbols(hclg, h.DisambigTids)
 	fstalg.RemoveEpsLocal(hclg)
-	fstalg.MinimizeEncoded(hclg, decoder.KDelta)
-	if err := decoder.AddSelfLoops(tm, hclg, float32(opt.SelfLoopScale), opt.Reorder); err != nil {
+	fstalg.MinimizeEncoded(hclg, fst.KDelta)
+	if err := hmm.AddSelfLoops(tm, hclg, float32(opt.SelfLoopScale), opt.Reorder); err != nil {
 		return nil, fmt.Errorf("adding self-loops: %w", err)
 	}
 	return &HCLG{Fst: hclg, DisambigTids: h.DisambigTids}, nil

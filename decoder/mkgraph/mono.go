@@ -6,7 +6,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -15,13 +16,13 @@ import (
 // phone whose entries are tables on the pdf-class; the phones of one set
 // (a line of phones/sets.int) share their pdfs, numbered set by set in
 // the order given.
-func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextDependency, error) {
+func MonophoneTree(topo *hmm.Topology, sets [][]int32) (*tree.ContextDependency, error) {
 	maxPhone := int32(0)
 	seen := map[int32]bool{}
 	for _, set := range sets {
 		for _, p := range set {
 			if seen[p] {
-				return nil, fmt.Errorf("%w: phone %d is in two sets", decoder.ErrModel, p)
+				return nil, fmt.Errorf("%w: phone %d is in two sets", hmm.ErrModel, p)
 			}
 			seen[p] = true
 			maxPhone = max(maxPhone, p)
@@ -29,10 +30,10 @@ func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextD
 	}
 	for _, p := range topo.Phones {
 		if !seen[p] {
-			return nil, fmt.Errorf("%w: phone %d of the topology is in no set", decoder.ErrModel, p)
+			return nil, fmt.Errorf("%w: phone %d of the topology is in no set", hmm.ErrModel, p)
 		}
 	}
-	table := make([]decoder.EventMap, maxPhone+1)
+	table := make([]tree.EventMap, maxPhone+1)
 	next := int32(0)
 	for _, set := range sets {
 		if len(set) == 0 {
@@ -44,31 +45,31 @@ func MonophoneTree(topo *decoder.HmmTopology, sets [][]int32) (*decoder.ContextD
 		}
 		for _, p := range set[1:] {
 			if m, err := topo.NumPdfClasses(p); err != nil || m != n {
-				return nil, fmt.Errorf("%w: phones %d and %d share a set but have %d and %d pdf-classes", decoder.ErrModel, set[0], p, n, m)
+				return nil, fmt.Errorf("%w: phones %d and %d share a set but have %d and %d pdf-classes", hmm.ErrModel, set[0], p, n, m)
 			}
 		}
-		leaves := make([]decoder.EventMap, n)
+		leaves := make([]tree.EventMap, n)
 		for c := range leaves {
-			leaves[c] = &decoder.ConstantEventMap{Answer: next}
+			leaves[c] = &tree.ConstantEventMap{Answer: next}
 			next++
 		}
-		sub := &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: leaves}
+		sub := &tree.TableEventMap{Key: tree.PdfClassKey, Table: leaves}
 		for _, p := range set {
 			table[p] = sub
 		}
 	}
-	return &decoder.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &decoder.TableEventMap{Key: 0, Table: table}}, nil
+	return &tree.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: &tree.TableEventMap{Key: 0, Table: table}}, nil
 }
 
 // MonophoneTransitionModel is the transition model of gmm-init-mono: one
 // transition-state per (phone, HMM state) with the tree's pdfs, sorted as
 // Kaldi sorts its tuples, and the topology's probabilities
 // (InitializeProbs).
-func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDependency) (*decoder.TransitionModel, error) {
+func MonophoneTransitionModel(topo hmm.Topology, tree *tree.ContextDependency) (*hmm.TransitionModel, error) {
 	if err := topo.Check(); err != nil {
 		return nil, err
 	}
-	tm := &decoder.TransitionModel{Topo: topo}
+	tm := &hmm.TransitionModel{Topo: topo}
 	for _, p := range topo.Phones {
 		e, err := topo.TopologyForPhone(p)
 		if err != nil {
@@ -76,7 +77,7 @@ func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDep
 		}
 		for s := 0; s+1 < len(e); s++ {
 			st := e[s]
-			if st.ForwardPdfClass == decoder.NoPdf {
+			if st.ForwardPdfClass == hmm.NoPdf {
 				continue
 			}
 			fwd, err := tree.Compute([]int32{p}, st.ForwardPdfClass)
@@ -87,10 +88,10 @@ func MonophoneTransitionModel(topo decoder.HmmTopology, tree *decoder.ContextDep
 			if err != nil {
 				return nil, err
 			}
-			tm.Tuples = append(tm.Tuples, decoder.TransitionTuple{Phone: p, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
+			tm.Tuples = append(tm.Tuples, hmm.TransitionTuple{Phone: p, HmmState: int32(s), ForwardPdf: fwd, SelfLoopPdf: self})
 		}
 	}
-	slices.SortFunc(tm.Tuples, func(a, b decoder.TransitionTuple) int {
+	slices.SortFunc(tm.Tuples, func(a, b hmm.TransitionTuple) int {
 		return cmp.Or(cmp.Compare(a.Phone, b.Phone), cmp.Compare(a.HmmState, b.HmmState), cmp.Compare(a.ForwardPdf, b.ForwardPdf), cmp.Compare(a.SelfLoopPdf, b.SelfLoopPdf))
 	})
 	tm.LogProbs = []float32{0}
@@ -125,11 +126,11 @@ func (l *Lang) PhoneSets() [][]int32 {
 // WriteMonophoneModel writes a tree and a model file holding the
 // transition model (Kaldi binary format), which Kaldi's mapped decoders
 // (decode-faster-mapped, latgen-faster-mapped) and our own read.
-func WriteMonophoneModel(treePath, mdlPath string, tree *decoder.ContextDependency, tm *decoder.TransitionModel, binary bool) error {
-	if err := kaldiio.WriteObject(treePath, decoder.ContextDependencyCodec, binary, tree); err != nil {
+func WriteMonophoneModel(treePath, mdlPath string, ctxDep *tree.ContextDependency, tm *hmm.TransitionModel, binary bool) error {
+	if err := kaldiio.WriteObject(treePath, tree.ContextDependencyCodec, binary, ctxDep); err != nil {
 		return fmt.Errorf("writing tree %s: %w", treePath, err)
 	}
-	if err := kaldiio.WriteObject(mdlPath, decoder.TransitionModelCodec, binary, tm); err != nil {
+	if err := kaldiio.WriteObject(mdlPath, hmm.TransitionModelCodec, binary, tm); err != nil {
 		return fmt.Errorf("writing model %s: %w", mdlPath, err)
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // TestMonophoneKaldiMini: the tree from our lang directory is
@@ -40,11 +40,11 @@ func TestMonophoneKaldiMini(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("tree differs from gmm-init-mono's (%d vs %d bytes)", len(got), len(want))
 	}
-	kaldiTM, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	kaldiTM, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := decoder.ReadTransitionModel(filepath.Join(out, "final.mdl"))
+	back, err := hmm.ReadTransitionModel(filepath.Join(out, "final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}

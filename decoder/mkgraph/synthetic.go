@@ -9,7 +9,9 @@ import (
 	"math/rand"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // SyntheticDict returns a dictionary of nWords random words for
@@ -103,9 +105,9 @@ func WriteSyntheticBigramArpa(w io.Writer, words []string, perWord int, seed int
 
 // HCLGInputs bundles what BuildHCLG needs besides the lang directory.
 type HCLGInputs struct {
-	TM   *decoder.TransitionModel
-	Tree *decoder.ContextDependency
-	G    *decoder.VectorFst
+	TM   *hmm.TransitionModel
+	Tree *tree.ContextDependency
+	G    *fst.VectorFst
 	// Arpa is the ARPA text G was made from (SyntheticBigram).
 	Arpa []byte
 }

@@ -5,7 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/decoder/scoring"
@@ -38,7 +39,7 @@ import (
 // times it.
 type bigramBench struct {
 	g      *Graph
-	tm     *decoder.TransitionModel
+	tm     *hmm.TransitionModel
 	utts   [][]float32 // row-major frames × pdfs
 	frames []int
 	words  [][]int32 // the true word-ids of each utterance
@@ -90,7 +91,7 @@ func buildBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigr
 		var pdfs, truth []int32
 		s := g.Start
 		for len(truth) < wordsPerUtt {
-			var wordArcs []decoder.Arc
+			var wordArcs []fst.Arc
 			backoff := int32(-1)
 			for _, a := range g.States[s].Arcs {
 				if a.OLabel != 0 {

@@ -5,7 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 )
 
 // The hand-built 5,000-word bigram graph: benchmark (b) of issue 6 until
@@ -34,7 +35,7 @@ const (
 
 func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64) *bigramBench {
 	dir := mini(tb)
-	tm, err := decoder.ReadTransitionModel(dir + "/exp/mono/final.mdl")
+	tm, err := hmm.ReadTransitionModel(dir + "/exp/mono/final.mdl")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64)
 	}
 	cost := func(tid int32) float32 { return -tm.TransitionLogProb(tid) }
 
-	f := decoder.NewVectorFst()
+	f := fst.NewVectorFst()
 	backoff := f.AddState()
 	f.Start = backoff
 	f.SetFinal(backoff, float32(math.Log(directWords)))
@@ -104,14 +105,14 @@ func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64)
 		entry[w] = cur
 		for pi, p := range pron[w] {
 			for h, st := range phones[p] {
-				f.AddArc(cur, decoder.Arc{ILabel: st.self, OLabel: 0, Weight: cost(st.self), NextState: cur})
+				f.AddArc(cur, fst.Arc{ILabel: st.self, OLabel: 0, Weight: cost(st.self), NextState: cur})
 				var next int32
 				if pi == len(pron[w])-1 && h == 2 {
 					next = hist[w]
 				} else {
 					next = f.AddState()
 				}
-				f.AddArc(cur, decoder.Arc{ILabel: st.fwd, OLabel: 0, Weight: cost(st.fwd), NextState: next})
+				f.AddArc(cur, fst.Arc{ILabel: st.fwd, OLabel: 0, Weight: cost(st.fwd), NextState: next})
 				cur = next
 			}
 		}
@@ -125,7 +126,7 @@ func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64)
 	}
 	trie := map[trieKey]int32{}
 	root := f.AddState()
-	f.AddArc(backoff, decoder.Arc{Weight: float32(math.Log(directWords)), NextState: root})
+	f.AddArc(backoff, fst.Arc{Weight: float32(math.Log(directWords)), NextState: root})
 	for w := 0; w < directWords; w++ {
 		node := root
 		for _, p := range pron[w] {
@@ -135,30 +136,30 @@ func buildDirectBigramBench(tb testing.TB, numUtts, wordsPerUtt int, seed int64)
 				// A fresh first state: the tree node itself must not carry
 				// any phone's self-loop.
 				cur := f.AddState()
-				f.AddArc(node, decoder.Arc{NextState: cur})
+				f.AddArc(node, fst.Arc{NextState: cur})
 				for h, st := range phones[p] {
-					f.AddArc(cur, decoder.Arc{ILabel: st.self, Weight: cost(st.self), NextState: cur})
+					f.AddArc(cur, fst.Arc{ILabel: st.self, Weight: cost(st.self), NextState: cur})
 					next := f.AddState()
 					if h == 2 {
 						child = next
 					}
-					f.AddArc(cur, decoder.Arc{ILabel: st.fwd, Weight: cost(st.fwd), NextState: next})
+					f.AddArc(cur, fst.Arc{ILabel: st.fwd, Weight: cost(st.fwd), NextState: next})
 					cur = next
 				}
 				trie[k] = child
 			}
 			node = child
 		}
-		f.AddArc(node, decoder.Arc{OLabel: int32(w + 1), NextState: hist[w]})
+		f.AddArc(node, fst.Arc{OLabel: int32(w + 1), NextState: hist[w]})
 	}
 	succ := make([][]int32, directWords)
 	for w := 0; w < directWords; w++ {
 		for k := 0; k < directSuccessors; k++ {
 			v := int32(rng.Intn(directWords))
 			succ[w] = append(succ[w], v)
-			f.AddArc(hist[w], decoder.Arc{OLabel: v + 1, Weight: float32(math.Log(directSuccessors)) + 0.1, NextState: entry[v]})
+			f.AddArc(hist[w], fst.Arc{OLabel: v + 1, Weight: float32(math.Log(directSuccessors)) + 0.1, NextState: entry[v]})
 		}
-		f.AddArc(hist[w], decoder.Arc{Weight: 2.3, NextState: backoff})
+		f.AddArc(hist[w], fst.Arc{Weight: 2.3, NextState: backoff})
 	}
 	g, err := NewGraph(f)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 )
 
 // arc is a graph arc in the search's flat layout.
@@ -38,7 +38,7 @@ type Graph struct {
 type stateFirst struct{ emit, eps int32 }
 
 // NewGraph lays out f for search. It fails on a graph with no start state.
-func NewGraph(f *decoder.VectorFst) (*Graph, error) {
+func NewGraph(f *fst.VectorFst) (*Graph, error) {
 	if f.Start < 0 || int(f.Start) >= len(f.States) {
 		return nil, fmt.Errorf("decoding graph has no start state")
 	}

@@ -13,7 +13,8 @@ import (
 
 	"github.com/strode-asr/strode/internal/shareddata"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -33,14 +34,14 @@ type utt struct {
 
 type system struct {
 	g     *Graph
-	tm    *decoder.TransitionModel
+	tm    *hmm.TransitionModel
 	utts  []utt
-	words *decoder.SymbolTable
+	words *fst.SymbolTable
 }
 
 func loadMini(t testing.TB) *system {
 	dir := mini(t)
-	fst, err := decoder.ReadFstFile(filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
+	fst, err := fst.ReadFile(filepath.Join(dir, "exp/mono/graph/HCLG.fst"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func loadMini(t testing.TB) *system {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := decoder.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
+	tm, err := hmm.ReadTransitionModel(filepath.Join(dir, "exp/mono/final.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}

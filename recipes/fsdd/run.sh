@@ -311,7 +311,7 @@ fi
 if run_stage 2; then
   echo "== stage 2: lang dir, monophone model, one-digit graph"
   mkdir -p $mono/log
-  S prepare-lang --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
+  S prepare-lang --position-dependent-phones=false --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
   S mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
 fi
 

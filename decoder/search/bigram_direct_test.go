@@ -9,9 +9,9 @@ import (
 	"github.com/strode-asr/strode/decoder/hmm"
 )
 
-// The hand-built 5,000-word bigram graph: benchmark (b) of issue 6 until
-// session 9, kept as a harder case beside it (BenchmarkLatgenBigram5kDirect).
-// Sessions 5-8 built H∘C∘L∘G directly over kaldi-mini's monophone HMMs
+// The hand-built 5,000-word bigram graph, kept as a harder case beside the
+// mkgraph one (BenchmarkLatgenBigram5kDirect): it was the large-vocabulary
+// benchmark before mkgraph existed, and was built H∘C∘L∘G directly over kaldi-mini's monophone HMMs
 // rather than with mkgraph: each word has a random pronunciation of 2–6
 // non-silence phones, each phone a chain of its three HMM states; a history
 // state per word, bigram arcs (ε input, word output, −log p) from each

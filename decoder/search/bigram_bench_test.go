@@ -215,8 +215,8 @@ func benchLatgen(b *testing.B, bb *bigramBench) {
 // The oracle-noisy bigram utterances decode to their own word sequences
 // often enough to show that graphs and log-likelihoods are consistent (a
 // smoke test of both benchmarks; without -short only), and the mkgraph
-// benchmark's graph has the size recorded in bench/README.md, so the timed
-// graph is the one the figures there were measured on.
+// benchmark's graph has the size bench/decode.sh states, so the timed
+// graph is the one its figures were measured on.
 func TestBigramBenchSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two 5,000-word graphs")
@@ -230,7 +230,7 @@ func TestBigramBenchSmoke(t *testing.T) {
 			if c.name == "mkgraph" {
 				arcs := len(bb.g.emit) + len(bb.g.eps)
 				if bb.g.NumStates() != 173178 || arcs != 470116 {
-					t.Errorf("HCLG has %d states and %d arcs, want 173178 and 470116 (bench/README.md's graph)", bb.g.NumStates(), arcs)
+					t.Errorf("HCLG has %d states and %d arcs, want 173178 and 470116 (the graph bench/decode.sh describes)", bb.g.NumStates(), arcs)
 				}
 			}
 			d := NewLatticeDecoder(bb.g, DefaultOptions())

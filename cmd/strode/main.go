@@ -4,6 +4,13 @@
 //
 // This package is glue only: each subcommand lives in its own file, registers
 // itself in init with register, and calls into the library packages.
+//
+// A file is named AREA_COMMAND.go after the package it fronts and the Kaldi
+// command it is (a command that starts with the area's word does not repeat
+// it: align_compiled_mapped.go is align-compiled-mapped): kaldiio, features,
+// nnet (the acoustic models: train, forward, get-egs, …), fst, tree, hmm,
+// gmm, align, mkgraph, lm, decode, lattice, scoring, datadir, jobs, and
+// recipe for the corpus front ends and the experiment summaries.
 package main
 
 import (

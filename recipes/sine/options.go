@@ -35,8 +35,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Process: "poisson", Seed: 1, Seeds: 1, Out: "exp/sine", Epochs: 20, BatchSize: 50,
 		Train: 5000, Val: 100, Test: 100, Length: 10, Rate: 10, Mu: 10, Alpha: 0.5, Beta: 1, Noise: 0.1,
-		Models:   "strode,strode-context,node",
-		Model:    strode.DefaultSequentialOptions(), Adam: optim.DefaultAdamOptions()}
+		Models: "strode,strode-context,node",
+		Model:  strode.DefaultSequentialOptions(), Adam: optim.DefaultAdamOptions()}
 }
 
 // Register adds every option to fs.

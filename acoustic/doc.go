@@ -8,10 +8,12 @@
 //
 // The STRODE core is split by concern:
 //
-//	acoustic/autodiff      the one place that imports gorgonia: graph building,
+//	acoustic/autodiff   the one place that imports gorgonia: graph building,
 //	                    tape machines, broadcasting, stop-gradient, fused ops
-//	acoustic/strode     Φ (Boundary), φ (Prior), the KL term, layers, the
-//	                    sequential STRODE model, CS and gap r
+//	acoustic/nn         parameters bound to a graph, Linear, MLP and their
+//	                    fused forms: the generic layers every model uses
+//	acoustic/strode     Φ (Boundary), φ (Prior), the KL term, the
+//	                    sequential STRODE model and its variants, CS and gap r
 //	acoustic/ode        Euler (fused node, AVX2 kernel) and RK4 solvers
 //	acoustic/optim      parameters with sign sets, Adam, SGD, clipping
 //	acoustic/modelfile  safetensors model files

@@ -45,7 +45,7 @@ for h in 8 100; do
 	echo "ode-hidden $h: strode $ours s/epoch (fused float64 $f64, unfused Euler $unf), peer $peer s/epoch, strode/peer time ratio $(echo "$ours $peer" | awk '{printf "%.2f", $1/$2}')"
 done
 # Machinery vs arithmetic: flat CPU samples of the fused training step
-# (arithmetic: the fused kernels of packages ode and strode, math, gonum's
+# (arithmetic: the fused kernels of packages ode, strode and nn, math, gonum's
 # BLAS, gorgonia's element loops and Adam; everything else is machinery).
 for h in 8 100; do
 	GOMAXPROCS=1 "$OUT/strode.test" -test.run '^$' -test.bench "TrainBatch/ode-hidden=$h\$" -test.benchtime 40x -test.cpuprofile "$OUT/cpu$h.prof" > /dev/null
@@ -55,7 +55,7 @@ for h in 8 100; do
 			v = $1; sub(/ms$/, "", v); if ($1 ~ /ms$/) v /= 1000; else sub(/s$/, "", v)
 			f = $6
 			if (f ~ /asyncPreempt/) pre += v
-			else if (f ~ /acoustic\/ode\.|strode\.\(\*(recurrence|priorDensity|klTerm|denseStack)\)|^math\.|gonum\/blas|gonum\/internal\/asm|tensor\/internal\/execution|vecf64|optim\.\(\*Adam\)/) ar += v
+			else if (f ~ /acoustic\/ode\.|strode\.\(\*(recurrence|priorDensity|klTerm)\)|acoustic\/nn\.\(\*denseStack\)|^math\.|gonum\/blas|gonum\/internal\/asm|tensor\/internal\/execution|vecf64|optim\.\(\*Adam\)/) ar += v
 			else mach += v
 		}
 		END { t = ar + mach; printf "ode-hidden %s: arithmetic %.0f%%, gorgonia machinery + runtime %.0f%% (preemption samples %.0f%% left out)\n", h, 100*ar/t, 100*mach/t, 100*pre/(t+pre) }'

@@ -8,10 +8,10 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Utterance is one utterance's input features (Rows × dim, row-major, after
@@ -49,7 +49,7 @@ type Batch struct {
 	LogP   *autodiff.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
 
 	model   *Model
-	net     *strode.Net
+	net     *nn.Net
 	machine *autodiff.Machine
 	params  []*optim.Param
 	frames  int
@@ -70,7 +70,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	}
 	o := m.Opts
 	n := t * b
-	net := strode.NewNet()
+	net := nn.NewNet()
 	bt := &Batch{T: t, B: b, Mode: mode, model: m, net: net}
 	var xn, maskn *autodiff.Node
 	xn, bt.x = net.Input("x", n, o.InputDim)
@@ -278,7 +278,7 @@ func (bt *Batch) Params() []*optim.Param { return bt.params }
 func (bt *Batch) Frames() int { return bt.frames }
 
 // Scalar is the value of a scalar node after a run (0 for nil).
-func Scalar(n *autodiff.Node) float64 { return strode.Scalar(n) }
+func Scalar(n *autodiff.Node) float64 { return nn.Scalar(n) }
 
 // Stats are summed frame statistics.
 type Stats struct {

@@ -6,8 +6,8 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/sru"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // The dnn model is Kaldi nnet1's feed-forward network (steps/nnet/train.sh,
@@ -62,8 +62,8 @@ func nnet1Stddev(in, out int) float64 {
 }
 
 // zeroLinear adds a zero affine layer (name.weight in×out, name.bias 1×out).
-func (m *Model) zeroLinear(name string, in, out int) *strode.Linear {
-	return &strode.Linear{W: m.Params.Zero(name+".weight", in, out), B: m.Params.Zero(name+".bias", 1, out)}
+func (m *Model) zeroLinear(name string, in, out int) *nn.Linear {
+	return &nn.Linear{W: m.Params.Zero(name+".weight", in, out), B: m.Params.Zero(name+".bias", 1, out)}
 }
 
 func fillNormal(dst []float64, std float64, rng *rand.Rand) {
@@ -74,7 +74,7 @@ func fillNormal(dst []float64, std float64, rng *rand.Rand) {
 
 // dnnHidden builds the hidden layers on x (N×InputDim): the last hidden
 // layer's output, N×DNNHidden (x itself without hidden layers).
-func (m *Model) dnnHidden(net *strode.Net, x *autodiff.Node) (*autodiff.Node, error) {
+func (m *Model) dnnHidden(net *nn.Net, x *autodiff.Node) (*autodiff.Node, error) {
 	h := x
 	for _, l := range m.Hidden {
 		a, err := sru.Affine(net, h, l.W, l.B)

@@ -7,7 +7,10 @@ import (
 	"strings"
 )
 
-// The constant-t̃ ablation (issue 23). A strode model normally runs the ODE
+// The constant-t̃ ablation asks whether the boundary Φ learns anything that
+// a fixed ODE interval would not give: if strode with every t̃ fixed to a
+// constant scores as well, the inferred timing adds nothing to the head
+// (recipes/fsdd/RESULTS.md measures it). A strode model normally runs the ODE
 // of frame i over [0, t̃_i] with t̃_i = Φ(ε0, e_i); with --fixed-t-tilde=C
 // every frame's interval is [0, C] frames. Φ then decides nothing, so the
 // KL term, which regularises Φ's boundary density against the prior φ, is

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -13,30 +14,30 @@ import (
 // Model is the parameters of an acoustic model.
 type Model struct {
 	Opts   Options
-	Params strode.Params
+	Params nn.Params
 	Enc    *sru.Encoder
-	Out    *strode.Linear // e → logits (H×P, bias 1×P)
+	Out    *nn.Linear // e → logits (H×P, bias 1×P)
 
 	// The STRODE head (nil for "sru").
-	OutH     *optim.Param      // h̃ → logits, S×P
-	Proj     *optim.Param      // h(0) = e·Proj, H×S
-	ODE      [3]*strode.Linear // f_o = Linear→tanh→Linear→tanh→Linear
+	OutH     *optim.Param  // h̃ → logits, S×P
+	Proj     *optim.Param  // h(0) = e·Proj, H×S
+	ODE      [3]*nn.Linear // f_o = Linear→tanh→Linear→tanh→Linear
 	Boundary *strode.Boundary
-	PhiZ     [3]*strode.Linear // b(z) with free signs (Options.PhiZ = "free"; nil for "nonpos")
+	PhiZ     [3]*nn.Linear // b(z) with free signs (Options.PhiZ = "free"; nil for "nonpos")
 	Prior    *strode.Prior
-	PriorIn  *strode.Linear // x_{i+1} → tanh hidden
-	PriorMu  *strode.Linear // hidden → μ
-	PriorVar *strode.Linear // hidden → s, σ² = softplus(s) + 1e-3
+	PriorIn  *nn.Linear // x_{i+1} → tanh hidden
+	PriorMu  *nn.Linear // hidden → μ
+	PriorVar *nn.Linear // hidden → s, σ² = softplus(s) + 1e-3
 	kl       *strode.KL
 
 	// odernn (odernn.go): the ODE-RNN layer between Enc and Dec — its
 	// input affine e → [candidate | forget gate], its forget gate's weight
 	// on the evolved state, f_o in ODE — and the SRU decoder under Out.
-	RNNIn   *strode.Linear
+	RNNIn   *nn.Linear
 	RNNGate *optim.Param
 	Dec     *sru.Encoder
 	// dnn (dnn.go): the hidden affine layers under Out (Enc is nil).
-	Hidden []*strode.Linear
+	Hidden []*nn.Linear
 }
 
 // New builds a model with parameters initialised from seed.
@@ -61,14 +62,14 @@ func New(o Options, seed int64) (*Model, error) {
 		return nil, err
 	}
 	h, p := o.SRU.OutDim(), o.NumPdfs // encoder output: Hidden, or 2·Hidden bidirectional
-	m.Out = strode.NewLinear(&m.Params, "out", h, p, rng)
+	m.Out = nn.NewLinear(&m.Params, "out", h, p, rng)
 	if o.Kind == KindSTRODE {
 		s := o.ODEState
 		m.OutH = m.Params.New("out.ode.weight", s, p, optim.Free, rng)
 		m.Proj = m.Params.New("ode.proj", h, s, optim.Free, rng)
-		m.ODE[0] = strode.NewLinear(&m.Params, "ode.0", s, o.ODEHidden, rng)
-		m.ODE[1] = strode.NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
-		m.ODE[2] = strode.NewLinear(&m.Params, "ode.2", o.ODEHidden, s, rng)
+		m.ODE[0] = nn.NewLinear(&m.Params, "ode.0", s, o.ODEHidden, rng)
+		m.ODE[1] = nn.NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
+		m.ODE[2] = nn.NewLinear(&m.Params, "ode.2", o.ODEHidden, s, rng)
 		if o.PhiZ == PhiZFree {
 			// a(t) keeps DESIGN.md's non-positive weights (Φ' ≤ 0 needs
 			// only those); b(z) is an ordinary tanh MLP, see boundaryZ.
@@ -78,17 +79,17 @@ func New(o Options, seed int64) (*Model, error) {
 				W2: m.Params.New("phi.W2", o.PhiHidden, o.PhiHidden, np, rng),
 				W3: m.Params.New("phi.W3", o.PhiHidden, 1, np, rng),
 			}
-			m.PhiZ[0] = strode.NewLinear(&m.Params, "phi.z.0", h, o.PhiHidden, rng)
-			m.PhiZ[1] = strode.NewLinear(&m.Params, "phi.z.1", o.PhiHidden, o.PhiHidden, rng)
-			m.PhiZ[2] = strode.NewLinear(&m.Params, "phi.z.2", o.PhiHidden, 1, rng)
+			m.PhiZ[0] = nn.NewLinear(&m.Params, "phi.z.0", h, o.PhiHidden, rng)
+			m.PhiZ[1] = nn.NewLinear(&m.Params, "phi.z.1", o.PhiHidden, o.PhiHidden, rng)
+			m.PhiZ[2] = nn.NewLinear(&m.Params, "phi.z.2", o.PhiHidden, 1, rng)
 			m.PhiZ[2].B.Data[0] = phiZBias
 		} else {
 			m.Boundary = strode.NewBoundary(&m.Params, "phi", h, o.PhiHidden, rng)
 		}
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
-		m.PriorIn = strode.NewLinear(&m.Params, "gauss.0", o.InputDim, o.PriorHidden, rng)
-		m.PriorMu = strode.NewLinear(&m.Params, "gauss.mu", o.PriorHidden, s, rng)
-		m.PriorVar = strode.NewLinear(&m.Params, "gauss.var", o.PriorHidden, s, rng)
+		m.PriorIn = nn.NewLinear(&m.Params, "gauss.0", o.InputDim, o.PriorHidden, rng)
+		m.PriorMu = nn.NewLinear(&m.Params, "gauss.mu", o.PriorHidden, s, rng)
+		m.PriorVar = nn.NewLinear(&m.Params, "gauss.var", o.PriorHidden, s, rng)
 		m.kl, _ = strode.NewKL(o.KL)
 	}
 	return m, nil
@@ -112,7 +113,7 @@ const phiZBias = 0.5413248546129181
 // of Φ in t needs only a(t)'s signs (Φ' = σ(a + b)·a'(t)), so "free" makes
 // b(z) = tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2 with free signs and biases,
 // the last bias starting t̃ at one frame.
-func (m *Model) boundaryZ(net *strode.Net, e *autodiff.Node) *autodiff.Node {
+func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) *autodiff.Node {
 	if m.PhiZ[0] == nil {
 		return m.Boundary.B(net, e)
 	}

@@ -5,9 +5,9 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/sru"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // The odernn model is the STRODE paper's ODE-RNN baseline (after Rubanova
@@ -38,30 +38,30 @@ func (m *Model) newODERNN(rng *rand.Rand) error {
 		return err
 	}
 	h, s := o.SRU.OutDim(), o.ODEState
-	m.RNNIn = strode.NewLinear(&m.Params, "odernn.in", h, 2*s, rng)
+	m.RNNIn = nn.NewLinear(&m.Params, "odernn.in", h, 2*s, rng)
 	// v starts at 0, not at the SRU's U(±√3)·√0.5: v multiplies a state
 	// that f_o moves by itself, and where v⊙p outweighs F the gate sits at
 	// 1 for the units whose v and p agree in sign, so those integrate f_o's
 	// drift frame after frame (BASELINES.md: an initial held-out CE of 15.5
 	// on kaldi-mini against log 62 = 4.1).
 	m.RNNGate = m.Params.Zero("odernn.weight_c", 1, s)
-	m.ODE[0] = strode.NewLinear(&m.Params, "ode.0", s, o.ODEHidden, rng)
-	m.ODE[1] = strode.NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
-	m.ODE[2] = strode.NewLinear(&m.Params, "ode.2", o.ODEHidden, s, rng)
+	m.ODE[0] = nn.NewLinear(&m.Params, "ode.0", s, o.ODEHidden, rng)
+	m.ODE[1] = nn.NewLinear(&m.Params, "ode.1", o.ODEHidden, o.ODEHidden, rng)
+	m.ODE[2] = nn.NewLinear(&m.Params, "ode.2", o.ODEHidden, s, rng)
 	dec := o.SRU
 	dec.Layers = o.DecoderLayers
 	if m.Dec, err = sru.NewEncoder(&m.Params, "dec", h+s, dec, rng); err != nil {
 		return err
 	}
 	m.Dec.InputGrad = true
-	m.Out = strode.NewLinear(&m.Params, "out", dec.OutDim(), o.NumPdfs, rng)
+	m.Out = nn.NewLinear(&m.Params, "out", dec.OutDim(), o.NumPdfs, rng)
 	return nil
 }
 
 // odernnFeatures builds encoder, ODE-RNN layer and decoder on x: the
 // decoder's output (N × SRU.OutDim()) under the output layer, and the
 // dropout masks of both SRU stacks.
-func (m *Model) odernnFeatures(net *strode.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, []*sru.Dropout, error) {
+func (m *Model) odernnFeatures(net *nn.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, []*sru.Dropout, error) {
 	o := m.Opts
 	e, dropEnc, err := m.Enc.Apply(net, x, mask, t, b, train)
 	if err != nil {

@@ -52,7 +52,8 @@ type Options struct {
 
 	// FixedTTilde (strode, nil: off) fixes every frame's ODE interval to
 	// [0, *FixedTTilde] frames instead of [0, Φ(ε0, e_i)]: the constant-t̃
-	// ablation of issue 23 (fixedttilde.go).
+	// ablation, which tells whether the learned boundary matters
+	// (fixedttilde.go).
 	FixedTTilde *float64 `json:"fixed_t_tilde,omitempty"`
 
 	// odernn: SRU decoder layers (of SRU.Hidden units) after the ODE-RNN

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // FramePixels is the number of values of one frame, 64·64.
@@ -17,7 +17,7 @@ const FramePixels = ImageSize * ImageSize
 // row i·B + s is frame i of video s.
 type Batch struct {
 	B, N    int
-	Net     *strode.Net
+	Net     *nn.Net
 	Loss    *autodiff.Node // MSE + w_kl·KL
 	MSE     *autodiff.Node // mean squared error of every predicted pixel, the reference's
 	KL      *autodiff.Node // mean KL term (nil for the index-time models)
@@ -49,7 +49,7 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 		return nil, fmt.Errorf("seqvideo: batch %d×%d: need ≥ 1 video of ≥ 2 frames", b, n)
 	}
 	o := m.Opts
-	net := strode.NewNet()
+	net := nn.NewNet()
 	bt := &Batch{B: b, N: n, Net: net, model: m}
 	var x, y *autodiff.Node
 	x, bt.x = net.Input("frames", n*b, FramePixels)

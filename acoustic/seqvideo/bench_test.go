@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 	"github.com/strode-asr/strode/internal/cputime"
 )
 
@@ -79,7 +79,7 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 						b.Fatal(err)
 					}
 					adam.Step(bt.Params)
-					loss += strode.Scalar(bt.Loss) + strode.Scalar(bt.MSE) + strode.Scalar(bt.KL)
+					loss += nn.Scalar(bt.Loss) + nn.Scalar(bt.MSE) + nn.Scalar(bt.KL)
 				}
 				for i := 0; i < 2; i++ {
 					step()

@@ -6,8 +6,8 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/conv"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Norm is one BatchNorm2d: its learned scale and shift and its running
@@ -58,7 +58,7 @@ func decoderGeometry(ndf int) []conv.Options {
 // newCNN adds the layers' parameters to ps: weights as PyTorch's default
 // initialisation (kaiming-uniform, U(±1/√fan-in)), which the reference
 // keeps; BatchNorm γ = 1, β = 0. norms says which layers have a BatchNorm.
-func newCNN(ps *strode.Params, name string, geoms []conv.Options, transposed bool, norms []bool, f64 bool, rng *rand.Rand) *CNN {
+func newCNN(ps *nn.Params, name string, geoms []conv.Options, transposed bool, norms []bool, f64 bool, rng *rand.Rand) *CNN {
 	c := &CNN{Transposed: transposed}
 	for l, g := range geoms {
 		g.Float64 = f64
@@ -88,18 +88,18 @@ func newCNN(ps *strode.Params, name string, geoms []conv.Options, transposed boo
 // NewEncoder is the reference's encoder: conv → LeakyReLU(0.2),
 // (conv → BatchNorm → LeakyReLU(0.2)) × 2, conv to the latent (no
 // activation).
-func NewEncoder(ps *strode.Params, ndf int, f64 bool, rng *rand.Rand) *CNN {
+func NewEncoder(ps *nn.Params, ndf int, f64 bool, rng *rand.Rand) *CNN {
 	return newCNN(ps, "enc", encoderGeometry(ndf), false, []bool{false, true, true, false}, f64, rng)
 }
 
 // NewDecoder is the reference's decoder: (transposed conv → BatchNorm →
 // ReLU) × 3, transposed conv → tanh.
-func NewDecoder(ps *strode.Params, ndf int, f64 bool, rng *rand.Rand) *CNN {
+func NewDecoder(ps *nn.Params, ndf int, f64 bool, rng *rand.Rand) *CNN {
 	return newCNN(ps, "dec", decoderGeometry(ndf), true, []bool{true, true, true, false}, f64, rng)
 }
 
 // Apply runs the stack on x (R × C·H·W of the first layer's input).
-func (c *CNN) Apply(n *strode.Net, x *autodiff.Node) *autodiff.Node {
+func (c *CNN) Apply(n *nn.Net, x *autodiff.Node) *autodiff.Node {
 	last := len(c.Layers) - 1
 	for l, layer := range c.Layers {
 		w := n.P(layer.Weight)

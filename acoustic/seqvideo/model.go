@@ -3,6 +3,7 @@ package seqvideo
 import (
 	"math/rand"
 
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
@@ -14,12 +15,12 @@ import (
 // boundary network Φ with the prior φ (strode, strode-rnn).
 type Model struct {
 	Opts     Options
-	Params   strode.Params
+	Params   nn.Params
 	Enc, Dec *CNN
-	ODE      [3]*strode.Linear // f_o = Linear → tanh → Linear → tanh → Linear
-	RNN      *sru.Encoder      // nil unless Recurrent
-	Boundary *strode.Boundary  // nil unless Learned
-	Prior    *strode.Prior     // nil unless Learned
+	ODE      [3]*nn.Linear    // f_o = Linear → tanh → Linear → tanh → Linear
+	RNN      *sru.Encoder     // nil unless Recurrent
+	Boundary *strode.Boundary // nil unless Learned
+	Prior    *strode.Prior    // nil unless Learned
 	kl       *strode.KL
 }
 
@@ -34,9 +35,9 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 	m := &Model{Opts: o}
 	d, h := o.Latent(), o.ODEHidden
 	m.Enc = NewEncoder(&m.Params, o.NDF, o.Float64, rng)
-	m.ODE[0] = strode.NewLinear(&m.Params, "ode.0", d, h, rng)
-	m.ODE[1] = strode.NewLinear(&m.Params, "ode.1", h, h, rng)
-	m.ODE[2] = strode.NewLinear(&m.Params, "ode.2", h, d, rng)
+	m.ODE[0] = nn.NewLinear(&m.Params, "ode.0", d, h, rng)
+	m.ODE[1] = nn.NewLinear(&m.Params, "ode.1", h, h, rng)
+	m.ODE[2] = nn.NewLinear(&m.Params, "ode.2", h, d, rng)
 	for _, l := range m.ODE {
 		for i := range l.W.Data {
 			l.W.Data[i] = 0.1 * rng.NormFloat64()
@@ -60,7 +61,7 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 }
 
 // mlp is f_o bound to the graph n.
-func (m *Model) mlp(n *strode.Net) ode.MLP {
+func (m *Model) mlp(n *nn.Net) ode.MLP {
 	return ode.MLP{W0: n.P(m.ODE[0].W), B0: n.P(m.ODE[0].B), W1: n.P(m.ODE[1].W), B1: n.P(m.ODE[1].B),
 		W2: n.P(m.ODE[2].W), B2: n.P(m.ODE[2].B)}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
-	"github.com/strode-asr/strode/acoustic/strode"
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // meanSquaredError is mean((pred − target)²) over every entry as one fused
@@ -12,7 +12,7 @@ import (
 // difference and its square) it leaves pred's value alone: gorgonia may
 // compute a Sub in place in its first operand's tensor, which here is the
 // decoder's output that Batch.Predicted and NextFrameMSE read after the run.
-func meanSquaredError(n *strode.Net, pred, target *autodiff.Node) *autodiff.Node {
+func meanSquaredError(n *nn.Net, pred, target *autodiff.Node) *autodiff.Node {
 	// Sum of the 1×1 result: a scalar node, which a cost must be.
 	return n.Sum(n.Fused("mse", mseKernel{}, pred, target))
 }

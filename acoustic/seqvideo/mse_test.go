@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // TestMSEKernel: the fused mean squared error equals the graph form
@@ -21,7 +21,7 @@ func TestMSEKernel(t *testing.T) {
 	for i := range p.Data {
 		p.Data[i], y.Data[i] = rng.NormFloat64(), rng.NormFloat64()
 	}
-	n := strode.NewNet()
+	n := nn.NewNet()
 	fused := meanSquaredError(n, n.P(p), n.P(y))
 	ref := n.Mean(n.Square(n.Sub(n.P(p), n.P(y))))
 	ps, nodes := n.Bound()
@@ -115,7 +115,7 @@ func TestTimesIntact(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := bt.InferredTimes()
-	net := strode.NewNet()
+	net := nn.NewNet()
 	x, data := net.Input("frames", n*b, FramePixels)
 	copy(data, bt.x)
 	gaps := m.Boundary.Gaps(net, m.Boundary.BFused(net, m.Enc.Apply(net, x)), b)

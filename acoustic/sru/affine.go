@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
@@ -14,7 +14,7 @@ import (
 // (H×P with thousands of pdfs). With Float32Products it is one fused
 // float32 operation (affine32); otherwise the float64 graph's MatMul and
 // AddRow, for the gradient checks.
-func Affine(n *strode.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, error) {
+func Affine(n *nn.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, error) {
 	if !Float32Products {
 		y := n.AddRow(n.MatMul(x, n.P(w)), n.P(b))
 		return y, n.Err()

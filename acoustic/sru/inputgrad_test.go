@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // TestStackInputGradient: with Encoder.InputGrad the fused float32 stack
@@ -30,7 +30,7 @@ func TestStackInputGradient(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const T, B, H = 6, 3, 8
 			rng := rand.New(rand.NewSource(5))
-			var ps strode.Params
+			var ps nn.Params
 			o := Options{Hidden: H, Layers: 2, Activation: tc.act, HighwayBias: -0.5, Dropout: 0.25, Bidirectional: tc.bidir}
 			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
 			if err != nil {
@@ -53,7 +53,7 @@ func TestStackInputGradient(t *testing.T) {
 			grad := func(f32, inputGrad bool) []float64 {
 				Float32Products = f32
 				enc.InputGrad = inputGrad
-				n := strode.NewNet()
+				n := nn.NewNet()
 				xn := n.P(x)
 				h, drop, err := enc.Apply(n, xn, n.Const("mask", mask, T*B, 1), T, B, true)
 				if err != nil {

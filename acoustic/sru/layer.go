@@ -9,8 +9,8 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Options configures an SRU stack.
@@ -113,7 +113,7 @@ func (l *Layer) direction(d int) (w, wc, bias *optim.Param) {
 // The reverse direction's parameters are named NAME.reverse.weight etc. and
 // drawn after the forward direction's, so a unidirectional layer draws
 // what it always did.
-func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand) *Layer {
+func NewLayer(ps *nn.Params, name string, in int, o Options, rng *rand.Rand) *Layer {
 	l := &Layer{In: in, Hidden: o.Hidden, Tanh: o.Activation == Tanh}
 	h, k := o.Hidden, 3
 	if in != o.OutDim() {
@@ -158,7 +158,7 @@ func NewLayer(ps *strode.Params, name string, in int, o Options, rng *rand.Rand)
 // utterance's real frames in reverse order (reverseRows), so its
 // recurrence starts at the utterance's own last real frame, and puts the
 // result back in time order beside the forward direction's.
-func (l *Layer) Apply(n *strode.Net, x, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
+func (l *Layer) Apply(n *nn.Net, x, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
 	if l.Dirs() == 1 {
 		return l.applyDirection(n, 0, x, x, mask, t, b)
 	}
@@ -185,7 +185,7 @@ func (l *Layer) Apply(n *strode.Net, x, mask *autodiff.Node, t, b int) (*autodif
 
 // applyDirection is one direction's recurrence on x (N×In) with highway
 // input xh (N×Hidden, used when K = 3).
-func (l *Layer) applyDirection(n *strode.Net, d int, x, xh, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
+func (l *Layer) applyDirection(n *nn.Net, d int, x, xh, mask *autodiff.Node, t, b int) (*autodiff.Node, error) {
 	if err := n.Err(); err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ type Encoder struct {
 }
 
 // NewEncoder adds the parameters of a stack with input size in.
-func NewEncoder(ps *strode.Params, name string, in int, o Options, rng *rand.Rand) (*Encoder, error) {
+func NewEncoder(ps *nn.Params, name string, in int, o Options, rng *rand.Rand) (*Encoder, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func NewEncoder(ps *strode.Params, name string, in int, o Options, rng *rand.Ran
 // With Float32Products (the default) the whole stack is one fused float32
 // operation (stack); otherwise every layer is built from float64 graph
 // nodes, the path the gradient checks compare with finite differences.
-func (e *Encoder) Apply(n *strode.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, *Dropout, error) {
+func (e *Encoder) Apply(n *nn.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, *Dropout, error) {
 	var drop *Dropout
 	if train && e.Opts.Dropout > 0 && len(e.Layers) > 1 {
 		drop = &Dropout{P: e.Opts.Dropout, keep: float32(1 / (1 - e.Opts.Dropout))}

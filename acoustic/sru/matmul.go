@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
-	"github.com/strode-asr/strode/acoustic/strode"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
@@ -24,7 +24,7 @@ var Float32Products = true
 // MatMul is the product a·b (M×K times K×N) on the graph: through
 // internal/gemm in float32 when Float32Products is set (forward and both
 // backward products), else gorgonia's float64 multiply.
-func MatMul(n *strode.Net, a, b *autodiff.Node) (*autodiff.Node, error) {
+func MatMul(n *nn.Net, a, b *autodiff.Node) (*autodiff.Node, error) {
 	if !Float32Products {
 		y := n.MatMul(a, b)
 		return y, n.Err()

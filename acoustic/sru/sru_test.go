@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // gradCheck compares the graph gradient of loss with central finite
@@ -65,7 +65,7 @@ func TestRecurrenceGradient(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const T, B, H = 5, 3, 4
 			rng := rand.New(rand.NewSource(1))
-			var ps strode.Params
+			var ps nn.Params
 			o := Options{Hidden: H, Layers: 2, Activation: tc.act, HighwayBias: -0.5, Bidirectional: tc.bidir}
 			out := o.OutDim()
 			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
@@ -95,7 +95,7 @@ func TestRecurrenceGradient(t *testing.T) {
 					mask[i*B+b] = 1
 				}
 			}
-			n := strode.NewNet()
+			n := nn.NewNet()
 			xn := n.P(x)
 			mn := n.Const("mask", mask, T*B, 1)
 			h, _, err := enc.Apply(n, xn, mn, T, B, false)
@@ -203,7 +203,7 @@ func TestFloat32Products(t *testing.T) {
 	var res [2][]float64
 	for i, f32 := range []bool{false, true} {
 		Float32Products = f32
-		n := strode.NewNet()
+		n := nn.NewNet()
 		y, err := MatMul(n, n.P(a), n.P(b))
 		if err != nil {
 			t.Fatal(err)

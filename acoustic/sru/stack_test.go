@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // TestStackMatchesGraph: the fused float32 stack gives the float64 graph's
@@ -36,7 +36,7 @@ func TestStackMatchesGraph(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const T, B, H = 7, 4, 8
 			rng := rand.New(rand.NewSource(11))
-			var ps strode.Params
+			var ps nn.Params
 			o := Options{Hidden: H, Layers: 3, Activation: tc.act, HighwayBias: -0.5, Dropout: 0.25, Bidirectional: tc.bidir}
 			out := o.OutDim()
 			enc, err := NewEncoder(&ps, "sru", tc.in, o, rng)
@@ -68,7 +68,7 @@ func TestStackMatchesGraph(t *testing.T) {
 			var outs, grads [2][][]float64
 			for i, f32 := range []bool{false, true} {
 				Float32Products = f32
-				n := strode.NewNet()
+				n := nn.NewNet()
 				xn := n.Const("x", x, T*B, tc.in)
 				mn := n.Const("mask", mask, T*B, 1)
 				h, drop, err := enc.Apply(n, xn, mn, T, B, true)
@@ -158,7 +158,7 @@ func TestAffineMatchesGraph(t *testing.T) {
 	defer func(v bool) { Float32Products = v }(Float32Products)
 	const N, In, P = 9, 6, 5
 	rng := rand.New(rand.NewSource(4))
-	var ps strode.Params
+	var ps nn.Params
 	w := ps.New("w", In, P, optim.Free, rng)
 	b := ps.New("b", 1, P, optim.Free, rng)
 	x := optim.NewParam("x", N, In, optim.Free)
@@ -172,7 +172,7 @@ func TestAffineMatchesGraph(t *testing.T) {
 	var res [2][]float64
 	for i, f32 := range []bool{false, true} {
 		Float32Products = f32
-		n := strode.NewNet()
+		n := nn.NewNet()
 		y, err := Affine(n, n.P(x), w, b)
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +206,7 @@ func TestStackBitwiseAcrossCores(t *testing.T) {
 	for _, bidir := range []bool{false, true} {
 		const T, B, In, H = 40, 3, 24, 200 // N·H above the one-worker threshold
 		rng := rand.New(rand.NewSource(8))
-		var ps strode.Params
+		var ps nn.Params
 		o := Options{Hidden: H, Layers: 2, Activation: Identity, Dropout: 0.2, Bidirectional: bidir}
 		enc, err := NewEncoder(&ps, "sru", In, o, rng)
 		if err != nil {
@@ -260,7 +260,7 @@ func TestStackBitwiseAcrossCores(t *testing.T) {
 func TestBidirectionalPadding(t *testing.T) {
 	const T, B, In, H, L = 9, 3, 6, 5, 4 // utterance 1 has L frames
 	rng := rand.New(rand.NewSource(21))
-	var ps strode.Params
+	var ps nn.Params
 	o := Options{Hidden: H, Layers: 2, Activation: Identity, Bidirectional: true}
 	enc, err := NewEncoder(&ps, "sru", In, o, rng)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -27,7 +28,7 @@ type Boundary struct {
 
 // NewBoundary adds Φ's parameters for latent size dz and hidden size h,
 // initialised as −|Glorot|.
-func NewBoundary(ps *Params, name string, dz, h int, rng *rand.Rand) *Boundary {
+func NewBoundary(ps *nn.Params, name string, dz, h int, rng *rand.Rand) *Boundary {
 	np := optim.NonPos
 	return &Boundary{
 		W1: ps.New(name+".W1", 1, h, np, rng), W2: ps.New(name+".W2", h, h, np, rng), W3: ps.New(name+".W3", h, 1, np, rng),
@@ -38,7 +39,7 @@ func NewBoundary(ps *Params, name string, dz, h int, rng *rand.Rand) *Boundary {
 // A is a(t) and its derivative a'(t) for a column of times t (R×1), the
 // derivative by propagating the tangent dt/dt = 1 through the layers:
 // du/dt = W1·W2 (a row), da/dt = ((1 − tanh²u) ⊙ du/dt)·W3.
-func (b *Boundary) A(n *Net, t *autodiff.Node) (a, da *autodiff.Node) {
+func (b *Boundary) A(n *nn.Net, t *autodiff.Node) (a, da *autodiff.Node) {
 	w1, w2, w3 := n.P(b.W1), n.P(b.W2), n.P(b.W3)
 	h := n.Tanh(n.MatMul(n.MatMul(t, w1), w2))
 	a = n.MatMul(h, w3)
@@ -49,18 +50,23 @@ func (b *Boundary) A(n *Net, t *autodiff.Node) (a, da *autodiff.Node) {
 
 // value is a(t) alone: Next needs no a'(t), and nodes built but unused
 // would still run on every pass of the machine.
-func (b *Boundary) value(n *Net, t *autodiff.Node) *autodiff.Node {
+func (b *Boundary) value(n *nn.Net, t *autodiff.Node) *autodiff.Node {
 	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(t, n.P(b.W1)), n.P(b.W2))), n.P(b.W3))
 }
 
 // B is b(z) for a batch of latent vectors z (R×D), a column R×1.
-func (b *Boundary) B(n *Net, z *autodiff.Node) *autodiff.Node {
+func (b *Boundary) B(n *nn.Net, z *autodiff.Node) *autodiff.Node {
 	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(z, n.P(b.V1)), n.P(b.V2))), n.P(b.V3))
+}
+
+// BFused is B, b(z) = tanh(z·V1·V2)·V3, as one fused graph node.
+func (b *Boundary) BFused(n *nn.Net, z *autodiff.Node) *autodiff.Node {
+	return nn.FusedDense(n, "boundary-b", z, nn.DenseLayer{W: b.V1}, nn.DenseLayer{W: b.V2, Act: nn.ActTanh}, nn.DenseLayer{W: b.V3})
 }
 
 // Next is one boundary step t' = Φ(t, z) = sg(t) + gap with gap =
 // softplus(a(t) + b(z)); bz is B(z). It returns t' and the gap, both R×1.
-func (b *Boundary) Next(n *Net, t, bz *autodiff.Node) (next, gap *autodiff.Node) {
+func (b *Boundary) Next(n *nn.Net, t, bz *autodiff.Node) (next, gap *autodiff.Node) {
 	a := b.value(n, t)
 	gap = n.Softplus(n.Add(a, bz))
 	if b.fullGrad {
@@ -70,7 +76,7 @@ func (b *Boundary) Next(n *Net, t, bz *autodiff.Node) (next, gap *autodiff.Node)
 }
 
 // Deriv is Φ'(t) = σ(a(t) + b(z))·a'(t) for columns t and bz (R×1).
-func (b *Boundary) Deriv(n *Net, t, bz *autodiff.Node) *autodiff.Node {
+func (b *Boundary) Deriv(n *nn.Net, t, bz *autodiff.Node) *autodiff.Node {
 	a, da := b.A(n, t)
 	return n.Mul(n.Sigmoid(n.Add(a, bz)), da)
 }
@@ -78,7 +84,7 @@ func (b *Boundary) Deriv(n *Net, t, bz *autodiff.Node) *autodiff.Node {
 // Density is the posterior q(t | z) = −Φ'(t)/t at the fixed times nodes
 // (K−1 of them) for every row of bz (R×1): an R×(K−1) matrix. a(t) does not
 // depend on z, so it is evaluated once on the nodes and broadcast.
-func (b *Boundary) Density(n *Net, nodes []float64, bz *autodiff.Node) *autodiff.Node {
+func (b *Boundary) Density(n *nn.Net, nodes []float64, bz *autodiff.Node) *autodiff.Node {
 	k := len(nodes)
 	tk := n.Const("kl.nodes", nodes, k, 1)
 	a, da := b.A(n, tk)
@@ -87,6 +93,6 @@ func (b *Boundary) Density(n *Net, nodes []float64, bz *autodiff.Node) *autodiff
 }
 
 // oneMinusSquare is 1 − h², the derivative of tanh at its pre-activation.
-func oneMinusSquare(n *Net, h *autodiff.Node) *autodiff.Node {
+func oneMinusSquare(n *nn.Net, h *autodiff.Node) *autodiff.Node {
 	return n.AddConst(n.Neg(n.Square(h)), 1)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -64,7 +65,7 @@ func checkGrads(t *testing.T, name string, m *autodiff.Machine, cost *autodiff.N
 }
 
 // compile binds and compiles the graph of n with respect to all its params.
-func compile(t *testing.T, n *Net, cost *autodiff.Node) (*autodiff.Machine, []*optim.Param) {
+func compile(t *testing.T, n *nn.Net, cost *autodiff.Node) (*autodiff.Machine, []*optim.Param) {
 	t.Helper()
 	ps, nodes := n.Bound()
 	m, err := n.Compile(cost, nodes)
@@ -86,9 +87,9 @@ func randomCol(rng *rand.Rand, r int, lo, hi float64) []float64 {
 // and the parameter gradients of Σ Φ'(t) against finite differences.
 func TestBoundaryDerivative(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	var ps Params
+	var ps nn.Params
 	b := NewBoundary(&ps, "phi", 3, 5, rng)
-	n := NewNet()
+	n := nn.NewNet()
 	tt := n.Const("t", randomCol(rng, 6, 0.05, 3), 6, 1)
 	z := n.Const("z", randomCol(rng, 18, -1, 1), 6, 3)
 	bz := b.B(n, z)
@@ -99,7 +100,7 @@ func TestBoundaryDerivative(t *testing.T) {
 
 	// Φ' against (Φ(t+h) − Φ(t−h))/2h, Φ evaluated through Next.
 	tv := randomCol(rng, 6, 0.05, 3)
-	n2 := NewNet()
+	n2 := nn.NewNet()
 	tin, tdata := n2.Input("t", 6, 1)
 	zin := n2.Const("z", randomCol(rng, 18, -1, 1), 6, 3)
 	bz2 := b.B(n2, zin)
@@ -138,14 +139,14 @@ func TestBoundaryDerivative(t *testing.T) {
 // parameter gradients of Σ log φ'(t) − φ(t) (the log prior density).
 func TestPriorDerivative(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	var ps Params
+	var ps nn.Params
 	p := NewPrior(&ps, "prior", 5, rng)
 	for _, q := range []*optim.Param{p.B1, p.B2, p.Rho, p.D} {
 		for i := range q.Data {
 			q.Data[i] = rng.NormFloat64() * 0.5
 		}
 	}
-	n := NewNet()
+	n := nn.NewNet()
 	tin, tdata := n.Input("t", 7, 1)
 	copy(tdata, randomCol(rng, 7, 0.01, 4))
 	phi, lam := p.Phi(n, tin)
@@ -179,14 +180,14 @@ func TestPriorDerivative(t *testing.T) {
 // Φ's and φ's parameters.
 func TestKLGradient(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
-	var ps Params
+	var ps nn.Params
 	b := NewBoundary(&ps, "phi", 2, 4, rng)
 	p := NewPrior(&ps, "prior", 4, rng)
 	kl, err := NewKL(KLOptions{Epsilon: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := NewNet()
+	n := nn.NewNet()
 	z := n.Const("z", randomCol(rng, 10, -1, 1), 5, 2)
 	q := b.Density(n, kl.Nodes(), b.B(n, z))
 	cost := n.Mean(kl.Term(n.Graph, q, p.Density(n, kl.Nodes())))

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // KLTerm is kl.Term(b.Density(nodes, bz), p) — the KL term of the posterior
@@ -12,7 +13,7 @@ import (
 // bz (R×1) — as one fused graph node with a hand-written reverse pass. The
 // graph form builds about 130 nodes with their gradients for arithmetic on
 // R×(K−1) values.
-func (b *Boundary) KLTerm(n *Net, kl *KL, bz, p *autodiff.Node) *autodiff.Node {
+func (b *Boundary) KLTerm(n *nn.Net, kl *KL, bz, p *autodiff.Node) *autodiff.Node {
 	k := &klTerm{eps: kl.Eps, t: kl.nodes, w: kl.w}
 	return n.Fused("kl-term", k, bz, p, n.P(b.W1), n.P(b.W2), n.P(b.W3))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -24,13 +25,13 @@ func TestKLTermFused(t *testing.T) {
 		var grads [2]map[string][]float64
 		for k, fused := range []bool{false, true} {
 			rng := rand.New(rand.NewSource(13))
-			var ps Params
+			var ps nn.Params
 			b := NewBoundary(&ps, "phi", 3, 5, rng)
 			bzp := ps.New("bz", 7, 1, optim.Free, rng)
 			copy(bzp.Data, randomCol(rng, 7, -1.5, 1.5))
 			pp := ps.New("p", 1, nk, optim.Free, rng)
 			copy(pp.Data, randomCol(rng, nk, 0.05, 2))
-			n := NewNet()
+			n := nn.NewNet()
 			var term *autodiff.Node
 			if fused {
 				term = b.KLTerm(n, kl, n.P(bzp), n.P(pp))

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -22,19 +23,19 @@ type Prior struct {
 
 // NewPrior adds φ's parameters with hidden size h: weights +|Glorot|,
 // biases and scalars zero (base rate softplus(0) = log 2).
-func NewPrior(ps *Params, name string, h int, rng *rand.Rand) *Prior {
-	nn := optim.NonNeg
+func NewPrior(ps *nn.Params, name string, h int, rng *rand.Rand) *Prior {
+	nonneg := optim.NonNeg
 	return &Prior{
-		U1: ps.New(name+".U1", 1, h, nn, rng), B1: ps.Zero(name+".beta1", 1, h),
-		U2: ps.New(name+".U2", h, h, nn, rng), B2: ps.Zero(name+".beta2", 1, h),
-		U3:  ps.New(name+".U3", h, 1, nn, rng),
+		U1: ps.New(name+".U1", 1, h, nonneg, rng), B1: ps.Zero(name+".beta1", 1, h),
+		U2: ps.New(name+".U2", h, h, nonneg, rng), B2: ps.Zero(name+".beta2", 1, h),
+		U3:  ps.New(name+".U3", h, 1, nonneg, rng),
 		Rho: ps.Zero(name+".rho", 1, 1), D: ps.Zero(name+".d", 1, 1),
 	}
 }
 
 // C is c(t) and c'(t) for a column t (R×1), the derivative by tangent
 // propagation: du/dt = U1·U2, c' = ((1 − tanh²u) ⊙ du/dt)·U3 ≥ 0.
-func (p *Prior) C(n *Net, t *autodiff.Node) (c, dc *autodiff.Node) {
+func (p *Prior) C(n *nn.Net, t *autodiff.Node) (c, dc *autodiff.Node) {
 	u1, u2, u3 := n.P(p.U1), n.P(p.U2), n.P(p.U3)
 	h := n.Tanh(n.AddRow(n.MatMul(n.AddRow(n.MatMul(t, u1), n.P(p.B1)), u2), n.P(p.B2)))
 	c = n.MatMul(h, u3)
@@ -43,7 +44,7 @@ func (p *Prior) C(n *Net, t *autodiff.Node) (c, dc *autodiff.Node) {
 }
 
 // Phi is φ(t) and λ(t) = φ'(t) for a column t (R×1).
-func (p *Prior) Phi(n *Net, t *autodiff.Node) (phi, lambda *autodiff.Node) {
+func (p *Prior) Phi(n *nn.Net, t *autodiff.Node) (phi, lambda *autodiff.Node) {
 	c, dc := p.C(n, t)
 	d := n.P(p.D)
 	base := n.Softplus(n.P(p.Rho))
@@ -55,7 +56,7 @@ func (p *Prior) Phi(n *Net, t *autodiff.Node) (phi, lambda *autodiff.Node) {
 }
 
 // Density is p(t) = φ'(t)·e^{−φ(t)} at the fixed times nodes, a 1×len row.
-func (p *Prior) Density(n *Net, nodes []float64) *autodiff.Node {
+func (p *Prior) Density(n *nn.Net, nodes []float64) *autodiff.Node {
 	tk := n.Const("kl.nodes", nodes, len(nodes), 1)
 	phi, lambda := p.Phi(n, tk)
 	return n.T(n.Mul(lambda, n.Exp(n.Neg(phi))))

@@ -5,13 +5,14 @@ import (
 	"math"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // DensityFused is Density — p(t) = λ(t)·e^{−φ(t)} at the fixed times nodes,
 // a 1×len row — as one fused graph node with a hand-written reverse pass.
 // The graph form builds about a hundred nodes (c and c' at the nodes, c(0),
 // φ, λ and their gradients) for a few hundred multiply-adds.
-func (p *Prior) DensityFused(n *Net, nodes []float64) *autodiff.Node {
+func (p *Prior) DensityFused(n *nn.Net, nodes []float64) *autodiff.Node {
 	k := &priorDensity{t: append([]float64(nil), nodes...)}
 	return n.Fused("prior-density", k, n.P(p.U1), n.P(p.B1), n.P(p.U2), n.P(p.B2), n.P(p.U3), n.P(p.Rho), n.P(p.D))
 }

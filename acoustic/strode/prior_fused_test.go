@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // TestPriorDensityFused compares DensityFused with the graph-built Density
@@ -22,12 +23,12 @@ func TestPriorDensityFused(t *testing.T) {
 	var grads [2]map[string][]float64 // by parameter name: the binding orders differ
 	for k, fused := range []bool{false, true} {
 		rng := rand.New(rand.NewSource(11))
-		var ps Params
+		var ps nn.Params
 		p := NewPrior(&ps, "prior", 5, rng)
 		for _, q := range []*[]float64{&p.B1.Data, &p.B2.Data, &p.Rho.Data, &p.D.Data} {
 			copy(*q, randomCol(rng, len(*q), -0.5, 0.5))
 		}
-		n := NewNet()
+		n := nn.NewNet()
 		var dens *autodiff.Node
 		if fused {
 			dens = p.DensityFused(n, kl.Nodes())

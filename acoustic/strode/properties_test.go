@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -19,7 +20,7 @@ func TestSigns(t *testing.T) {
 	}
 	for seed := int64(0); seed < 20; seed++ {
 		rng := rand.New(rand.NewSource(seed))
-		var ps Params
+		var ps nn.Params
 		b := NewBoundary(&ps, "phi", 3, 8, rng)
 		p := NewPrior(&ps, "prior", 8, rng)
 		scale := math.Pow(10, rng.Float64()*2-1)
@@ -32,7 +33,7 @@ func TestSigns(t *testing.T) {
 				}
 			}
 		}
-		n := NewNet()
+		n := nn.NewNet()
 		tt := n.Const("t", grid, len(grid), 1)
 		zs := randomCol(rng, 3*len(grid), -3, 3)
 		d := b.Deriv(n, tt, b.B(n, n.Const("z", zs, len(grid), 3)))
@@ -62,7 +63,7 @@ func TestSigns(t *testing.T) {
 func TestPriorIntegratesToOne(t *testing.T) {
 	for seed := int64(0); seed < 5; seed++ {
 		rng := rand.New(rand.NewSource(seed))
-		var ps Params
+		var ps nn.Params
 		p := NewPrior(&ps, "prior", 6, rng)
 		for _, q := range []*optim.Param{p.B1, p.B2, p.Rho, p.D} {
 			for i := range q.Data {
@@ -75,7 +76,7 @@ func TestPriorIntegratesToOne(t *testing.T) {
 		for i := range grid {
 			grid[i] = T * float64(i) / steps
 		}
-		n := NewNet()
+		n := nn.NewNet()
 		phi, lam := p.Phi(n, n.Const("t", grid, len(grid), 1))
 		m, err := n.Compile(n.Sum(phi), nil)
 		if err != nil {
@@ -167,7 +168,7 @@ func TestKLGraphMatchesFunc(t *testing.T) {
 	for i, x := range nodes {
 		qv[i], pv[i] = q(x), p(x)
 	}
-	n := NewNet()
+	n := nn.NewNet()
 	term := kl.Term(n.Graph, n.Const("q", qv, 1, len(nodes)), n.Const("p", pv, 1, len(nodes)))
 	m, err := n.Compile(n.Sum(term), nil)
 	if err != nil {
@@ -188,17 +189,17 @@ func TestKLGraphMatchesFunc(t *testing.T) {
 func TestSolverGradients(t *testing.T) {
 	for _, method := range []string{"euler-graph", "euler-fused", ode.RK4} {
 		rng := rand.New(rand.NewSource(4))
-		var ps Params
-		l0 := NewLinear(&ps, "f.0", 3, 4, rng)
-		l1 := NewLinear(&ps, "f.1", 4, 4, rng)
-		l2 := NewLinear(&ps, "f.2", 4, 3, rng)
+		var ps nn.Params
+		l0 := nn.NewLinear(&ps, "f.0", 3, 4, rng)
+		l1 := nn.NewLinear(&ps, "f.1", 4, 4, rng)
+		l2 := nn.NewLinear(&ps, "f.2", 4, 3, rng)
 		h0 := ps.New("h0", 5, 3, optim.Free, rng)
 		span := optim.NewParam("span", 5, 1, optim.Free)
 		copy(span.Data, randomCol(rng, 5, 0.1, 2))
-		for _, l := range []*Linear{l0, l1, l2} {
+		for _, l := range []*nn.Linear{l0, l1, l2} {
 			copy(l.B.Data, randomCol(rng, len(l.B.Data), -0.5, 0.5))
 		}
-		n := NewNet()
+		n := nn.NewNet()
 		mlp := ode.MLP{W0: n.P(l0.W), B0: n.P(l0.B), W1: n.P(l1.W), B1: n.P(l1.B), W2: n.P(l2.W), B2: n.P(l2.B)}
 		o := ode.Options{Method: method, Steps: 10}
 		switch method {
@@ -220,7 +221,7 @@ func TestSolverGradients(t *testing.T) {
 		tol    float64
 	}{{ode.Euler, func(s float64) float64 { return math.Pow(1-s/10, 10) }, 1e-12},
 		{ode.RK4, func(s float64) float64 { return math.Exp(-s) }, 1e-6}} {
-		n := NewNet()
+		n := nn.NewNet()
 		h0 := n.Const("h0", []float64{1, 2}, 2, 1)
 		sp := n.Const("span", []float64{0.5, 1}, 2, 1)
 		out := ode.Solver{Opts: ode.Options{Method: tc.method, Steps: 10}}.Solve(n.Graph, n.Neg, h0, sp)
@@ -242,7 +243,7 @@ func TestSolverGradients(t *testing.T) {
 
 // TestLossGradient checks the gradient of the whole sequential loss (MSE +
 // w_kl·KL, with a large w_kl so the KL part counts) for both encoders, both
-// solvers and the unit-gap model.
+// solvers, the unit-gap model and both variants.
 func TestLossGradient(t *testing.T) {
 	cases := []struct {
 		name string
@@ -252,14 +253,8 @@ func TestLossGradient(t *testing.T) {
 		{"context-rk4", func(o *SequentialOptions) { o.ODE.Method = ode.RK4 }},
 		{"node", func(o *SequentialOptions) { o.UnitGaps = true }},
 		{"context-unfused", func(o *SequentialOptions) { o.ODE.Unfused = true }},
-		{"context-continue-anchor", func(o *SequentialOptions) { o.ContinueState, o.Anchor = true, true }},
-		{"context-linear-ode", func(o *SequentialOptions) { o.LinearODE = true }},
-		{"context-horizon3", func(o *SequentialOptions) { o.Horizon = 3 }},
-		{"context-linear-horizon3-phi-init", func(o *SequentialOptions) { o.LinearODE, o.Horizon, o.PhiInit = true, 3, 0.1 }},
-		{"context-skew-horizon2", func(o *SequentialOptions) { o.LinearODE, o.SkewODE, o.Horizon = true, true, 2 }},
-		{"context-skew1-horizon3", func(o *SequentialOptions) { o.LinearODE, o.SkewODE, o.SkewPlanes, o.Horizon = true, true, 1, 3 }},
-		{"context-phase-horizon3", func(o *SequentialOptions) { o.PhaseState, o.Horizon = true, 3 }},
-		{"context-continue-rotation", func(o *SequentialOptions) { o.ContinueState, o.RotationInit = true, 1 }},
+		{"context-phase-state", func(o *SequentialOptions) { o.Variant = VariantPhaseState }},
+		{"paper-phase-state-node", func(o *SequentialOptions) { o.Encoder, o.Variant, o.UnitGaps = EncoderPaper, VariantPhaseState, true }},
 	}
 	for _, tc := range cases {
 		o := DefaultSequentialOptions()

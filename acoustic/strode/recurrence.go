@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // Gaps runs the boundary recurrence t_i = Φ(t_{i−1}, z_i) = sg(t_{i−1}) +
@@ -14,7 +15,7 @@ import (
 // same layout. It computes what a loop of Next does (Next builds about
 // twenty graph nodes per step with their gradients, each paying gorgonia's
 // per-node cost; the arithmetic is a few hundred multiply-adds per row).
-func (b *Boundary) Gaps(n *Net, bz *autodiff.Node, batch int) *autodiff.Node {
+func (b *Boundary) Gaps(n *nn.Net, bz *autodiff.Node, batch int) *autodiff.Node {
 	k := &recurrence{batch: batch, fullGrad: b.fullGrad}
 	return n.Fused("boundary-recurrence", k, bz, n.P(b.W1), n.P(b.W2), n.P(b.W3))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -18,14 +19,14 @@ import (
 func TestGapsMatchNext(t *testing.T) {
 	const batch, steps, hid = 5, 6, 4
 	for _, full := range []bool{false, true} {
-		build := func(fused bool) (*Net, *autodiff.Node, *autodiff.Node) {
+		build := func(fused bool) (*nn.Net, *autodiff.Node, *autodiff.Node) {
 			rng := rand.New(rand.NewSource(7))
-			var ps Params
+			var ps nn.Params
 			b := NewBoundary(&ps, "phi", 3, hid, rng)
 			b.fullGrad = full
 			bzp := ps.New("bz", steps*batch, 1, optim.Free, rng)
 			copy(bzp.Data, randomCol(rng, steps*batch, -1, 1))
-			n := NewNet()
+			n := nn.NewNet()
 			bz := n.P(bzp)
 			var gaps *autodiff.Node
 			if fused {

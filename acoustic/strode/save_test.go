@@ -11,10 +11,10 @@ func TestSaveLoad(t *testing.T) {
 	a, _ := NewSequential(o, rand.New(rand.NewSource(1)))
 	b, _ := NewSequential(o, rand.New(rand.NewSource(2)))
 	path := filepath.Join(t.TempDir(), "m.safetensors")
-	if err := a.Params.Save(path, map[string]string{"encoder": o.Encoder}); err != nil {
+	if err := a.Save(path, map[string]string{"encoder": o.Encoder}); err != nil {
 		t.Fatal(err)
 	}
-	meta, err := b.Params.Load(path)
+	meta, err := b.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 	o.UnitGaps = true
 	c, _ := NewSequential(o, rand.New(rand.NewSource(3)))
-	if _, err := c.Params.Load(path); err == nil {
+	if _, err := c.Load(path); err == nil {
 		t.Error("loading into a model with other parameters succeeded")
 	}
 }

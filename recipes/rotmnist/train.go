@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/seqvideo"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -131,9 +132,9 @@ func Train(o Options, d *Dataset, w io.Writer, log func(format string, a ...any)
 				return nil, fmt.Errorf("rotmnist: %s epoch %d minibatch %d: %w", o.Net.Model, epoch, b+1, err)
 			}
 			adam.Step(tr.Params)
-			e.TrainLoss += strode.Scalar(tr.Loss) / float64(nb)
-			e.TrainMSE += strode.Scalar(tr.MSE) / float64(nb)
-			e.TrainKL += strode.Scalar(tr.KL) / float64(nb)
+			e.TrainLoss += nn.Scalar(tr.Loss) / float64(nb)
+			e.TrainMSE += nn.Scalar(tr.MSE) / float64(nb)
+			e.TrainKL += nn.Scalar(tr.KL) / float64(nb)
 			rep.Add(int64(o.BatchSize))
 		}
 		rep.Finish()
@@ -187,7 +188,7 @@ func Evaluate(m *seqvideo.Model, ev *seqvideo.Batch, s *Split) (Score, [][]float
 			return sc, nil, err
 		}
 		sc.BlankMSE += blankMSE(videos, s.Frames) / float64(nb)
-		sc.MSE += strode.Scalar(ev.MSE) / float64(nb)
+		sc.MSE += nn.Scalar(ev.MSE) / float64(nb)
 		sc.NextMSE += ev.NextFrameMSE() / float64(nb)
 		inferred = append(inferred, ev.InferredTimes()...)
 	}

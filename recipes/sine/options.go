@@ -25,15 +25,8 @@ type Options struct {
 	Alpha     float64 // Hawkes branching ratio α
 	Beta      float64 // Hawkes decay β
 	Noise     float64 // amplitude of the U[0,1) noise
-	Variants  string  // comma-separated models to train
+	Models    string  // comma-separated models to train
 	Quick     bool    // small data and 2 epochs, for tests and smoke runs
-	// PhiWarmup is a number of first epochs in which the boundary network
-	// Φ is not updated (an experiment; 0, the default, updates it from the
-	// start). With --phi-init-scale small every gap stays ≈ ln 2 meanwhile,
-	// so encoder, ODE and decoder first learn an evenly spaced model of the
-	// data; gaps that learn before that tend to settle on a code of the next
-	// value instead of its time.
-	PhiWarmup int
 	Model     strode.SequentialOptions
 	Adam      optim.AdamOptions
 }
@@ -42,8 +35,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Process: "poisson", Seed: 1, Seeds: 1, Out: "exp/sine", Epochs: 20, BatchSize: 50,
 		Train: 5000, Val: 100, Test: 100, Length: 10, Rate: 10, Mu: 10, Alpha: 0.5, Beta: 1, Noise: 0.1,
-		Variants: "strode,strode-context,node",
-		Model:    strode.DefaultSequentialOptions(), Adam: optim.DefaultAdamOptions()}
+		Models: "strode,strode-context,node",
+		Model:  strode.DefaultSequentialOptions(), Adam: optim.DefaultAdamOptions()}
 }
 
 // Register adds every option to fs.
@@ -63,8 +56,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Alpha, "hawkes-alpha", o.Alpha, "Hawkes branching ratio alpha")
 	fs.Float64Var(&o.Beta, "hawkes-beta", o.Beta, "Hawkes kernel decay beta")
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "amplitude of the uniform noise added to every value but the first")
-	fs.StringVar(&o.Variants, "models", o.Variants, "models to train: comma-separated from strode, strode-context, node")
-	fs.IntVar(&o.PhiWarmup, "phi-warmup", o.PhiWarmup, "experimental: first epochs in which the boundary network is not updated")
+	fs.StringVar(&o.Models, "models", o.Models, "models to train: comma-separated from strode, strode-context, node")
 	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run: 250/50/50 sequences and 2 epochs (for tests)")
 	o.Model.Register(fs)
 	o.Adam.Register(fs)
@@ -93,7 +85,7 @@ func (o Options) Validate() error {
 	if !(o.Rate > 0) {
 		return fmt.Errorf("sine: --poisson-rate=%v must be > 0", o.Rate)
 	}
-	if _, err := variantList(o.Variants); err != nil {
+	if _, err := modelList(o.Models); err != nil {
 		return err
 	}
 	m := o.Model

@@ -42,14 +42,14 @@ type SeedFigures struct {
 // Results is what Run computed, keyed by model name.
 type Results map[string]*Summary
 
-// Run trains every variant for every seed, prints the table on stdout and
+// Run trains every model for every seed, prints the table on stdout and
 // writes Out/results.json and Out/scatter.png (and .svg); progress goes to stderr.
 func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 	o.applyQuick()
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	variants, _ := variantList(o.Variants)
+	models, _ := modelList(o.Models)
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("sine: %w", err)
 	}
@@ -67,14 +67,14 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 				idx[s][i] = float64(i)
 			}
 		}
-		scores[VariantIndex] = append(scores[VariantIndex], Score{
+		scores[ModelIndex] = append(scores[ModelIndex], Score{
 			CS: strode.CosineSimilarity(idx, d.Test.Times), GapR: strode.GapCorrelation(idx, d.Test.Times), MSE: math.NaN()})
 		if k == 0 {
 			first = map[string][][]float64{}
 			firstTruth = d.Test.Times
 		}
-		for _, v := range variants {
-			tr, err := TrainVariant(o, d, v, seed, stderr)
+		for _, v := range models {
+			tr, err := TrainModel(o, d, v, seed, stderr)
 			if err != nil {
 				return nil, err
 			}
@@ -82,7 +82,7 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 			if js, err := json.Marshal(modelOptions(o, v)); err == nil {
 				meta["options"] = string(js)
 			}
-			if err := tr.Model.Params.Save(filepath.Join(o.Out, fmt.Sprintf("%s.seed%d.safetensors", v, seed)), meta); err != nil {
+			if err := tr.Model.Save(filepath.Join(o.Out, fmt.Sprintf("%s.seed%d.safetensors", v, seed)), meta); err != nil {
 				return nil, err
 			}
 			sc := tr.Score
@@ -106,12 +106,12 @@ func Run(o Options, stdout, stderr io.Writer) (Results, error) {
 			res[v].Seeds = append(res[v].Seeds, f)
 		}
 	}
-	printTable(stdout, o, variants, res)
+	printTable(stdout, o, models, res)
 	if err := writeJSON(filepath.Join(o.Out, "results.json"), o, res); err != nil {
 		return nil, err
 	}
 	var panels []Panel
-	for _, v := range []string{VariantStrode, VariantContext} {
+	for _, v := range []string{ModelStrode, ModelContext} {
 		if inf, ok := first[v]; ok {
 			pn := Panel{Name: v, Inferred: inf, Truth: firstTruth}
 			if sd := res[v].Seeds; len(sd) > 0 {
@@ -156,10 +156,10 @@ func cell(m float64, sd *float64, prec int) string {
 	return fmt.Sprintf("%.*f ± %.*f", prec, m, prec, *sd)
 }
 
-func printTable(w io.Writer, o Options, variants []string, res Results) {
+func printTable(w io.Writer, o Options, models []string, res Results) {
 	fmt.Fprintf(w, "sine %s, %d seed(s) from %d, %d epochs, ode-hidden %d\n", o.Process, o.Seeds, o.Seed, o.Epochs, o.Model.ODEHidden)
 	fmt.Fprintf(w, "%-16s %-18s %-18s %-20s %s\n", "model", "CS", "gap r", "MSE", "s/epoch")
-	for _, v := range append(variants, VariantIndex) {
+	for _, v := range append(models, ModelIndex) {
 		s := res[v]
 		mse := "—"
 		if s.MSE != nil {

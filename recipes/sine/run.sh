@@ -11,7 +11,7 @@
 #   3 print both tables
 # Extra options after -- go to every `strode sine` call, e.g. -- --ode-hidden 100, or
 # the setting that reaches gap r >= 0.5 (see RESULTS.md):
-#   -- --horizon 3 --phase-state --phi-init-scale 0.01 --learning-rate 1e-3
+#   -- --variant phase-state --learning-rate 1e-3
 set -euo pipefail
 exp_dir=exp/sine
 seeds=3

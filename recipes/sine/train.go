@@ -8,24 +8,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Model names in the table and results.json.
 const (
-	VariantStrode  = "strode"
-	VariantContext = "strode-context"
-	VariantNODE    = "node"
-	VariantIndex   = "index"
+	ModelStrode  = "strode"
+	ModelContext = "strode-context"
+	ModelNODE    = "node"
+	ModelIndex   = "index"
 )
 
-func variantList(s string) ([]string, error) {
+func modelList(s string) ([]string, error) {
 	var out []string
 	for _, v := range strings.Split(s, ",") {
 		v = strings.TrimSpace(v)
 		switch v {
-		case VariantStrode, VariantContext, VariantNODE:
+		case ModelStrode, ModelContext, ModelNODE:
 			out = append(out, v)
 		case "":
 		default:
@@ -54,14 +55,14 @@ type Trained struct {
 	GraphNodes int
 }
 
-// modelOptions are the model options of a variant.
-func modelOptions(o Options, variant string) strode.SequentialOptions {
+// modelOptions are the strode options of the named model.
+func modelOptions(o Options, name string) strode.SequentialOptions {
 	m := o.Model
 	m.Encoder = strode.EncoderPaper
-	switch variant {
-	case VariantContext:
+	switch name {
+	case ModelContext:
 		m.Encoder = strode.EncoderContext
-	case VariantNODE:
+	case ModelNODE:
 		m.UnitGaps = true
 	}
 	return m
@@ -79,19 +80,11 @@ func observations(values [][]float64, idx []int) [][][]float64 {
 	return out
 }
 
-func pick(xs [][]float64, idx []int) [][]float64 {
-	out := make([][]float64, len(idx))
-	for k, s := range idx {
-		out[k] = xs[s]
-	}
-	return out
-}
-
-// TrainVariant trains one model on d with the given seed, drawing a progress
+// TrainModel trains one model on d with the given seed, drawing a progress
 // bar per epoch on progress (nil: silent), and scores it on the test set.
-func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Writer) (*Trained, error) {
+func TrainModel(o Options, d Data, name string, seed int64, progress io.Writer) (*Trained, error) {
 	rng := rand.New(rand.NewSource(seed))
-	m, err := strode.NewSequential(modelOptions(o, variant), rng)
+	m, err := strode.NewSequential(modelOptions(o, name), rng)
 	if err != nil {
 		return nil, err
 	}
@@ -110,18 +103,6 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 		order[i] = i
 	}
 	nb := len(order) / o.BatchSize
-	var notPhi []*optim.Param // every parameter but Φ's, for --phi-warmup
-	if m.Boundary != nil {
-		phi := map[*optim.Param]bool{}
-		for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.W2, m.Boundary.W3, m.Boundary.V1, m.Boundary.V2, m.Boundary.V3} {
-			phi[p] = true
-		}
-		for _, p := range bt.Params {
-			if !phi[p] {
-				notPhi = append(notPhi, p)
-			}
-		}
-	}
 	for epoch := 1; epoch <= o.Epochs; epoch++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		start := time.Now()
@@ -131,30 +112,23 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 			if err := bt.Set(observations(d.Train.Values, idx)); err != nil {
 				return nil, err
 			}
-			if err := bt.SetTimes(pick(d.Train.Times, idx)); err != nil {
-				return nil, err
-			}
 			if err := bt.Run(); err != nil {
-				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
+				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", name, epoch, b, err)
 			}
 			if err := optim.Check(bt.Params); err != nil {
-				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", variant, epoch, b, err)
+				return nil, fmt.Errorf("sine: %s epoch %d batch %d: %w", name, epoch, b, err)
 			}
-			if epoch <= o.PhiWarmup && notPhi != nil {
-				opt.Step(notPhi)
-			} else {
-				opt.Step(bt.Params)
-			}
+			opt.Step(bt.Params)
 			for _, p := range bt.Params {
 				if !p.InSignSet() { // the projection hook failed: never train on
-					return nil, fmt.Errorf("sine: %s epoch %d batch %d: %s left its sign set", variant, epoch, b, p.Name)
+					return nil, fmt.Errorf("sine: %s epoch %d batch %d: %s left its sign set", name, epoch, b, p.Name)
 				}
 			}
-			loss += strode.Scalar(bt.Loss)
-			mse += strode.Scalar(bt.MSE)
-			kl += strode.Scalar(bt.KL)
+			loss += nn.Scalar(bt.Loss)
+			mse += nn.Scalar(bt.MSE)
+			kl += nn.Scalar(bt.KL)
 			if progress != nil && (b+1)*barWidth/nb != b*barWidth/nb {
-				bar(progress, variant, seed, epoch, o.Epochs, b+1, nb, loss/float64(b+1), mse/float64(b+1), kl/float64(b+1), "")
+				bar(progress, name, seed, epoch, o.Epochs, b+1, nb, loss/float64(b+1), mse/float64(b+1), kl/float64(b+1), "")
 			}
 		}
 		res.EpochSeconds = append(res.EpochSeconds, time.Since(start).Seconds())
@@ -163,7 +137,7 @@ func TrainVariant(o Options, d Data, variant string, seed int64, progress io.Wri
 			if err != nil {
 				return nil, err
 			}
-			bar(progress, variant, seed, epoch, o.Epochs, nb, nb, loss/float64(nb), mse/float64(nb), kl/float64(nb),
+			bar(progress, name, seed, epoch, o.Epochs, nb, nb, loss/float64(nb), mse/float64(nb), kl/float64(nb),
 				fmt.Sprintf(" val mse %.4f cs %.3f gap r %.3f gaps %s %.1fs", val.MSE, val.CS, val.GapR, gapProfile(val.Inferred), res.EpochSeconds[epoch-1]))
 			fmt.Fprintln(progress)
 		}
@@ -189,13 +163,10 @@ func evaluate(ev *strode.Batch, set Set) (*Score, error) {
 		if err := ev.Set(observations(set.Values, idx)); err != nil {
 			return nil, err
 		}
-		if err := ev.SetTimes(pick(set.Times, idx)); err != nil {
-			return nil, err
-		}
 		if err := ev.Run(); err != nil {
 			return nil, err
 		}
-		mse += strode.Scalar(ev.MSE)
+		mse += nn.Scalar(ev.MSE)
 		inferred = append(inferred, ev.InferredTimes()...)
 	}
 	truth := set.Times[:len(inferred)]
@@ -239,8 +210,8 @@ func gapProfile(times [][]float64) string {
 const barWidth = 20
 
 // bar draws a one-line progress bar, overwritten in place with \r.
-func bar(w io.Writer, variant string, seed int64, epoch, epochs, done, total int, loss, mse, kl float64, tail string) {
+func bar(w io.Writer, name string, seed int64, epoch, epochs, done, total int, loss, mse, kl float64, tail string) {
 	n := done * barWidth / total
 	fmt.Fprintf(w, "\r%-14s seed %d epoch %2d/%d [%s%s] loss %.4f mse %.4f kl %.3f%s",
-		variant, seed, epoch, epochs, strings.Repeat("=", n), strings.Repeat(" ", barWidth-n), loss, mse, kl, tail)
+		name, seed, epoch, epochs, strings.Repeat("=", n), strings.Repeat(" ", barWidth-n), loss, mse, kl, tail)
 }

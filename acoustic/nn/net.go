@@ -1,4 +1,4 @@
-package strode
+package nn
 
 import (
 	"math/rand"
@@ -93,4 +93,12 @@ func (m *MLP) Apply(n *Net, x *autodiff.Node) *autodiff.Node {
 		x = n.Relu(l.Apply(n, x))
 	}
 	return x
+}
+
+// Scalar is the value of a scalar node after a run (0 for nil).
+func Scalar(n *autodiff.Node) float64 {
+	if n == nil {
+		return 0
+	}
+	return autodiff.Value(n)[0]
 }

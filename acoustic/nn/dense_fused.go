@@ -1,40 +1,60 @@
-package strode
+package nn
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/optim"
 )
+
+// Act is the activation after a layer of a fused dense stack.
+type Act int
 
 // Activations of a fused dense stack.
 const (
-	actNone = iota
-	actReLU
-	actTanh
+	ActNone Act = iota
+	ActReLU
+	ActTanh
 )
+
+// DenseLayer is one layer of a fused dense stack, y = act(x·W + b), without
+// the bias when B is nil.
+type DenseLayer struct {
+	W, B *optim.Param
+	Act  Act
+}
+
+// FusedDense is the stack of layers over the batch x (R×in) as one fused
+// graph node named name, with a hand-written reverse pass: the same values
+// as the graph operations to rounding, one node instead of three or four
+// per layer.
+func FusedDense(n *Net, name string, x *autodiff.Node, layers ...DenseLayer) *autodiff.Node {
+	k := &denseStack{}
+	in := []*autodiff.Node{x}
+	for _, l := range layers {
+		k.layers = append(k.layers, denseLayer{bias: l.B != nil, act: l.Act})
+		in = append(in, n.P(l.W))
+		if l.B != nil {
+			in = append(in, n.P(l.B))
+		}
+	}
+	return n.Fused(name, k, in...)
+}
 
 // ApplyFused is Apply (ReLU after every layer) as one fused graph node.
 func (m *MLP) ApplyFused(n *Net, x *autodiff.Node) *autodiff.Node {
-	k := &denseStack{}
-	in := []*autodiff.Node{x}
-	for _, l := range m.Layers {
-		k.layers = append(k.layers, denseLayer{bias: true, act: actReLU})
-		in = append(in, n.P(l.W), n.P(l.B))
+	layers := make([]DenseLayer, len(m.Layers))
+	for i, l := range m.Layers {
+		layers[i] = DenseLayer{W: l.W, B: l.B, Act: ActReLU}
 	}
-	return n.Fused("mlp", k, in...)
-}
-
-// BFused is B — b(z) = tanh(z·V1·V2)·V3 — as one fused graph node.
-func (b *Boundary) BFused(n *Net, z *autodiff.Node) *autodiff.Node {
-	k := &denseStack{layers: []denseLayer{{act: actNone}, {act: actTanh}, {act: actNone}}}
-	return n.Fused("boundary-b", k, z, n.P(b.V1), n.P(b.V2), n.P(b.V3))
+	return FusedDense(n, "mlp", x, layers...)
 }
 
 // denseLayer is y = act(x·W [+ b]).
 type denseLayer struct {
 	bias bool
-	act  int
+	act  Act
 }
 
 // denseStack is the kernel of a stack of dense layers over a batch of rows:
@@ -123,11 +143,11 @@ func (k *denseStack) Forward(out []float64, in [][]float64) {
 				}
 			}
 			switch layer.act {
-			case actReLU:
+			case ActReLU:
 				for j, v := range yr {
 					yr[j] = math.Max(v, 0)
 				}
-			case actTanh:
+			case ActTanh:
 				for j, v := range yr {
 					yr[j] = math.Tanh(v)
 				}
@@ -151,13 +171,13 @@ func (k *denseStack) Backward(din [][]float64, dout []float64, in [][]float64) {
 		}
 		nin, cols := k.dims[l], k.dims[l+1]
 		switch layer.act {
-		case actReLU:
+		case ActReLU:
 			for i, v := range y {
 				if v <= 0 {
 					dy[i] = 0
 				}
 			}
-		case actTanh:
+		case ActTanh:
 			for i, v := range y {
 				dy[i] *= 1 - v*v
 			}

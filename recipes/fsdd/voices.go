@@ -38,7 +38,7 @@ func checkVoices(o Options) error {
 // 5-9 are the held-out takes). Pitch and rate are fixed by voice and take,
 // so every run makes the same waves: three pitches, three rates.
 type ttsTake struct {
-	voice, accent, variant string
+	voice, accent, variant   string
 	digit, take, pitch, rate int
 }
 

@@ -10,7 +10,7 @@
 #   --config FILE sources FILE (shell assignments such as nj=8) before the command line is read,
 #     so the command line's options win, as in Kaldi; several --config are read left to right.
 #   --help (or -h) prints the script's header comment (line 2 up to the first line that is not
-#     a comment) and exits.
+#     a comment) and exits; print_usage prints it too (for a script's wrong argument count).
 #   An empty --cmd is an error, as in Kaldi.
 # The options end at the first argument that does not start with --, or at "--", which stays in
 # $@ for the scripts that hand what follows it on (recipes/sine, recipes/rotmnist). What remains
@@ -21,7 +21,7 @@
 # unknown option is then appended to it, with the argument after it unless that starts with --,
 # instead of stopping the script (the order of the arguments handed on is kept).
 
-_po_usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+print_usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 # --config files first: the command line overrides what they set.
 _po_prev=
@@ -42,7 +42,7 @@ _po_forward=false
 [[ "$(declare -p forward_options 2>/dev/null)" == "declare -a"* ]] && _po_forward=true
 while [ $# -gt 0 ]; do
   case "$1" in
-    --help|-h) _po_usage; exit 0 ;;
+    --help|-h) print_usage; exit 0 ;;
     --) break ;;
     --config) [ $# -ge 2 ] || { echo "$0: option --config needs a value" >&2; exit 1; }
               shift 2; continue ;;

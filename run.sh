@@ -4,7 +4,7 @@
 # ones, decoded with a one-digit grammar and scored with compute-wer.
 #
 #   ./run.sh [--quick] [--stage N] [--stop-stage N] [--fsdd-dir DIR] [--fsdd-url URL] [--fetch-only]
-#            [--test-speakers "A B"] [--exp-dir DIR]
+#            [--test-speakers "A B"] [--exp-dir DIR] [--strode PATH] [any option of recipes/fsdd/run.sh]
 #
 # The corpus: --fsdd-dir DIR when given (used as is), else ../shared/data/fsdd,
 # else the cache data/fsdd; when none has recordings/, `strode fetch-fsdd`
@@ -20,35 +20,22 @@
 # see that file for what each stage does. Results: $exp_dir/results.json and
 # the compute-wer lines in $exp_dir/{sru,strode}/decode_test/wer.
 # --quick trains smaller models on fewer utterances (minutes, not tens of minutes).
+# The strode binary: --strode PATH, else $STRODE, else bin/strode, built with Go when missing
+# or older than the sources (recipes/local/strode_bin.sh, which names how to install Go).
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v go >/dev/null || { echo "run.sh: Go is required (https://go.dev/doc/install)" >&2; exit 1; }
 
 fsdd_dir=
 fsdd_url=
 fetch_only=false
 test_speakers=george
 exp_dir=exp/fsdd
-args=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --fsdd-dir) fsdd_dir=$2; shift 2 ;;
-    --fsdd-url) fsdd_url=$2; shift 2 ;;
-    --fetch-only) fetch_only=true; shift ;;
-    --test-speakers) test_speakers=$2; shift 2 ;;
-    --exp-dir) exp_dir=$2; shift 2 ;;
-    *) args+=("$1"); shift ;;
-  esac
-done
-
-build() {
-  echo "== building strode" >&2
-  mkdir -p bin
-  go build -o bin/strode ./cmd/strode
-}
+strode=
+forward_options=()  # the options of recipes/fsdd/run.sh, handed on as they are
+. recipes/local/parse_options.sh
+[ $# = 0 ] || { echo "run.sh: unexpected argument $1 (see ./run.sh --help)" >&2; exit 1; }
 
 # Where the recordings are: --fsdd-dir, ../shared, the cache, else download.
-built=false
 if [ -n "$fsdd_dir" ]; then
   if [ ! -d "$fsdd_dir/recordings" ]; then
     echo "run.sh: --fsdd-dir $fsdd_dir has no recordings/ folder (FSDD's NAME_SPEAKER_INDEX.wav files)." >&2
@@ -60,10 +47,9 @@ elif [ -d ../shared/data/fsdd/recordings ]; then
 elif [ -d data/fsdd/recordings ]; then
   fsdd_dir=data/fsdd
 else
-  build
-  built=true
+  . recipes/local/strode_bin.sh
   echo "== no FSDD copy in ../shared/data/fsdd or data/fsdd: downloading release v1.0.10 into data/fsdd" >&2
-  if ! bin/strode fetch-fsdd --sums="$PWD/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10" \
+  if ! "$strode" fetch-fsdd --sums="$PWD/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10" \
       ${fsdd_url:+--url="$fsdd_url"} data/fsdd >/dev/null; then
     echo "run.sh: could not fetch FSDD (above: why, and how to place the files by hand);" >&2
     echo "  with the archive at hand: ./run.sh --fsdd-url file:///path/to/fsdd-v1.0.10.tar.gz" >&2
@@ -76,6 +62,6 @@ if $fetch_only; then
   echo "$fsdd_dir"
   exit 0
 fi
-$built || build
-exec recipes/fsdd/run.sh --strode "$PWD/bin/strode" --fsdd-dir "$fsdd_dir" \
-  --test-speakers "$test_speakers" --exp-dir "$exp_dir" "${args[@]}"
+. recipes/local/strode_bin.sh
+exec recipes/fsdd/run.sh --strode "$strode" --fsdd-dir "$fsdd_dir" \
+  --test-speakers "$test_speakers" --exp-dir "$exp_dir" ${forward_options[@]+"${forward_options[@]}"}

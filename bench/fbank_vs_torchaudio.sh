@@ -9,7 +9,8 @@
 # the scp (4 utterances, ~10 s of audio, ~1000 frames per listing); RUNS
 # (default 5) is how many timed runs each side gets; medians are printed.
 # Environment: GOLDEN (wav folder's parent), PY (python with torchaudio),
-# NOBUILD=1 to use an already built bench/out/fbank/strode.
+# STRODE (a strode binary; default bin/strode, built when stale by recipes/local/strode_bin.sh),
+# NOBUILD=1 to use bench/out/fbank/strode as it is.
 # Options for both: 16 kHz, 25/10 ms, 40 mel bins, dither 0, Kaldi defaults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,8 @@ fi
 
 OUT=bench/out/fbank
 mkdir -p "$OUT"
-if [ -z "${NOBUILD:-}" ]; then go build -o "$OUT/strode" ./cmd/strode; fi
+[ -z "${NOBUILD:-}" ] || strode=$OUT/strode
+. recipes/local/strode_bin.sh
 SCP=$OUT/bench_wav.scp
 : > "$SCP"
 for r in $(seq 1 "$REPEATS"); do
@@ -54,7 +56,7 @@ pin() { # pin to core $1 when taskset exists
 # share of the Go scheduler's P-time that was busy (from its VLOG[1] line).
 strode_run() { # cores threads
   local TIMEFORMAT='%R %U %S' t busy
-  t=$( { time GOMAXPROCS=$2 pin "$1" "$OUT/strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
+  t=$( { time GOMAXPROCS=$2 pin "$1" "$strode" compute-fbank-feats --print-args=false --num-mel-bins=40 \
     --dither=0 --num-threads="$2" --verbose=1 "scp:$SCP" ark:/dev/null 2>"$OUT/strode.log"; } 2>&1 )
   read -r w u s <<< "$t"
   busy=$(sed -n 's/.*were busy \([0-9.]*\)%.*/\1/p' "$OUT/strode.log")

@@ -27,8 +27,7 @@ ROUNDS=${ROUNDS:-5}
 COPIES=${COPIES:-1900}
 OUT=bench/out/kaldiio
 mkdir -p "$OUT"
-STRODE=$OUT/strode
-go build -o "$STRODE" ./cmd/strode
+. recipes/local/strode_bin.sh  # $STRODE, else bin/strode (built when stale); exports STRODE
 
 BIG=$OUT/big.ark
 BIGCM=$OUT/big_cm.ark

@@ -41,14 +41,14 @@ if ! command -v fstcompose >/dev/null; then
 	fi
 fi
 
-go build -o "$OUT/strode" ./cmd/strode
+. recipes/local/strode_bin.sh  # $STRODE, else bin/strode (built when stale)
 go run ./bench/mkgraph -words "$WORDS" -successors "$SUCCESSORS" -out "$OUT"
 
 PIN=""
 command -v taskset >/dev/null && PIN="taskset -c 0"
 
 strode_run() {
-	GOMAXPROCS=1 $PIN "$OUT/strode" mkgraph "$OUT/lang" "$OUT/mono" "$OUT/graph" 2>"$OUT/strode.log"
+	GOMAXPROCS=1 $PIN "$strode" mkgraph "$OUT/lang" "$OUT/mono" "$OUT/graph" 2>"$OUT/strode.log"
 }
 # Encoded minimization, as Kaldi's fstminimizeencoded: labels and weights
 # encoded into one label, the acceptor minimized, then decoded.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Data-parallel training (strode train-parallel, issue 25) on ../shared/kaldi-mini:
+# Data-parallel training (strode train-parallel) on ../shared/kaldi-mini:
 # held-out frame accuracy and wall time per epoch with N = 1, 2, 4 local jobs over
 # seeds. The N = 1 runs are the single-job reference of the same run (no peer
 # toolkit: the comparison is N jobs with model averaging against one).
 #
-#   bench/parallel.sh [--jobs "1 2 4"] [--seeds "1 2 3"] [--epochs 10] [--work DIR]
+#   bench/parallel.sh [--jobs "1 2 4"] [--seeds "1 2 3"] [--epochs 10] [--work DIR] [--strode BIN]
 #
 # Data: kaldi-mini's 160 training utterances, fbank 23 + per-speaker CMVN (means and
 # variances), spliced +-2; speakers spk01 and spk08 (20 utterances) held out; targets
@@ -13,18 +13,14 @@
 # effective learning rate 0.003 -> 0.0003 (a job's rate is that times N, as nnet3).
 # Jobs run through `strode run.pl --max-jobs-run N`, all on this machine.
 set -euo pipefail
-jobs="1 2 4"; seeds="1 2 3"; epochs=10; work=/tmp/strode-bench-parallel
-while [ $# -gt 0 ]; do
-  case $1 in
-    --jobs) jobs=$2 ;; --seeds) seeds=$2 ;; --epochs) epochs=$2 ;; --work) work=$2 ;;
-    *) echo "$0: unknown option $1" >&2; exit 1 ;;
-  esac; shift 2
-done
+jobs="1 2 4"; seeds="1 2 3"; epochs=10; work=/tmp/strode-bench-parallel; strode=
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/recipes/local/parse_options.sh"
+[ $# = 0 ] || { echo "$0: unexpected argument $1" >&2; exit 1; }
 mini=$root/../shared/kaldi-mini
 [ -f $mini/MANIFEST.md ] || { echo "$0: needs ../shared/kaldi-mini" >&2; exit 1; }
-S=$root/bin/strode
-(cd $root && go build -o bin/strode ./cmd/strode)
+. "$root/recipes/local/strode_bin.sh"
+S=$strode
 mkdir -p $work/data; cd $work
 if [ ! -f egs/info/num_archives ]; then
   cp $mini/data/train/{utt2spk,spk2utt} data/

@@ -17,12 +17,15 @@ func init() {
 		ArgsUsage: "<model-dir> [<model-dir> ...]",
 		Examples: []string{
 			"strode results-table --md=exp/strode_results.md --json=exp/strode_results.json exp/sru exp/strode",
+			"strode results-table --summary-json=exp/fsdd/results.json --adapt-rounds=3 exp/fsdd/sru exp/fsdd/strode",
 		},
 		MinArgs: 1,
 		MaxArgs: -1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			md := fs.String("md", "", "also write the Markdown table to this file")
 			js := fs.String("json", "", "also write the rows as JSON to this file")
+			summary := fs.String("summary-json", "", "also write {MODEL: {wer, wer_line}} to this file (one decode set per model; recipes/fsdd's results.json)")
+			rounds := fs.Int("adapt-rounds", 0, "with --summary-json: add each model's \"adapted\" WER from its last adaptation round MODEL/adaptN (adapt for N = 1; recipes/fsdd stage 9)")
 			return func(ctx *kaldicmd.Context) error {
 				rows, err := report.Collect(ctx.Args())
 				if err != nil {
@@ -37,7 +40,16 @@ func init() {
 					}
 				}
 				if *js != "" {
-					return report.WriteJSONFile(*js, rows)
+					if err := report.WriteJSONFile(*js, rows); err != nil {
+						return err
+					}
+				}
+				if *summary != "" {
+					sums, err := report.Summarize(ctx.Args(), rows, *rounds)
+					if err != nil {
+						return err
+					}
+					return report.WriteSummaryJSONFile(*summary, sums)
 				}
 				return nil
 			}

@@ -143,6 +143,18 @@ func (t *Table) Filter(keep map[string]bool) *Table {
 	return out
 }
 
+// Exclude keeps the lines whose key is not in drop (utils/filter_scp.pl
+// --exclude), in file order.
+func (t *Table) Exclude(drop map[string]bool) *Table {
+	out := &Table{Name: t.Name}
+	for _, l := range t.Lines {
+		if !drop[l.Key] {
+			out.Lines = append(out.Lines, l)
+		}
+	}
+	return out
+}
+
 // SortUnique sorts the lines by key in C order, keeping the first line of
 // each key (LC_ALL=C sort -k1,1 -u), and reports whether anything changed.
 func (t *Table) SortUnique() (*Table, bool) {

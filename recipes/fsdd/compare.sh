@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Leave-one-speaker-out comparison of acoustic models on FSDD, paired over speakers and seeds
-# (issue 23; the paper's CHiME-5 table in shape: Kaldi DNN, ODE-RNN, STRODE, with our SRU):
+# (the paper's CHiME-5 table in shape: Kaldi DNN, ODE-RNN, STRODE, with our SRU):
 #
 #   recipes/fsdd/compare.sh --seeds "1 2 3" --models "dnn sru odernn strode" --exp-dir exp/fsdd_compare
 #
@@ -14,7 +14,8 @@
 # Options: --fsdd-dir DIR [../shared/data/fsdd] --speakers "..." [every speaker in DIR/recordings]
 #   --seeds "N ..." [1 2 3] --models "..." [dnn sru odernn strode] --exp-dir DIR [exp/fsdd_compare]
 #   --baseline MODEL [none: every pair] --full BOOL [false: run.sh --quick sizes, with
-#   --test-takes 50: every test take decoded]; anything after -- goes to run.sh as it is.
+#   --test-takes 50: every test take decoded] --strode PATH [$STRODE, else bin/strode, built when
+#   stale] --config FILE; anything after -- goes to run.sh as it is.
 set -euo pipefail
 
 fsdd_dir=../shared/data/fsdd
@@ -24,24 +25,19 @@ models="dnn sru odernn strode"
 exp_dir=exp/fsdd_compare
 baseline=
 full=false
+strode=
 root=$(cd "$(dirname "$0")/../.." && pwd)
-extra=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --) shift; extra=("$@"); break ;;
-    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    --fsdd-dir|--speakers|--seeds|--models|--exp-dir|--baseline|--full)
-      [ $# -ge 2 ] || { echo "compare.sh: $1 needs a value" >&2; exit 1; }
-      v=${1#--}; printf -v "${v//-/_}" '%s' "$2"; shift 2 ;;
-    *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
-  esac
-done
-case "$full" in true|false) ;; *) echo "compare.sh: --full takes true or false" >&2; exit 1 ;; esac
+. "$root/recipes/local/parse_options.sh"
+extra=()  # after --: options for run.sh
+if [ $# -gt 0 ]; then
+  [ "$1" = -- ] || { echo "$0: unexpected argument $1 (see $0 --help)" >&2; exit 1; }
+  shift; extra=("$@")
+fi
 [ -d "$fsdd_dir/recordings" ] || { echo "compare.sh: $fsdd_dir/recordings not found (recipes/fsdd/run.sh downloads FSDD; or --fsdd-dir)" >&2; exit 1; }
+# Every speaker of the corpus: the middle field of DIGIT_SPEAKER_TAKE.wav.
 [ -n "$speakers" ] || speakers=$(ls "$fsdd_dir/recordings" | sed -n 's/^[0-9]_\(.*\)_[0-9]*\.wav$/\1/p' | sort -u | tr '\n' ' ')
 sizes=(--quick --test-takes 50); $full && sizes=()
-strode=${STRODE:-$root/bin/strode}
-(cd "$root" && go build -o bin/strode ./cmd/strode)
+. "$root/recipes/local/strode_bin.sh"
 mkdir -p "$exp_dir"
 runs=$exp_dir/runs.txt; : > $runs
 
@@ -53,7 +49,7 @@ for spk in $speakers; do
     echo "== $spk held out: $models x seeds $seeds (log: $dir/run.log)"
     mkdir -p $dir
     start=$(date +%s)
-    STRODE=$strode "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" --test-speakers $spk --exp-dir $dir \
+    "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" --test-speakers $spk --exp-dir $dir \
       --models "$models" --seeds "$seeds" --strode "$strode" ${sizes[@]+"${sizes[@]}"} ${extra[@]+"${extra[@]}"} > $dir/run.log 2>&1 ||
       { echo "compare.sh: run.sh failed for $spk; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }
     echo "   $(( $(date +%s) - start )) s"
@@ -62,7 +58,7 @@ for spk in $speakers; do
   for m in $models; do for sd in $seeds; do
     echo "$m $spk $sd $dir/${m}_seed$sd/decode_test/best_wer" >> $runs
   done; done
-  awk -F'|' '/_seed/ {printf "   %s %%WER %s\n", $2, $4}' $dir/results.md
+  sed 's/^/   /' $dir/results.md
 done
 
 echo "== paired comparison over speakers ($speakers) and seeds ($seeds)"

@@ -2,9 +2,14 @@
 // sru and strode acoustic models on some speakers' takes and decodes the
 // held-out speakers with Kaldi-style stages (data, features, lang and graph,
 // flat start, realignment, priors, training, decoding, a forward-to-file
-// check, test-speaker adaptation). The logic lives in the strode binary;
-// this package holds only the test that runs the recipe's --quick mode end
-// to end. RESULTS.md has every measured run. The corpus comes from
+// check, test-speaker adaptation). The logic lives in the strode binary:
+// this package holds the corpus front end of stage 0, DataPrep (strode
+// fsdd-data-prep: the Kaldi data directories, speed- and warp-perturbed and
+// synthetic-voice copies of the training takes, and the dict directory of
+// the ten digit words, WriteDict), the choice of the utterances stage 9
+// adapts on (RankByConfidence, strode select-confident-utts), and the tests
+// that run run.sh (its --quick mode end to end). RESULTS.md has every
+// measured run. The corpus comes from
 // ../shared/data/fsdd, a --fsdd-dir, or the upstream release that
 // `strode fetch-fsdd` (package fetch) downloads and verifies.
 //

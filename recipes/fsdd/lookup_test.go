@@ -9,7 +9,8 @@ import (
 )
 
 // TestRunShLookupOrder runs the top-level run.sh --fetch-only in a scratch
-// tree (repo/ with a copy of run.sh, shared/ beside it) and checks where it
+// tree (repo/ with a copy of run.sh and the recipes/local helpers it
+// sources, shared/ beside it) and checks where it
 // takes FSDD from: --fsdd-dir, then ../shared/data/fsdd, then the cache
 // data/fsdd, else `strode fetch-fsdd` into data/fsdd. A stand-in `go` on
 // PATH "builds" a stand-in strode that records its arguments, so nothing is
@@ -21,6 +22,12 @@ func TestRunShLookupOrder(t *testing.T) {
 	script, err := os.ReadFile("../../run.sh")
 	if err != nil {
 		t.Fatal(err)
+	}
+	helpers := map[string][]byte{}
+	for _, h := range []string{"parse_options.sh", "strode_bin.sh"} {
+		if helpers[h], err = os.ReadFile("../local/" + h); err != nil {
+			t.Fatal(err)
+		}
 	}
 	fakeBin := t.TempDir()
 	write := func(path, text string, mode os.FileMode) {
@@ -60,6 +67,10 @@ func TestRunShLookupOrder(t *testing.T) {
 			root := t.TempDir()
 			repo := filepath.Join(root, "repo")
 			write(filepath.Join(repo, "run.sh"), string(script), 0o755)
+			write(filepath.Join(repo, "go.mod"), "module scratch\n", 0o644) // strode_bin.sh builds only in a Go tree
+			for h, text := range helpers {
+				write(filepath.Join(repo, "recipes", "local", h), string(text), 0o644)
+			}
 			for _, d := range tc.dirs {
 				if err := os.MkdirAll(filepath.Join(root, d, "recordings"), 0o755); err != nil {
 					t.Fatal(err)

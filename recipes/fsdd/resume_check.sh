@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # kill -9 during training, then --resume: bitwise the same model as an uninterrupted run?
-#   STRODE=bin/strode recipes/fsdd/resume_check.sh exp/fsdd     (after run.sh has made exp/fsdd/ali2)
+#   recipes/fsdd/resume_check.sh [--strode BIN] exp/fsdd     (after run.sh has made exp/fsdd/ali2)
 # Trains a small strode model for 3 epochs uninterrupted (a.am) and again with
 # a kill -9 in epoch 2 then --resume (b.am); prints both parameter SHA-256s.
 # The free b(z) and SpecAugment masks are on, so their random draws are covered.
+# The strode binary: --strode BIN, else $STRODE, else bin/strode, built when stale.
 set -u
-S=${STRODE:-bin/strode}
-S=$(cd "$(dirname "$S")" && pwd)/$(basename "$S")
-D=${1:?usage: resume_check.sh EXP-DIR-OF-A-RUN}
-D=$(cd "$D" && pwd)
+strode=
+. "$(dirname "$0")/../local/parse_options.sh"
+[ $# = 1 ] || { print_usage >&2; exit 1; }
+. "$(dirname "$0")/../local/strode_bin.sh"
+# The work happens in a scratch folder: absolute paths.
+case "$strode" in */*) S=$(cd "$(dirname "$strode")" && pwd)/$(basename "$strode") ;; *) S=$strode ;; esac
+D=$(cd "$1" && pwd)
 opts="--preset=small --sru-hidden=64 --sru-layers=2 --ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16 --phi-z=free --freq-masks=1 --freq-mask-width=3 --time-masks=1 --time-mask-width=4 --model=strode --max-iters=3 --seed=5 --utt-cmvn=true --norm-vars=true --transition-model=$D/ali2/final.mdl --cv-fraction=0.25"
 feats=scp:$D/data/train/feats.scp
 ali="ark:gunzip -c $D/ali2/ali.1.gz |"

@@ -9,7 +9,8 @@
 # experiment in --exp-dir; stages 1 and 5-7 are that recipe's features, targets, training,
 # decoding and scoring, run in it (the models' logs and decode dirs are where it puts them).
 # Stages (--stage N / --stop-stage N):
-#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys; takes 5-9 of the
+#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys and the dict dir
+#     data/local/dict (strode fsdd-data-prep); takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
 #     --speeds "0.8 0.9 1.0 1.1 1.2" (the default) every training take appears once per speed factor
 #     (keys spF-SPK_DIGIT_TAKE, speaker spF-SPK, the prefix of Kaldi's perturb_data_dir_speed.sh;
@@ -17,7 +18,7 @@
 #     "0.9 1.0 1.1" once more per VTLN warp factor of the takes at their own speed (wF-SPK): augmentation that imitates other speakers; with
 #     --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes times (pitch and rate varied) in
 #     each of N synthetic voices (English accents x male variants), speakers ttsNN that train with the
-#     others (installed with apt-get when missing and run as root; otherwise run.sh names the command)
+#     others (installed with apt-get when missing and run as root; otherwise the command is named)
 #   1 fbank features (--num-mel-bins at 8 kHz, default 23, warped per utterance by utt2warp; waves at
 #     a higher rate, as espeak-ng's, downsampled), CMVN stats per speaker: recipes/kaldi stages 1-2
 #   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
@@ -47,8 +48,9 @@
 # test speaker is decoded again; results.json keeps the speaker-independent "wer" and adds
 # "adapted" (an adapted WER is not a speaker-independent result). --adapt-rounds N repeats it
 # from the previous round's model and 1-best; --adapt-spec-augment "..." are its SpecAugment masks.
-# --nj N (default 2) and --cmd CMD (default run.pl) as recipes/kaldi/run.sh. Logs go to
-# DIR/*/log/. Every stage can be re-run.
+# --nj N (default 2) and --cmd CMD (default run.pl) as recipes/kaldi/run.sh; --strode PATH (default:
+# $STRODE, else bin/strode, built when stale: recipes/local/strode_bin.sh); --config FILE (options as
+# shell assignments, recipes/local/parse_options.sh). Logs go to DIR/*/log/. Every stage can be re-run.
 set -euo pipefail
 
 fsdd_dir=../shared/data/fsdd
@@ -59,11 +61,11 @@ stage=0
 stop_stage=100
 nj=2
 cmd=run.pl
-strode=${STRODE:-}
+strode=
 preset=small
 seed=777
 seeds=
-test_takes=
+test_takes=          # 10 (--quick), else 50
 num_mel_bins=23
 tts_voices=0
 tts_takes=3
@@ -74,9 +76,9 @@ context=4
 bidirectional=true        # measured better than one direction on jackson and nicolas (RESULTS.md)
 align_bidirectional=false # the realigners stay one-directional (cheaper; the alignments the bidirectional models were measured on)
 hidden=
-extra_train_opts=
+train_opts=          # more options for every strode train
 spec_augment=        # SpecAugment masks in stage 6: off (measured worse on jackson and yweweler, RESULTS.md)
-epochs_opt=
+epochs=              # 8 (--quick), else 4
 parallel_models=true # stage 6 trains the models as parallel processes (a 2-core machine trains sru and strode in the time of strode)
 adapt=true           # stage 9: unsupervised adaptation to the test speaker (the WER of stage 7 stays the speaker-independent one)
 adapt_keep=0.8       # fraction of the test utterances (the most confident 1-best) the adaptation trains on
@@ -88,115 +90,46 @@ adapt_rounds=        # 3 (--quick: 1); each further round starts from the previo
 adapt_spec_augment="--freq-masks=2 --freq-mask-width=4 --time-masks=1 --time-mask-width=5"
 models="sru strode"
 
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 1; }
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --fsdd-dir) fsdd_dir=$2; shift 2 ;;
-    --test-speakers) test_speakers=$2; shift 2 ;;
-    --exp-dir) exp_dir=$2; shift 2 ;;
-    --quick) quick=true; shift ;;
-    --stage) stage=$2; shift 2 ;;
-    --stop-stage) stop_stage=$2; shift 2 ;;
-    --nj) nj=$2; shift 2 ;;
-    --cmd) cmd=$2; shift 2 ;;
-    --strode) strode=$2; shift 2 ;;
-    --seed) seed=$2; shift 2 ;;
-    --seeds) seeds=$2; shift 2 ;;
-    --test-takes) test_takes=$2; shift 2 ;;
-    --num-mel-bins) num_mel_bins=$2; shift 2 ;;
-    --tts-voices) tts_voices=$2; shift 2 ;;
-    --tts-takes) tts_takes=$2; shift 2 ;;
-    --warps) warps=$2; shift 2 ;;
-    --speeds) speeds=$2; shift 2 ;;
-    --models) models=$2; shift 2 ;;
-    --target-delay) target_delay=$2; shift 2 ;;
-    --context) context=$2; shift 2 ;;
-    --bidirectional) bidirectional=$2; shift 2 ;;
-    --align-bidirectional) align_bidirectional=$2; shift 2 ;;
-    --hidden) hidden=$2; shift 2 ;;
-    --train-opts) extra_train_opts=$2; shift 2 ;;
-    --spec-augment) spec_augment=$2; shift 2 ;;
-    --adapt-spec-augment) adapt_spec_augment=$2; shift 2 ;;
-    --epochs) epochs_opt=$2; shift 2 ;;
-    --adapt) adapt=$2; shift 2 ;;
-    --parallel-models) parallel_models=$2; shift 2 ;;
-    --adapt-keep) adapt_keep=$2; shift 2 ;;
-    --adapt-epochs) adapt_epochs=$2; shift 2 ;;
-    --adapt-lr) adapt_lr=$2; shift 2 ;;
-    --adapt-rounds) adapt_rounds=$2; shift 2 ;;
-    -h|--help) usage ;;
-    *) echo "run.sh: unknown option $1" >&2; usage ;;
-  esac
-done
-# Synthetic voices (--tts-voices, stage 0): espeak-ng's English accents x male variants.
-tts_accents="en-us en-gb en-gb-scotland en-gb-x-gbclan en-gb-x-rp en-gb-x-gbcwmd en-029"
-tts_variants="male1 male3 male5 male7"  # 7 accents x 4 variants: at most 28 voices
-tts_most=$(( $(echo $tts_accents | wc -w) * $(echo $tts_variants | wc -w) ))
-case "$tts_voices/$tts_takes" in *[!0-9/]*|/*|*/) echo "run.sh: --tts-voices and --tts-takes take whole numbers" >&2; exit 1 ;; esac
-[ "$tts_voices" -le $tts_most ] || { echo "run.sh: --tts-voices=$tts_voices: espeak-ng gives this recipe at most $tts_most voices" >&2; exit 1; }
-[ "$tts_voices" = 0 ] || [ "$tts_takes" -ge 1 ] || { echo "run.sh: --tts-takes must be at least 1" >&2; exit 1; }
-
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "$strode" ]; then
-  strode=$root/bin/strode
-  (cd "$root" && go build -o bin/strode ./cmd/strode)
-fi
-[ -x "$strode" ] || { echo "run.sh: no strode binary at $strode" >&2; exit 1; }
-[ -d "$fsdd_dir/recordings" ] || { echo "run.sh: $fsdd_dir/recordings not found" >&2; exit 1; }
-fsdd_dir=$(cd "$fsdd_dir" && pwd)
-# Speakers are the middle field of digit_speaker_index.wav: every test speaker
-# must be there, and at least one other to train on.
-corpus_speakers=$(ls "$fsdd_dir/recordings" | sed -n 's/^[0-9]_\(.*\)_[0-9]*\.wav$/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')
-for t in $test_speakers; do
-  case " $corpus_speakers " in *" $t "*) ;; *)
-    echo "run.sh: test speaker $t has no takes in $fsdd_dir/recordings (speakers there: $corpus_speakers)" >&2; exit 1 ;;
-  esac
-done
-[ -n "$(for s in $corpus_speakers; do case " $test_speakers " in *" $s "*) ;; *) echo $s ;; esac; done)" ] ||
-  { echo "run.sh: no training speaker left in $fsdd_dir/recordings once $test_speakers are held out" >&2; exit 1; }
-mkdir -p "$exp_dir"
-exp_dir=$(cd "$exp_dir" && pwd)
-data=$exp_dir/data
+. "$root/recipes/local/parse_options.sh"
+[ $# = 0 ] || { echo "$0: unexpected argument $1 (see --help)" >&2; exit 1; }
+. "$root/recipes/local/jobs.sh"
 
 # Sizes: --quick keeps the run to minutes on a small CPU.
 if $quick; then
-  train_idx="5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"  # 20 takes per digit and speaker
-  test_idx="0 1 2 3 4 5 6 7 8 9"
+  train_takes=5-24  # 20 takes per digit and speaker
   model_opts="--sru-hidden=128 --sru-layers=2 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
-  align_epochs=4; epochs=8; align_rounds=2; : ${warps:=1.0}; : ${speeds:=1.0}; : ${adapt_rounds:=1}
+  align_epochs=4; align_rounds=2; : ${test_takes:=10} ${epochs:=8} ${warps:=1.0} ${speeds:=1.0} ${adapt_rounds:=1}
 else
-  train_idx=$(seq 5 49 | tr '\n' ' ')
-  test_idx=$(seq 0 49 | tr '\n' ' ')
+  train_takes=5-49
   model_opts="--sru-hidden=192 --sru-layers=3 --ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
   # 5x the takes (speed perturbation 0.8-1.2; measured better than VTLN warps and than 0.9-1.1,
   # RESULTS.md): 4 epochs
-  align_epochs=5; epochs=4; align_rounds=2; : ${warps:=1.0}; : ${speeds:=0.8 0.9 1.0 1.1 1.2}; : ${adapt_rounds:=3}
+  align_epochs=5; align_rounds=2; : ${test_takes:=50} ${epochs:=4} ${warps:=1.0} ${speeds:="0.8 0.9 1.0 1.1 1.2"} ${adapt_rounds:=3}
 fi
-[ -z "$epochs_opt" ] || epochs=$epochs_opt
-case "$test_takes" in
-  "") ;;
-  *[!0-9]*|0) echo "run.sh: --test-takes takes a whole number from 1 to 50, not '$test_takes'" >&2; exit 1 ;;
-  *) [ "$test_takes" -le 50 ] || { echo "run.sh: --test-takes $test_takes: FSDD has 50 takes per digit and speaker" >&2; exit 1; }
-     test_idx=$(seq 0 $((test_takes-1)) | tr '\n' ' ') ;;
-esac
-cv_idx="5 6 7 8 9"
-words=(zero one two three four five six seven eight nine)
+case "$test_takes" in *[!0-9]*|0) echo "$0: --test-takes takes a whole number from 1 to 50, not '$test_takes'" >&2; exit 1 ;; esac
+[ "$test_takes" -le 50 ] || { echo "$0: --test-takes $test_takes: FSDD has 50 takes per digit and speaker" >&2; exit 1; }
+[ -d "$fsdd_dir/recordings" ] || { echo "$0: $fsdd_dir/recordings not found" >&2; exit 1; }
+fsdd_dir=$(cd "$fsdd_dir" && pwd)
+. "$root/recipes/local/strode_bin.sh"
+mkdir -p "$exp_dir"
+exp_dir=$(cd "$exp_dir" && pwd)
+data=$exp_dir/data
+lang=$exp_dir/lang
+mono=$exp_dir/mono0
+fbank=$exp_dir/data-fbank  # the features of recipes/kaldi stage 2: data-fbank/{train,test}
+
 feat_opts="--sample-frequency=8000 --num-mel-bins=$num_mel_bins --dither=0 --allow-downsample=true"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
 # apply-cmvn --utt2spk): per-utterance CMVN of half-second digits removes part of the
 # word; per-speaker stats remove the speaker and the channel.
 splice_opts="--norm-vars=true --left-context=$context --right-context=$context"
-fbank=$exp_dir/data-fbank  # the features of recipes/kaldi stage 2: data-fbank/{train,test}
 cmvn_opts() { echo "--cmvn=scp:$fbank/$1/cmvn.scp --utt2spk=ark:$fbank/$1/utt2spk"; }
-data_opts="$(cmvn_opts train) $splice_opts"
 # --phi-z=free: the STRODE head's boundary branch b(e) with free signs; DESIGN.md's
 # all-non-positive b(z) collapses t~ to a constant ~2e-4 (acoustic/am boundaryZ).
 [ -z "$hidden" ] || model_opts="$model_opts --sru-hidden=$hidden"
-model_opts="$model_opts $extra_train_opts"
-train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
-S() { "$strode" "$@"; }
-lang=$exp_dir/lang
-mono=$exp_dir/mono0
+model_opts="$model_opts $train_opts"
+common_train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
 # Round r of stage 4 trains an SRU on the alignments of round r-1 (round 0: equal
 # alignments) and realigns the training data with it; the last round's are the targets.
 ali_dir() { if [ $1 = 0 ]; then echo $mono; else echo $exp_dir/ali$1; fi; }
@@ -214,131 +147,64 @@ pipeline() {
 }
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 # The trained runs of stages 6-7: MODEL, or MODEL_seedN for every seed of --seeds.
-run_names=$(for m in $models; do if [ -z "$seeds" ]; then echo $m; else for sd in $seeds; do echo ${m}_seed$sd; done; fi; done)
-
-# Synthetic training speakers (--tts-voices): espeak-ng's English accents, each with male voice
-# variants, digits spoken at three pitches and three rates (fixed by voice and take: the same
-# waves every run). Written once as DIR/tts/recordings/DIGIT_ttsNN_TAKE.wav (22.05 kHz; stage 1
-# downsamples), takes numbered from 10 up, so all of them train (5-9 are the held-out takes).
-tts_dir=$exp_dir/tts/recordings
-make_tts() {
-  command -v espeak-ng >/dev/null 2>&1 || {
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "   installing espeak-ng (for --tts-voices)"
-      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) || true
-    fi
-    command -v espeak-ng >/dev/null 2>&1 ||
-      { echo "run.sh: --tts-voices=$tts_voices needs espeak-ng: apt-get install espeak-ng (or --tts-voices 0: the corpus alone)" >&2; exit 1; }
-  }
-  mkdir -p $tts_dir
-  local v=0 var acc k d spk
-  for acc in $tts_accents; do for var in $tts_variants; do
-    [ $v -lt $tts_voices ] || break 2
-    spk=$(printf tts%02d $v)
-    for k in $(seq 0 $((tts_takes-1))); do
-      for d in 0 1 2 3 4 5 6 7 8 9; do
-        f=$tts_dir/${d}_${spk}_$((10+k)).wav
-        if [ ! -s $f ]; then
-          espeak-ng -v $acc+$var -p $((30+20*(k%3))) -s $((130+20*((v+k)%3))) -w $f.tmp "${words[$d]}"; mv $f.tmp $f
-        fi
-        tts_waves="$tts_waves $f"
-      done
-    done
-    v=$((v+1))
-  done; done
+if [ -z "$seeds" ]; then run_dirs=$(for m in $models; do echo $exp_dir/$m; done)
+else run_dirs=$(for m in $models; do for sd in $seeds; do echo $exp_dir/${m}_seed$sd; done; done); fi
+# espeak-ng for --tts-voices, installed when missing and run as root (else fsdd-data-prep names the command).
+install_espeak_ng() {
+  if ! command -v espeak-ng >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "   installing espeak-ng (for --tts-voices)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) || true
+  fi
 }
 
 if run_stage 0; then
-  echo "== stage 0: data dirs (test speakers: $test_speakers; training speeds: $speeds; warps: $warps; synthetic voices: $tts_voices)"
-  tts_waves=  # make_tts lists the waves it wrote or found
-  [ "$tts_voices" = 0 ] || make_tts
-  for set in train test; do
-    mkdir -p $data/$set; rm -f $data/$set/sp*.list
-    : > $data/$set/wav.scp; : > $data/$set/text; : > $data/$set/utt2spk; : > $data/$set/utt2warp
-  done
-  for f in "$fsdd_dir"/recordings/*.wav $tts_waves; do
-    b=$(basename "$f" .wav)                 # digit_speaker_index
-    d=${b%%_*}; rest=${b#*_}; spk=${rest%_*}; idx=${rest##*_}
-    set=train; idxs=$train_idx; ws=$warps
-    for t in $test_speakers; do [ "$t" = "$spk" ] && { set=test; idxs=$test_idx; ws=1.0; }; done
-    case " $idxs " in *" $idx "*) ;; *) continue ;; esac
-    ss=$speeds; [ $set = train ] || ss=1.0
-    for sp in $ss; do
-      wsp=$ws; [ "$sp" = 1.0 ] || wsp=1.0        # warps apply to the takes at their own speed
-      for w in $wsp; do
-        # Warped and speed-perturbed copies are speakers of their own (CMVN), named with a prefix as
-        # Kaldi's perturb_data_dir_speed.sh does (sp0.9-SPK, utterances sp0.9-SPK_DIGIT_TAKE), so that
-        # sorting utt2spk on utterances and on speakers agrees (a suffix, SPK-sp0.9, sorts the
-        # speaker after SPK but its utterances before SPK_..., which validate-data-dir rejects).
-        s=$spk; [ "$w" = 1.0 ] || s=w$w-$s
-        [ "$sp" = 1.0 ] || s=sp$sp-$s
-        utt=${s}_${d}_$idx
-        if [ "$sp" = 1.0 ]; then echo "$utt $f" >> $data/$set/wav.scp; else echo "$utt $f" >> $data/$set/sp$sp.list; fi
-        echo "$utt ${words[$d]}" >> $data/$set/text
-        echo "$utt $s" >> $data/$set/utt2spk
-        echo "$utt $w" >> $data/$set/utt2warp
-      done
-    done
-  done
-  for sp in $speeds; do  # speed-perturbed copies of the training takes, written once
-    [ "$sp" = 1.0 ] && continue
-    S wav-speed-perturb --speed=$sp scp:$data/train/sp$sp.list ark,scp:$data/train/sp$sp.ark,$data/train/sp$sp.scp
-    cat $data/train/sp$sp.scp >> $data/train/wav.scp
-  done
-  for set in train test; do
-    for x in wav.scp text utt2spk utt2warp; do LC_ALL=C sort -o $data/$set/$x $data/$set/$x; done
-    if [ $set = train ]; then  # held-out takes 5-9 of every training speaker: cv.list all their copies,
-      # cv_heldout.list the takes at their own speed (the held-out set of the neural training)
-      awk -v cv="$cv_idx" 'BEGIN{n=split(cv,a," "); for(i=1;i<=n;i++) c[a[i]]=1} {k=$1; sub(/.*_/,"",k); if (k in c) print $1}' \
-        $data/train/wav.scp > $data/train/cv.list
-      grep -v -E '^(w|sp)[0-9]' $data/train/cv.list > $data/train/cv_heldout.list || true
-    fi
-    awk '{u[$2]=u[$2]" "$1} END{for(s in u) print s u[s]}' $data/$set/utt2spk | LC_ALL=C sort > $data/$set/spk2utt
-    echo "   $set: $(wc -l < $data/$set/wav.scp) utterances, speakers: $(cut -d' ' -f1 $data/$set/spk2utt | tr '\n' ' ')"
-  done
+  log_stage 0 "data dirs and dict dir (test speakers: $test_speakers; training speeds: $speeds; warps: $warps; synthetic voices: $tts_voices)"
+  [ "$tts_voices" = 0 ] || install_espeak_ng
+  $strode fsdd-data-prep --print-args=false --test-speakers="$test_speakers" --train-takes=$train_takes --test-takes=0-$((test_takes - 1)) \
+    --speeds="$speeds" --warps="$warps" --tts-voices=$tts_voices --tts-takes=$tts_takes --tts-dir=$exp_dir/tts/recordings \
+    "$fsdd_dir" $data 2>&1 | sed 's/^/   /'
 fi
 
 if run_stage 1; then
-  echo "== stage 1: fbank features, CMVN stats per speaker (recipes/kaldi stages 1-2)"
+  log_stage 1 "fbank features, CMVN stats per speaker (recipes/kaldi stages 1-2)"
   rm -f $fbank/{train,test}/.done  # this stage always recomputes, as before
   pipeline --stage 1 --stop-stage 2 | sed 's/^/   /'
   # The realignment networks of stage 4 train on feats_tr.scp with the held-out feats_cv.scp
   # (the held-out takes at their own speed; the alignments cover all).
-  awk 'NR==FNR{c[$1]=1; next} !($1 in c)' $data/train/cv.list $fbank/train/feats.scp > $data/train/feats_tr.scp
-  awk 'NR==FNR{c[$1]=1; next} ($1 in c)' $data/train/cv_heldout.list $fbank/train/feats.scp > $data/train/feats_cv.scp
+  $strode filter-scp --print-args=false --exclude $data/train/cv.list $fbank/train/feats.scp > $data/train/feats_tr.scp
+  $strode filter-scp --print-args=false $data/train/cv_heldout.list $fbank/train/feats.scp > $data/train/feats_cv.scp
 fi
 
 if run_stage 2; then
-  echo "== stage 2: lang dir, monophone model, one-digit graph"
+  log_stage 2 "lang dir, monophone model, one-digit graph"
   mkdir -p $mono/log
-  S prepare-lang --position-dependent-phones=false --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
-  S mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
+  $strode prepare-lang --position-dependent-phones=false --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
+  $strode mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
 fi
 
-sym2int() { awk -v map="$1" 'BEGIN{while((getline l < map)>0){split(l,a," "); id[a[1]]=a[2]}} {printf "%s", $1; for(i=2;i<=NF;i++){ if(!($i in id)){print "sym2int: no word " $i > "/dev/stderr"; exit 1}; printf " %s", id[$i]} print ""}'; }
-
 if run_stage 3; then
-  echo "== stage 3: flat start (equal alignments)"
+  log_stage 3 "flat start (equal alignments)"
   mkdir -p $mono/log
-  sym2int $lang/words.txt < $data/train/text > $mono/train.tra
-  S compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $mono/tree $mono/final.mdl $lang/L.fst \
+  $strode sym2int --field=2- $lang/words.txt $data/train/text > $mono/train.tra 2> $mono/log/sym2int.log
+  $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $mono/tree $mono/final.mdl $lang/L.fst \
     ark:$mono/train.tra ark:$mono/graphs.fsts 2> $mono/log/compile_graphs.log
-  S align-equal-compiled ark:$mono/graphs.fsts scp:$fbank/train/feats.scp "ark:| gzip -c > $mono/ali.1.gz" \
+  $strode align-equal-compiled ark:$mono/graphs.fsts scp:$fbank/train/feats.scp "ark:| gzip -c > $mono/ali.1.gz" \
     2> $mono/log/align_equal.log
 fi
 
 if run_stage 4; then
   for r in $(seq 1 $align_rounds); do
     prev=$(ali_dir $((r-1))); am=$exp_dir/sru_ali$r; out=$(ali_dir $r)
-    echo "== stage 4: round $r: SRU on $(basename $prev)'s alignments, then realignment"
+    log_stage 4 "round $r: SRU on $(basename $prev)'s alignments, then realignment"
     mkdir -p $am/log $out/log
-    S train $train_opts --bidirectional=$align_bidirectional --model=sru --max-iters=$align_epochs $data_opts --transition-model=$mono/final.mdl \
+    $strode train $common_train_opts --bidirectional=$align_bidirectional --model=sru --max-iters=$align_epochs \
+      $(cmvn_opts train) $splice_opts --transition-model=$mono/final.mdl \
       --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$am/checkpoint.am --resume=true \
       --cv-feats=scp:$data/train/feats_cv.scp \
       scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
     grep -E "epoch [0-9]+:|resumed from" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' || true
-    S forward --apply-log=true $(cmvn_opts train) $am/final.am scp:$fbank/train/feats.scp ark:- 2> $am/log/forward.log |
-      S align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
+    $strode forward --apply-log=true $(cmvn_opts train) $am/final.am scp:$fbank/train/feats.scp ark:- 2> $am/log/forward.log |
+      $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
         $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $out/ali.1.gz" 2> $out/log/align.log
     cp $mono/final.mdl $out/final.mdl
     grep -E "Overall|Done" $out/log/align.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
@@ -346,47 +212,43 @@ if run_stage 4; then
 fi
 
 if run_stage 5; then
-  echo "== stage 5: pdf counts (priors) of $(basename $ali) (recipes/kaldi stage 3)"
+  log_stage 5 "pdf counts (priors) of $(basename $ali) (recipes/kaldi stage 3)"
   pipeline --stage 3 --stop-stage 3 | sed 's/^/   /'
 fi
 
 if run_stage 6; then
-  echo "== stage 6: train $models on $(basename $ali) (recipes/kaldi stage 4)"
-  for m in $run_names; do rm -f $exp_dir/$m/.done; done  # this stage always retrains (resuming a killed run's checkpoints)
+  log_stage 6 "train $models on $(basename $ali) (recipes/kaldi stage 4)"
+  for d in $run_dirs; do rm -f $d/.done; done  # this stage always retrains (resuming a killed run's checkpoints)
   rm -f $fbank/train_tr/.done $fbank/train_cv/.done
   pipeline --stage 4 --stop-stage 4 | sed 's/^/   /'
 fi
 
 if run_stage 7; then
-  echo "== stage 7: decode the test speakers and score (recipes/kaldi stages 6-7)"
-  for m in $run_names; do rm -f $exp_dir/$m/decode_test/.done; done
+  log_stage 7 "decode the test speakers and score (recipes/kaldi stages 6-7), $exp_dir/results.json"
+  for d in $run_dirs; do rm -f $d/decode_test/.done; done
   pipeline --stage 6 --stop-stage 7 | sed 's/^/   /'
-  json="{"
-  for m in $run_names; do
-    dir=$exp_dir/$m/decode_test
-    # The 1-best at acoustic scale 0.1 (LM weight 10, no penalty), as the figures in RESULTS.md.
-    cp $dir/wer_10_0.0 $dir/wer
-    S lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dir/lat.*.gz |" ark,t:$dir/words.int 2> $dir/log/best_path.log
-    line=$(grep WER $dir/wer)
-    wer=$(echo "$line" | awk '{print $2}')
-    json="$json\"$m\": {\"wer\": $wer, \"wer_line\": \"$line\"},"
+  for d in $run_dirs; do  # the 1-best at acoustic scale 0.1 (LM weight 10, no penalty), as the figures in RESULTS.md
+    cp $d/decode_test/wer_10_0.0 $d/decode_test/wer
+    $strode lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $d/decode_test/lat.*.gz |" ark,t:$d/decode_test/words.int \
+      2> $d/decode_test/log/best_path.log
   done
-  echo "${json%,}}" > $exp_dir/results.json
+  $strode results-table --print-args=false --summary-json=$exp_dir/results.json $run_dirs > /dev/null
   cat $exp_dir/results.json
 fi
 if [ -n "$seeds" ] && [ "$stop_stage" -ge 8 ]; then
   echo "== stages 8-9 skipped: --seeds compares the speaker-independent runs of stage 7 ($exp_dir/strode_compare.md)"
   stop_stage=7
 fi
+
 if run_stage 8; then
-  echo "== stage 8: forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
+  log_stage 8 "forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
   for m in $models; do
     dir=$exp_dir/$m/decode_test
-    S forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am scp:$fbank/test/feats.scp \
-      ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
-    S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $mono/graph/HCLG.fst \
+    $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am \
+      scp:$fbank/test/feats.scp ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
+    $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $mono/graph/HCLG.fst \
       ark:$dir/loglikes.ark ark:$dir/lat_file.ark 2> $dir/log/decode_file.log
-    S lattice-best-path --acoustic-scale=0.1 ark:$dir/lat_file.ark ark,t:$dir/words_file.int 2> $dir/log/best_path.log
+    $strode lattice-best-path --acoustic-scale=0.1 ark:$dir/lat_file.ark ark,t:$dir/words_file.int 2> $dir/log/best_path.log
     if cmp -s $dir/words.int $dir/words_file.int; then echo "   $m: identical 1-best ($(wc -l < $dir/words.int) utterances)";
     else echo "   $m: 1-best DIFFERS"; diff $dir/words.int $dir/words_file.int | head -5; fi
     rm -f $dir/loglikes.ark $dir/lat_file.ark
@@ -394,42 +256,37 @@ if run_stage 8; then
 fi
 
 if $adapt && run_stage 9; then
-  echo "== stage 9: unsupervised adaptation to the test speaker (1-best of stage 7, --adapt-keep=$adapt_keep)"
-  json="{"
+  log_stage 9 "unsupervised adaptation to the test speaker (1-best of stage 7, --adapt-keep=$adapt_keep), $exp_dir/results.json"
   for m in $models; do
-   src=$exp_dir/$m/final.am; dec=$exp_dir/$m/decode_test
-   for r in $(seq 1 $adapt_rounds); do
-    dir=$exp_dir/$m/adapt; [ $r = 1 ] || dir=$exp_dir/$m/adapt$r
-    mkdir -p $dir/log $dir/decode_test/log
-    # The decoded path: words and transition-ids, and how sure the network is of it (mean
-    # posterior of the path's pdfs over the frames).
-    S lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dec/lat.*.gz |" ark,t:$dir/words.int ark:$dir/ali.ark 2> $dir/log/best_path.log
-    S forward $(cmvn_opts test) $src scp:$fbank/test/feats.scp ark:- 2> $dir/log/forward_post.log |
-      S prob-to-post --min-post=0 ark:- ark:- 2> $dir/log/prob_to_post.log |
-      S get-post-on-ali ark:- "ark:$strode ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark:- |" ark,t:- 2> $dir/log/get_post_on_ali.log |
-      awk '{s=0; for(i=3;i<NF;i++) s+=$i; print $1, s/(NF-3)}' | LC_ALL=C sort -k2,2gr > $dir/confidence
-    keep=$(awk -v f=$adapt_keep 'END{n=int(NR*f+0.5); print (n<1?1:n)}' $dir/confidence)
-    head -n $keep $dir/confidence | cut -d' ' -f1 | LC_ALL=C sort > $dir/keep.list
-    awk 'NR==FNR{k[$1]=1; next} ($1 in k)' $dir/keep.list $fbank/test/feats.scp > $dir/feats.scp
-    # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
-    S train $train_opts $adapt_spec_augment --bidirectional=$bidirectional --model=$m --init-model=$src \
-      --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
-      --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
-      scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log
-    grep -E "epoch [0-9]+:" $dir/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-110 || true
-    S forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $dir/final.am scp:$fbank/test/feats.scp ark:- 2> $dir/decode_test/log/forward.log |
-      S latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
-        $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/decode_test/lat.1.gz" ark,t:$dir/decode_test/words.int 2> $dir/decode_test/log/decode.log
-    awk -v map=$lang/words.txt 'BEGIN{while((getline l < map)>0){split(l,a," "); w[a[2]]=a[1]}} {printf "%s", $1; for(i=2;i<=NF;i++) printf " %s", w[$i]; print ""}' \
-      $dir/decode_test/words.int > $dir/decode_test/hyp.txt
-    S compute-wer --text --mode=present ark:$data/test/text ark:$dir/decode_test/hyp.txt > $dir/decode_test/wer 2> $dir/decode_test/log/wer.log
-    line=$(grep WER $dir/decode_test/wer); si=$(grep WER $exp_dir/$m/decode_test/wer)
-    echo "   $m adapted, round $r ($keep of $(wc -l < $dir/confidence) test utterances): $line (speaker-independent: $si)"
-    src=$dir/final.am; dec=$dir/decode_test
-   done
-    json="$json\"$m\": {\"wer\": $(echo "$si" | awk '{print $2}'), \"wer_line\": \"$si\", \"adapted\": {\"wer\": $(echo "$line" | awk '{print $2}'), \"wer_line\": \"$line\", \"utterances\": $keep, \"rounds\": $adapt_rounds}},"
+    src=$exp_dir/$m/final.am; dec=$exp_dir/$m/decode_test
+    for r in $(seq 1 $adapt_rounds); do
+      dir=$exp_dir/$m/adapt; [ $r = 1 ] || dir=$exp_dir/$m/adapt$r
+      mkdir -p $dir/log $dir/decode_test/log
+      # The decoded path (words and transition-ids), and the utterances the network is surest of
+      # (the mean posterior of the path's pdfs over the frames): the adaptation's training set.
+      $strode lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $dec/lat.*.gz |" ark,t:$dir/words.int ark:$dir/ali.ark 2> $dir/log/best_path.log
+      $strode forward $(cmvn_opts test) $src scp:$fbank/test/feats.scp ark:- 2> $dir/log/forward_post.log |
+        $strode prob-to-post --min-post=0 ark:- ark:- 2> $dir/log/prob_to_post.log |
+        $strode get-post-on-ali ark:- "ark:$strode ali-to-pdf $ali/final.mdl ark:$dir/ali.ark ark:- |" ark,t:- 2> $dir/log/get_post_on_ali.log |
+        $strode select-confident-utts --keep-fraction=$adapt_keep ark:- $dir/confidence $dir/keep.list 2> $dir/log/select.log
+      $strode filter-scp --print-args=false $dir/keep.list $fbank/test/feats.scp > $dir/feats.scp
+      # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
+      $strode train $common_train_opts $adapt_spec_augment --bidirectional=$bidirectional --model=$m --init-model=$src \
+        --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
+        --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
+        scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log
+      grep -E "epoch [0-9]+:" $dir/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-110 || true
+      $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $dir/final.am scp:$fbank/test/feats.scp ark:- 2> $dir/decode_test/log/forward.log |
+        $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
+          $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/decode_test/lat.1.gz" ark,t:$dir/decode_test/words.int 2> $dir/decode_test/log/decode.log
+      $strode int2sym --field=2- $lang/words.txt $dir/decode_test/words.int > $dir/decode_test/hyp.txt 2> $dir/decode_test/log/int2sym.log
+      $strode compute-wer --text --mode=present ark:$data/test/text ark:$dir/decode_test/hyp.txt > $dir/decode_test/wer 2> $dir/decode_test/log/wer.log
+      echo "   $m adapted, round $r ($(wc -l < $dir/keep.list) of $(wc -l < $dir/confidence) test utterances): $(grep WER $dir/decode_test/wer) (speaker-independent: $(grep WER $exp_dir/$m/decode_test/wer))"
+      src=$dir/final.am; dec=$dir/decode_test
+    done
   done
-  echo "${json%,}}" > $exp_dir/results.json
+  $strode results-table --print-args=false --summary-json=$exp_dir/results.json --adapt-rounds=$adapt_rounds \
+    $(for m in $models; do echo $exp_dir/$m; done) > /dev/null
   cat $exp_dir/results.json
 fi
 

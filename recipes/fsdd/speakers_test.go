@@ -7,22 +7,23 @@ import (
 	"testing"
 )
 
-// run.sh stops before any work, with the speakers it found, when a test
-// speaker has no takes in the corpus (a held-out speaker's name misspelled,
-// or a partial copy of FSDD) or when no speaker would be left to train on.
+// run.sh stops at stage 0 (strode fsdd-data-prep), before any work, with
+// the speakers it found, when a test speaker has no takes in the corpus (a
+// held-out speaker's name misspelled, or a partial copy of FSDD) or when no
+// speaker would be left to train on.
 func TestRunChecksTestSpeakers(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}
 	fsdd := fakeCorpus(t, "0_anna_0.wav", "1_anna_3.wav", "0_bert_0.wav")
 	rec := filepath.Join(fsdd, "recordings")
-	strode, err := exec.LookPath("true") // never run: the check comes first
-	if err != nil {
-		t.Skip("needs true(1)")
+	strode := filepath.Join(t.TempDir(), "strode")
+	if out, err := exec.Command("go", "build", "-o", strode, "../../cmd/strode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, tc := range []struct{ speakers, want string }{
-		{"carl", "run.sh: test speaker carl has no takes in " + rec + " (speakers there: anna bert)"},
-		{"bert anna", "run.sh: no training speaker left in " + rec + " once bert anna are held out"},
+		{"carl", "test speaker carl has no takes in " + rec + " (speakers there: anna bert)"},
+		{"bert anna", "no training speaker left in " + rec + " once bert anna are held out"},
 	} {
 		out, err := exec.Command("bash", "run.sh", "--fsdd-dir", fsdd, "--exp-dir", filepath.Join(t.TempDir(), "exp"),
 			"--strode", strode, "--test-speakers", tc.speakers).CombinedOutput()

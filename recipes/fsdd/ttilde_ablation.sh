@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The constant-t~ ablation of issue 23: strode with every frame's ODE interval fixed to
+# The constant-t~ ablation: strode with every frame's ODE interval fixed to
 # [0, C] frames (strode train --fixed-t-tilde=C; C = 0 is the head without an ODE) against the
 # learned t~, on the front ends and seeds of a finished recipes/fsdd/compare.sh run:
 #
@@ -13,6 +13,7 @@
 # t~ on the held-out takes (DIR/SPK/t_tilde_seedN.md). A finished (speaker, C, seed) is not redone.
 # Options: --fsdd-dir DIR [../shared/data/fsdd] --compare-dir DIR [exp/fsdd_compare] --exp-dir DIR [COMPARE-DIR/ttilde]
 #   --constants "C ..." [0 1 2 4] --seeds "N ..." [the comparison's seeds] --full BOOL [false]
+#   --strode PATH [$STRODE, else bin/strode, built when stale] --config FILE
 set -euo pipefail
 
 fsdd_dir=../shared/data/fsdd
@@ -21,23 +22,16 @@ exp_dir=
 constants="0 1 2 4"
 seeds=
 full=false
+strode=
 root=$(cd "$(dirname "$0")/../.." && pwd)
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    --fsdd-dir|--compare-dir|--exp-dir|--constants|--seeds|--full)
-      [ $# -ge 2 ] || { echo "ttilde_ablation.sh: $1 needs a value" >&2; exit 1; }
-      v=${1#--}; printf -v "${v//-/_}" '%s' "$2"; shift 2 ;;
-    *) echo "ttilde_ablation.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
-  esac
-done
+. "$root/recipes/local/parse_options.sh"
+[ $# = 0 ] || { echo "$0: unexpected argument $1 (see $0 --help)" >&2; exit 1; }
 [ -s $compare_dir/runs.txt ] || { echo "ttilde_ablation.sh: $compare_dir/runs.txt not found: run recipes/fsdd/compare.sh first" >&2; exit 1; }
 [ -n "$exp_dir" ] || exp_dir=$compare_dir/ttilde
 [ -n "$seeds" ] || seeds=$(awk '$1 == "strode" {print $3}' $compare_dir/runs.txt | sort -un | tr '\n' ' ')
 speakers=$(awk '$1 == "strode" {print $2}' $compare_dir/runs.txt | awk '!s[$0]++' | tr '\n' ' ')
 sizes=(--quick --test-takes 50); $full && sizes=()
-strode=${STRODE:-$root/bin/strode}
-(cd "$root" && go build -o bin/strode ./cmd/strode)
+. "$root/recipes/local/strode_bin.sh"
 mkdir -p $exp_dir
 runs=$exp_dir/runs.txt; : > $runs
 
@@ -68,7 +62,7 @@ for spk in $speakers; do
         done
       fi
       start=$(date +%s)
-      STRODE=$strode "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" \
+      "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" \
         --test-speakers $spk --exp-dir $dir --stage 6 --stop-stage 7 --models strode --seeds "${todo# }" --strode "$strode" \
         --train-opts "--fixed-t-tilde=$c" ${sizes[@]+"${sizes[@]}"} > $dir/run.log 2>&1 ||
         { echo "ttilde_ablation.sh: run.sh failed for $spk, C = $c; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }

@@ -26,19 +26,24 @@ func fakeCorpus(t *testing.T, names ...string) string {
 
 // TestRunTTSVoices: --tts-voices adds espeak-ng speakers ttsNN to the
 // training data, every digit --tts-takes times, with numbered takes from 10
-// up (never held out), and out-of-range values stop run.sh at once.
+// up (never held out), and out-of-range values stop run.sh at stage 0
+// (strode fsdd-data-prep checks them).
 func TestRunTTSVoices(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}
 	fsdd := fakeCorpus(t, "0_anna_12.wav", "1_anna_30.wav", "0_bert_0.wav")
+	strode := filepath.Join(t.TempDir(), "strode")
+	if out, err := exec.Command("go", "build", "-o", strode, "../../cmd/strode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
 	for _, tc := range []struct{ opts, want string }{
-		{"--tts-voices 29", "run.sh: --tts-voices=29: espeak-ng gives this recipe at most 28 voices"},
-		{"--tts-voices 2 --tts-takes 0", "run.sh: --tts-takes must be at least 1"},
-		{"--tts-voices -1", "run.sh: --tts-voices and --tts-takes take whole numbers"},
+		{"--tts-voices 29", "--tts-voices=29: espeak-ng gives this recipe at most 28 voices"},
+		{"--tts-voices 2 --tts-takes 0", "--tts-takes must be at least 1"},
+		{"--tts-voices -1", "--tts-voices and --tts-takes take whole numbers"},
 	} {
 		args := append([]string{"run.sh", "--fsdd-dir", fsdd, "--exp-dir", filepath.Join(t.TempDir(), "exp"),
-			"--strode", "/nonexistent", "--test-speakers", "bert"}, strings.Fields(tc.opts)...)
+			"--strode", strode, "--test-speakers", "bert"}, strings.Fields(tc.opts)...)
 		out, err := exec.Command("bash", args...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), tc.want) {
 			t.Errorf("%s: err %v, output\n%s\nwant a line\n%s", tc.opts, err, out, tc.want)
@@ -46,10 +51,6 @@ func TestRunTTSVoices(t *testing.T) {
 	}
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Skip("espeak-ng not installed (apt-get install espeak-ng): the synthetic voices are not checked")
-	}
-	strode, err := exec.LookPath("true") // stage 0 runs no strode tool without speed perturbation
-	if err != nil {
-		t.Skip("needs true(1)")
 	}
 	exp := filepath.Join(t.TempDir(), "exp")
 	out, err := exec.Command("bash", "run.sh", "--fsdd-dir", fsdd, "--exp-dir", exp, "--strode", strode,

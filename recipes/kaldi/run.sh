@@ -52,7 +52,8 @@
 #     archives, --initial-effective-lrate [0.001] --final-effective-lrate [0.0001]
 #   --beam F [13] --lattice-beam F [8] --acwt F [0.1] --max-active N [7000]
 #   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]
-#   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale)
+#   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale:
+#     recipes/local/strode_bin.sh)   --config FILE: options as shell assignments (nj=8)
 set -euo pipefail
 
 stage=0
@@ -113,12 +114,9 @@ word_ins_penalty="0.0 0.5 1.0"
 strode=
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-args=()
-for a in "$@"; do [ "$a" = --quick ] && quick=true || args+=("$a"); done
-set -- ${args[@]+"${args[@]}"}
 . "$root/recipes/local/parse_options.sh"
-. "$root/recipes/local/jobs.sh"
 [ $# = 0 ] || { echo "$0: unexpected argument $1 (see --help)" >&2; exit 1; }
+. "$root/recipes/local/jobs.sh"
 case "$corpus" in
   "") ;;
   chime5)
@@ -130,8 +128,7 @@ case "$corpus" in
   *) echo "$0: --corpus $corpus: the front ends are chime5 (or none: the data dirs are given)" >&2; exit 1 ;;
 esac
 
-[ -n "$strode" ] || strode=$(find_strode "$root")
-export STRODE=$strode
+. "$root/recipes/local/strode_bin.sh"
 cmd=$(resolve_cmd "$cmd")
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
@@ -234,15 +231,11 @@ if run_stage 1; then
   done
   if needs 3 6; then
     # The targets' pdf-ids must be the graph's: the same transition model (tree and topology).
-    a=$($strode copy-transition-model --binary=false $ali/final.mdl - 2>/dev/null | md5sum)
-    g=$($strode copy-transition-model --binary=false $decode_mdl - 2>/dev/null | md5sum)
-    if [ "$a" != "$g" ]; then
-      echo "$0: stage 1: the alignments' model $ali/final.mdl and the graph's $decode_mdl have different transition models:" >&2
-      echo "  $($strode hmm-info $ali/final.mdl 2>/dev/null | tr '\n' ' ')" >&2
-      echo "  $($strode hmm-info $decode_mdl 2>/dev/null | tr '\n' ' ')" >&2
+    quietly $exp/strode_check/log/compare_models.log $strode compare-transition-models $ali/final.mdl $decode_mdl || {
+      echo "$0: stage 1: the alignments' model $ali/final.mdl and the graph's $decode_mdl have different transition models;" >&2
       echo "  align the training data with the graph's model (steps/align_si.sh ... $(dirname $graph) ${ali}) or pass the matching --graph" >&2
       exit 1
-    fi
+    }
     if [ -f $graph/num_pdfs ]; then
       p=$($strode hmm-info $ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
       [ "$p" = "$(cat $graph/num_pdfs)" ] || { echo "$0: stage 1: $graph/num_pdfs says $(cat $graph/num_pdfs) pdfs, $ali/final.mdl has $p" >&2; exit 1; }
@@ -299,7 +292,7 @@ if run_stage 3; then
   make_counts $ali
   gunzip -c $ali/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2> $t/log/copy_ali.log | cut -d' ' -f1 | LC_ALL=C sort > $t/ali.keys
   d=$(fbank_of $train)
-  n=$(cut -d' ' -f1 $d/feats.scp | LC_ALL=C comm -23 - $t/ali.keys | wc -l)
+  n=$($strode filter-scp --print-args=false --exclude $t/ali.keys $d/feats.scp | wc -l)
   echo "   $(wc -l < $t/ali.keys) alignments; $n of $(wc -l < $d/feats.scp) training utterances have none and are skipped in training (as Kaldi does)"
   echo "   priors: $(counts_of $ali) ($(awk '{print NF-2}' $(counts_of $ali)) pdfs)"
 fi
@@ -375,7 +368,7 @@ if run_stage 4; then
     rm -rf $tr $cv; mkdir -p $exp/strode_targets
     if [ -n "$cv_utts" ]; then
       quietly $exp/strode_targets/log/subset_cv.log $strode subset-data-dir --utt-list $cv_utts $d $cv
-      awk 'NR==FNR{c[$1]=1; next} !($1 in c) {print $1}' ${exclude_utts:-$cv_utts} $d/utt2spk > $exp/strode_targets/tr.utts
+      $strode filter-scp --print-args=false --exclude ${exclude_utts:-$cv_utts} $d/utt2spk | cut -d' ' -f1 > $exp/strode_targets/tr.utts
       quietly $exp/strode_targets/log/subset_tr.log $strode subset-data-dir --utt-list $exp/strode_targets/tr.utts $d $tr
     else
       quietly $exp/strode_targets/log/subset_tr_cv.log $strode subset-data-dir-tr-cv --cv-spk-percent $cv_spk_percent --seed $seed $d $tr $cv

@@ -5,15 +5,13 @@
 #                   utils/ copies when the experiment has Kaldi's utils/, and otherwise
 #                   strode's own runners of the same interface ("strode run.pl ...").
 #                   Anything else (a path to a runner script) is used as given.
-# find_strode ROOT  prints the strode binary: $STRODE, else ROOT/bin/strode (built with go
-#                   when missing or older than the sources), else strode on PATH.
-# unit_done DIR / mark_done DIR / reset_unit DIR
+# unit_done DIR / mark_done DIR
 #                   a unit of work (one data dir's features, one model, one decode dir)
 #                   is finished when DIR/.done exists; an unfinished one is redone from a
-#                   clean start (reset_unit removes the partial outputs listed by the caller).
+#                   clean start: the caller removes DIR (rm -rf) before making it again.
 # log_stage N TEXT  prints "== stage N: TEXT" with the time of day.
 # quietly LOG CMD   runs CMD with its output in LOG; on failure prints the end of LOG.
-# quietly LOG CMD   runs CMD with its output in LOG; on failure prints the end of LOG.
+# The strode binary ($strode in resolve_cmd) comes from strode_bin.sh.
 
 resolve_cmd() {
   local first rest
@@ -34,25 +32,9 @@ resolve_cmd() {
   esac
 }
 
-find_strode() {
-  local root=$1
-  if [ -n "${STRODE:-}" ]; then echo "$STRODE"; return; fi
-  if command -v go >/dev/null 2>&1 && [ -f "$root/go.mod" ]; then
-    if [ ! -x "$root/bin/strode" ] || [ -n "$(find "$root" -name '*.go' -newer "$root/bin/strode" -print -quit 2>/dev/null)" ]; then
-      echo "$0: building $root/bin/strode" >&2
-      (cd "$root" && go build -o bin/strode ./cmd/strode) >&2 || return 1
-    fi
-  fi
-  if [ -x "$root/bin/strode" ]; then echo "$root/bin/strode"; return; fi
-  if command -v strode >/dev/null 2>&1; then command -v strode; return; fi
-  echo "$0: no strode binary: install Go (https://go.dev/doc/install) so the recipe can build it, or pass --strode PATH" >&2
-  return 1
-}
-
 unit_done() { [ -f "$1/.done" ]; }
 mark_done() { date '+%F %T' > "$1/.done"; }
 log_stage() { local n=$1; shift; echo "== stage $n: $* ($(date '+%T'))"; }
-# quietly LOG COMMAND...: runs COMMAND with its output in LOG; on failure shows the end of LOG.
 quietly() {
   local log=$1; shift
   mkdir -p "$(dirname "$log")"

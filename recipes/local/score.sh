@@ -15,50 +15,23 @@
 #   --min-lmwt N            (default 7)
 #   --max-lmwt N            (default 17)
 #   --word-ins-penalty "L"  (default "0.0 0.5 1.0")
-#   --strode PATH           strode binary (default: $STRODE, else bin/strode, else strode on PATH)
+#   --strode PATH           strode binary (default: $STRODE, else bin/strode, built when stale)
 #   --stage N               0: decode the lattices to text; 1: only score existing text (default 0)
 set -euo pipefail
 
 min_lmwt=7
 max_lmwt=17
 word_ins_penalty="0.0 0.5 1.0"
-strode="${STRODE:-}"
+strode=
 stage=0
+cmd=run.pl  # accepted for Kaldi compatibility; scoring runs locally
 
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --min-lmwt) min_lmwt=$2; shift 2 ;;
-    --min-lmwt=*) min_lmwt=${1#*=}; shift ;;
-    --max-lmwt) max_lmwt=$2; shift 2 ;;
-    --max-lmwt=*) max_lmwt=${1#*=}; shift ;;
-    --word-ins-penalty) word_ins_penalty=$2; shift 2 ;;
-    --word-ins-penalty=*) word_ins_penalty=${1#*=}; shift ;;
-    --strode) strode=$2; shift 2 ;;
-    --strode=*) strode=${1#*=}; shift ;;
-    --stage) stage=$2; shift 2 ;;
-    --stage=*) stage=${1#*=}; shift ;;
-    --cmd|--cmd=*) [ "$1" = --cmd ] && shift; shift ;;  # accepted for Kaldi compatibility; runs locally
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
-    --*) echo "$0: unknown option $1" >&2; exit 1 ;;
-    *) break ;;
-  esac
-done
-
-if [ $# -ne 3 ]; then
-  sed -n '2,23p' "$0" >&2
-  exit 1
-fi
+. "$(dirname "$0")/parse_options.sh"
+[ $# -eq 3 ] || { print_usage >&2; exit 1; }
 data=$1
 lang=$2
 dir=$3
-
-if [ -z "$strode" ]; then
-  root=$(cd "$(dirname "$0")/../.." && pwd)
-  if [ -x "$root/bin/strode" ]; then strode=$root/bin/strode
-  elif command -v strode >/dev/null; then strode=$(command -v strode)
-  else echo "$0: no strode binary: build it (go build -o bin/strode ./cmd/strode) or pass --strode" >&2; exit 1
-  fi
-fi
+. "$(dirname "$0")/strode_bin.sh"
 
 symtab=$lang/words.txt
 for f in "$symtab" "$data/text"; do
@@ -76,12 +49,6 @@ mkdir -p "$dir/scoring/log"
 # words is needed for strode's recipes).
 cp "$data/text" "$dir/scoring/test_filt.txt"
 
-# int2sym: word-ids to words through words.txt (utils/int2sym.pl -f 2-).
-int2sym() {
-  awk -v symtab="$symtab" 'BEGIN { while ((getline line < symtab) > 0) { split(line, a, " "); w[a[2]] = a[1] } }
-    { printf "%s", $1; for (i = 2; i <= NF; i++) { if (!($i in w)) { print "int2sym: word-id " $i " not in " symtab > "/dev/stderr"; exit 1 } printf " %s", w[$i] } printf " \n" }'
-}
-
 for wip in $word_ins_penalty; do
   mkdir -p "$dir/scoring/penalty_$wip"
   for lmwt in $(seq "$min_lmwt" "$max_lmwt"); do
@@ -92,7 +59,7 @@ for wip in $word_ins_penalty; do
         | "$strode" lattice-scale --inv-acoustic-scale="$lmwt" ark:- ark:- 2>"$log.scale" \
         | "$strode" lattice-add-penalty --word-ins-penalty="$wip" ark:- ark:- 2>"$log.penalty" \
         | "$strode" lattice-best-path --word-symbol-table="$symtab" ark:- ark,t:- 2>"$log" \
-        | int2sym > "$hyp" \
+        | "$strode" int2sym --print-args=false --field=2- "$symtab" > "$hyp" 2>"$log.int2sym" \
         || { echo "$0: decoding lattices failed at LM weight $lmwt, penalty $wip (see $log*)" >&2; exit 1; }
     fi
     "$strode" compute-wer --text --mode=present "ark:$dir/scoring/test_filt.txt" "ark,p:$hyp" \

@@ -30,6 +30,7 @@ type Row struct {
 	Words   int     `json:"words"`    // reference words
 	SER     float64 `json:"ser"`      // percent, same LM weight and penalty
 	WERFile string  `json:"wer_file"` // the compute-wer output that was best
+	WERLine string  `json:"wer_line"` // its %WER line, as best_wer has it
 
 	Kind            string  `json:"kind"`               // sru, strode, ...
 	Epochs          int     `json:"epochs"`             // epochs trained
@@ -97,6 +98,7 @@ func readBestWER(dir string, r *Row) error {
 		return fmt.Errorf("%w: %s line 1: no file after the WER", ErrFormat, path)
 	}
 	r.WERFile = f[len(f)-1]
+	r.WERLine = strings.TrimRight(strings.TrimSuffix(line, r.WERFile), " \t")
 	wf := r.WERFile
 	if _, err := os.Stat(wf); err != nil { // written relative to where scoring ran; else beside best_wer
 		wf = filepath.Join(dir, filepath.Base(wf))

@@ -5,11 +5,11 @@
 #
 #   recipes/rotmnist/run.sh [--exp-dir exp/rotmnist] [--mnist-dir ../shared/data/mnist]
 #       [--subsets "hawkes exp"] [--models "node odernn strode strode-rnn"] [--seeds "1 2 3"]
-#       [--nj N] [--strode BIN] [--quick] [--overwrite] [--stage N] [--stop-stage N]
+#       [--nj N] [--strode BIN] [--quick] [--overwrite] [--stage N] [--stop-stage N] [--config FILE]
 #       [-- extra strode rotmnist options]
 #
-# Stages:
-#   0 build bin/strode (skipped with --strode BIN)
+# The strode binary is --strode BIN, else $STRODE, else bin/strode, built first when stale
+# (recipes/local/strode_bin.sh). Stages:
 #   1 generate each subset's videos once (EXP/data, data seed 112; every model and seed uses them)
 #   2 train and test every subset x model x seed -> EXP/SUBSET/MODEL/seedN/{results.json,strip.png,
 #     model.safetensors,log/train.log}, --nj runs at a time (default 2), each with GOMAXPROCS =
@@ -27,72 +27,59 @@ mnist_dir=../shared/data/mnist
 subsets="hawkes exp"
 models="node odernn strode strode-rnn"
 seeds="1 2 3"
-quick=
-overwrite=
+quick=false
+overwrite=false
 nj=2
 strode=
 stage=0
 stop_stage=100
-extra=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --exp-dir) exp_dir=$2; shift 2 ;;
-    --mnist-dir) mnist_dir=$2; shift 2 ;;
-    --subsets) subsets=$2; shift 2 ;;
-    --models) models=$2; shift 2 ;;
-    --seeds) seeds=$2; shift 2 ;;
-    --quick) quick=--quick; shift ;;
-    --overwrite) overwrite=1; shift ;;
-    --nj) nj=$2; shift 2 ;;
-    --strode) strode=$2; shift 2 ;;
-    --stage) stage=$2; shift 2 ;;
-    --stop-stage) stop_stage=$2; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
-  esac
-done
+. "$(dirname "$0")/../local/parse_options.sh"
+extra=()  # after --: options for every strode rotmnist
+if [ $# -gt 0 ]; then
+  [ "$1" = -- ] || { echo "$0: unexpected argument $1 (see $0 --help)" >&2; exit 1; }
+  shift; extra=("$@")
+fi
 cd "$(dirname "$0")/../.."
-if [ -n "$quick" ]; then
+. recipes/local/strode_bin.sh
+q=
+if $quick; then
+  q=--quick
   [ "$exp_dir" = exp/rotmnist ] && exp_dir=exp/rotmnist/quick
   [ "$seeds" = "1 2 3" ] && seeds=1
 fi
-if [ -z "$strode" ]; then
-  strode=bin/strode
-  if [ "$stage" -le 0 ] && [ "$stop_stage" -ge 0 ]; then
-    echo "== stage 0: build"
-    mkdir -p bin && go build -o bin/strode ./cmd/strode
-  fi
-fi
 threads=$(( $(nproc) / nj )); [ "$threads" -ge 1 ] || threads=1
 export GOMAXPROCS=${GOMAXPROCS:-$threads}
-common=(--mnist-dir "$mnist_dir" --data-dir "$exp_dir/data" $quick)
-if [ "$stage" -le 1 ] && [ "$stop_stage" -ge 1 ]; then
-  echo "== stage 1: data"
-  for s in $subsets; do
-    mkdir -p "$exp_dir/data/log"
-    $strode rotmnist --subset "$s" --data-only "${common[@]}" "${extra[@]}" 2> "$exp_dir/data/log/$s.log"
-  done
-fi
+common=(--mnist-dir "$mnist_dir" --data-dir "$exp_dir/data" $q)
+run_stage() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
 # train SUBSET MODEL SEED: one run, its log in its folder.
 train() {
   local dir=$exp_dir/$1/$2/seed$3
   mkdir -p "$dir/log"
   local summary
-  if summary=$("$strode" rotmnist --subset "$1" --model "$2" --seed "$3" --out "$dir" "${common[@]}" "${extra[@]}" \
+  if summary=$("$strode" rotmnist --subset "$1" --model "$2" --seed "$3" --out "$dir" "${common[@]}" ${extra[@]+"${extra[@]}"} \
       2> "$dir/log/train.log"); then
     echo "$summary"
   else
     echo "$dir: FAILED, see $dir/log/train.log"; tail -3 "$dir/log/train.log"; return 1
   fi
 }
-if [ "$stage" -le 2 ] && [ "$stop_stage" -ge 2 ]; then
+
+if run_stage 1; then
+  echo "== stage 1: data"
+  mkdir -p "$exp_dir/data/log"
+  for s in $subsets; do
+    "$strode" rotmnist --subset "$s" --data-only "${common[@]}" ${extra[@]+"${extra[@]}"} 2> "$exp_dir/data/log/$s.log"
+  done
+fi
+
+if run_stage 2; then
   echo "== stage 2: train ($nj at a time)"
   running=0
   failed=0
   for s in $subsets; do
     for m in $models; do
       for seed in $seeds; do
-        if [ -f "$exp_dir/$s/$m/seed$seed/results.json" ] && [ -z "$overwrite" ]; then
+        if [ -f "$exp_dir/$s/$m/seed$seed/results.json" ] && ! $overwrite; then
           echo "$exp_dir/$s/$m/seed$seed: done, skipped"
           continue
         fi
@@ -111,7 +98,8 @@ if [ "$stage" -le 2 ] && [ "$stop_stage" -ge 2 ]; then
   done
   [ "$failed" = 0 ] || { echo "stage 2: some runs failed"; exit 1; }
 fi
-if [ "$stage" -le 3 ] && [ "$stop_stage" -ge 3 ]; then
+
+if run_stage 3; then
   echo "== stage 3: table"
   "$strode" rotmnist-table --out "$exp_dir/RESULTS.md" "$exp_dir"
 fi

@@ -3,9 +3,10 @@
 # no timing labels, for Poisson and Hawkes observation times.
 #
 #   recipes/sine/run.sh [--exp-dir exp/sine] [--seeds 3] [--quick] [--stage N] [--stop-stage N]
+#       [--strode BIN] [--config FILE]
 #
-# Stages:
-#   0 build bin/strode
+# The strode binary is --strode BIN, else $STRODE, else bin/strode, built first when stale
+# (recipes/local/strode_bin.sh). Stages:
 #   1 strode sine --process poisson   -> EXP/poisson/{results.json,scatter.png,log/train.log}
 #   2 strode sine --process hawkes    -> EXP/hawkes/...
 #   3 print both tables
@@ -15,36 +16,33 @@
 set -euo pipefail
 exp_dir=exp/sine
 seeds=3
-quick=
+quick=false
+strode=
 stage=0
 stop_stage=100
-extra=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --exp-dir) exp_dir=$2; shift 2 ;;
-    --seeds) seeds=$2; shift 2 ;;
-    --quick) quick=--quick; shift ;;
-    --stage) stage=$2; shift 2 ;;
-    --stop-stage) stop_stage=$2; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 1 ;;
-  esac
-done
-cd "$(dirname "$0")/../.."
-if [ "$stage" -le 0 ] && [ "$stop_stage" -ge 0 ]; then
-  echo "== stage 0: build"
-  mkdir -p bin && go build -o bin/strode ./cmd/strode
+. "$(dirname "$0")/../local/parse_options.sh"
+extra=()  # after --: options for every strode sine
+if [ $# -gt 0 ]; then
+  [ "$1" = -- ] || { echo "$0: unexpected argument $1 (see $0 --help)" >&2; exit 1; }
+  shift; extra=("$@")
 fi
+cd "$(dirname "$0")/../.."
+. recipes/local/strode_bin.sh
+q=; $quick && q=--quick
+run_stage() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
+
 n=1
-for p in poisson hawkes; do
-  if [ "$stage" -le $n ] && [ "$stop_stage" -ge $n ]; then
+for p in poisson hawkes; do  # stage 1: poisson, stage 2: hawkes
+  if run_stage $n; then
     echo "== stage $n: $p"
     mkdir -p "$exp_dir/$p/log"
-    bin/strode sine --process "$p" --seeds "$seeds" --out "$exp_dir/$p" $quick "${extra[@]}" \
+    "$strode" sine --process "$p" --seeds "$seeds" --out "$exp_dir/$p" $q ${extra[@]+"${extra[@]}"} \
       > "$exp_dir/$p/table.txt" 2> "$exp_dir/$p/log/train.log"
   fi
   n=$((n + 1))
 done
-if [ "$stage" -le 3 ] && [ "$stop_stage" -ge 3 ]; then
+
+if run_stage 3; then
+  echo "== stage 3: both tables"
   cat "$exp_dir"/poisson/table.txt "$exp_dir"/hawkes/table.txt 2>/dev/null || true
 fi

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,6 +59,43 @@ func TestNgramCountAndNgram(t *testing.T) {
 	code, stdout, _ = runStrode(t, "a b\n", "ngram-count", "-order", "2", "-text", "-")
 	if code != 0 || !strings.Contains(stdout, "<s> a\t1\n") {
 		t.Errorf("counts to stdout: exit %d\n%s", code, stdout)
+	}
+}
+
+// A closed vocabulary with -unk -map-unk: the toy text's unigrams (decoder/lm's
+// hand computation: λ = 7/15, D1..D3+ = 1/3, 1, 5/3) now interpolate with the
+// uniform distribution over V = 6 events (a b c z </s> <UNK>), so p(a) =
+// (2 - 1)/10 + 7/15·1/6 = 16/90, and the unseen z and <UNK> share the
+// left-over 2·7/90 equally: 7/90 each.
+func TestNgramCountClosedVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	text, vocab := filepath.Join(dir, "text"), filepath.Join(dir, "words.txt")
+	os.WriteFile(text, []byte("a a a a\nb c b c\na\na a b b\n"), 0o644)
+	os.WriteFile(vocab, []byte("a 1\nb 2\nc 3\nz 4\n"), 0o644)
+	code, stdout, stderr := runStrode(t, "", "ngram-count", "-order", "2", "-kndiscount", "-interpolate", "-vocab", vocab, "-unk", "-map-unk", "<UNK>", "-text", text, "-lm", "-")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	m, err := lm.ReadARPA(strings.NewReader(stdout), "lm", lm.ReadOptions{Unk: "<UNK>", UnkIsWord: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w, p := range map[string]float64{"a": 16.0 / 90, "z": 7.0 / 90, "<UNK>": 7.0 / 90} {
+		if lp, _, ok := m.Ngram(w); !ok || math.Abs(lp-math.Log10(p)) > 1e-6 {
+			t.Errorf("log10 p(%s) = %.7f, hand-computed %.7f", w, lp, math.Log10(p))
+		}
+	}
+	// Scoring with -unk, a word outside the vocabulary is <UNK>, which has a
+	// probability: no OOVs. Without a <UNK> in the model it is an OOV.
+	arpa := filepath.Join(dir, "lm.arpa")
+	os.WriteFile(arpa, []byte(stdout), 0o644)
+	code, stdout, _ = runStrode(t, "a q\n", "ngram", "-lm", arpa, "-unk", "-map-unk", "<UNK>", "-ppl", "-")
+	if code != 0 || !strings.HasPrefix(stdout, "file -: 1 sentences, 2 words, 0 OOVs\n") {
+		t.Errorf("-unk: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runStrode(t, "a q\n", "ngram", "-lm", arpa, "-ppl", "-")
+	if code != 0 || !strings.HasPrefix(stdout, "file -: 1 sentences, 2 words, 1 OOVs\n") {
+		t.Errorf("without -map-unk: exit %d\n%s", code, stdout)
 	}
 }
 

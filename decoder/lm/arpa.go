@@ -2,9 +2,12 @@ package lm
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,7 +87,31 @@ func (m *Model) sortedLevel(k int, rank []int32) []int32 {
 			ids = append(ids, int32(id))
 		}
 	}
-	// Sort key: context words most recent first, then the word.
+	// Sort key: context words most recent first, then the word. Packed into
+	// a uint64 when the ranks fit (orders up to 3 for vocabularies under
+	// 2^21 words), else compared word by word.
+	nb := bits.Len(uint(len(rank)))
+	if (k+1)*nb <= 64 {
+		type pair struct {
+			key uint64
+			id  int32
+		}
+		ps := make([]pair, len(ids))
+		var ws []int32
+		for i, id := range ids {
+			ws = m.t.words(k, id, ws)
+			var key uint64
+			for j := 0; j < k; j++ {
+				key = key<<nb | uint64(rank[ws[k-1-j]])
+			}
+			ps[i] = pair{key<<nb | uint64(rank[ws[k]]), id}
+		}
+		slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(a.key, b.key) })
+		for i, p := range ps {
+			ids[i] = p.id
+		}
+		return ids
+	}
 	keys := make([]int32, len(ids)*(k+1))
 	var ws []int32
 	for i, id := range ids {

@@ -178,8 +178,8 @@ func (e *estimator) discounts() error {
 		}
 		d := Discounts{N1: nc[1], N2: nc[2], N3: nc[3], N4: nc[4]}
 		if d.N1 == 0 || d.N2 == 0 || d.N3 == 0 || d.N4 == 0 {
-			return fmt.Errorf("%w: order %d: modified Kneser-Ney needs %d-grams counted once, twice, 3 and 4 times, but n1=%d n2=%d n3=%d n4=%d (one of required modified KneserNey count-of-counts is zero; the text is too small for -order %d)",
-				ErrInput, k+1, k+1, d.N1, d.N2, d.N3, d.N4, e.c.Order)
+			return fmt.Errorf("%w: order %d: one of required modified KneserNey count-of-counts is zero: n1=%d n2=%d n3=%d n4=%d (the discounts need %d-grams counted once, twice, 3 and 4 times%s; SRILM stops here too)",
+				ErrInput, k+1, d.N1, d.N2, d.N3, d.N4, k+1, lowerNote(k+1, e.c.Order))
 		}
 		y := float64(d.N1) / (float64(d.N1) + 2*float64(d.N2))
 		d.D1 = 1 - 2*y*float64(d.N2)/float64(d.N1)
@@ -192,6 +192,14 @@ func (e *estimator) discounts() error {
 		e.disc[k] = d
 	}
 	return nil
+}
+
+// lowerNote explains which counts an order's count-of-counts are made of.
+func lowerNote(order, top int) string {
+	if order < top {
+		return ", by continuation counts: distinct words before them"
+	}
+	return ""
 }
 
 // boProb is log10 of the back-off probability of n-gram id at level k: its

@@ -93,6 +93,49 @@ func (m *Model) WordProb(w int32, hist []int32) (float64, int) {
 	return logp + bow, found
 }
 
+// scoreNext is WordProb for a left-to-right walk: prev holds the ids of the
+// n-grams of lengths 1..Order-1 that end at the previous word (-1 where
+// the model has none), and cur gets those ending at w; each word then costs
+// one lookup per order instead of one per context word.
+func (m *Model) scoreNext(prev []int32, w int32, cur []int32) (float64, int) {
+	n := m.Order - 1
+	logp, bow, found := LogZero, 0.0, 0
+	uid, ok := m.t.find(0, -1, w)
+	if ok && m.has(0, uid) {
+		logp, found = float64(m.prob[0][uid]), 1
+	}
+	if !ok {
+		uid = -1
+	}
+	if n > 0 {
+		cur[0] = uid
+	}
+	for j := 1; j <= n; j++ {
+		c := prev[j-1]
+		if c < 0 {
+			for ; j < n; j++ {
+				cur[j] = -1
+			}
+			break
+		}
+		bow += float64(m.bow[j-1][c])
+		id, ok := m.t.find(j, c, w)
+		if j < n {
+			cur[j] = id
+			if !ok {
+				cur[j] = -1
+			}
+		}
+		if ok && m.has(j, id) {
+			logp, bow, found = float64(m.prob[j][id]), 0, j+1
+		}
+	}
+	if found == 0 {
+		return LogZero, 0
+	}
+	return logp + bow, found
+}
+
 // Prob returns log10 p(word | hist) for words, as WordProb does for ids;
 // words outside the vocabulary are the unknown word.
 func (m *Model) Prob(word string, hist ...string) float64 {

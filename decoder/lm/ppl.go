@@ -106,8 +106,16 @@ func (m *Model) SentenceProb(words []string, debug int, w io.Writer) TextStats {
 	}
 	var st TextStats
 	n := len(ids) - 2 // words between <s> and </s>
+	prev, cur := make([]int32, m.Order), make([]int32, m.Order)
+	for j := range prev {
+		prev[j] = -1
+	}
+	if id, ok := m.t.find(0, -1, v.bos); ok && m.Order > 1 {
+		prev[0] = id
+	}
 	for i := 1; i < len(ids); i++ {
-		logp, found := m.WordProb(ids[i], ids[:i])
+		logp, found := m.scoreNext(prev, ids[i], cur)
+		prev, cur = cur, prev
 		if debug >= 2 {
 			more := " "
 			if i > 1 {

@@ -114,3 +114,28 @@ func TestPerplexityDebugOutput(t *testing.T) {
 		}
 	}
 }
+
+// The left-to-right walk of SentenceProb gives WordProb's probabilities.
+func TestScoreNextMatchesWordProb(t *testing.T) {
+	vocab, sents := zipfCorpus(3, 300, 300)
+	for _, order := range []int{1, 2, 3} {
+		m, _ := estimate(t, countSentences(t, order, sents...), Options{Interpolate: true})
+		for i, s := range append(sents[:40], vocab[5]+" "+vocab[290]+" "+vocab[3]+" "+vocab[3]) {
+			words := strings.Fields(s)
+			var b bytes.Buffer
+			st := m.SentenceProb(words, 2, &b)
+			want := 0.0
+			hist := []int32{m.Vocab.BOS()}
+			for _, w := range append(words, EOS) {
+				id := m.Vocab.Index(w)
+				if lp, _ := m.WordProb(id, hist); !math.IsInf(lp, -1) {
+					want += lp
+				}
+				hist = append(hist, id)
+			}
+			if math.Abs(st.LogProb-want) > 1e-9 {
+				t.Errorf("order %d, sentence %d: %.9f, WordProb gives %.9f\n%s", order, i, st.LogProb, want, b.String())
+			}
+		}
+	}
+}

@@ -1,11 +1,12 @@
 package lm
 
 // trie is a hashed n-gram trie: level k holds the (k+1)-grams, each with a
-// dense id, keyed by the id of its k-gram prefix (-1 for unigrams) and its
-// last word. A map with a uint64 key per level keeps it compact and every
+// dense id, keyed by the id of its k-gram prefix and its last word (the
+// unigrams by their word). A map with a uint64 key per level keeps it compact and every
 // lookup O(1), so nothing is quadratic in the vocabulary.
 type trie struct {
 	levels []level
+	uni    []int32 // level 0 by word id (-1: none): no hashing for unigrams
 }
 
 type level struct {
@@ -16,7 +17,7 @@ type level struct {
 
 func newTrie(order int) trie {
 	t := trie{levels: make([]level, order)}
-	for k := range t.levels {
+	for k := 1; k < order; k++ {
 		t.levels[k].index = map[uint64]int32{}
 	}
 	return t
@@ -26,6 +27,12 @@ func trieKey(ctx, w int32) uint64 { return uint64(uint32(ctx))<<32 | uint64(uint
 
 // find returns the id of the n-gram (prefix ctx, word w) at level k.
 func (t *trie) find(k int, ctx, w int32) (int32, bool) {
+	if k == 0 {
+		if w >= 0 && int(w) < len(t.uni) && t.uni[w] >= 0 {
+			return t.uni[w], true
+		}
+		return 0, false
+	}
 	id, ok := t.levels[k].index[trieKey(ctx, w)]
 	return id, ok
 }
@@ -34,6 +41,19 @@ func (t *trie) find(k int, ctx, w int32) (int32, bool) {
 // tells which.
 func (t *trie) add(k int, ctx, w int32) (id int32, added bool) {
 	l := &t.levels[k]
+	if k == 0 {
+		if id, ok := t.find(0, -1, w); ok {
+			return id, false
+		}
+		for int(w) >= len(t.uni) {
+			t.uni = append(t.uni, -1)
+		}
+		id = int32(len(l.word))
+		t.uni[w] = id
+		l.ctx = append(l.ctx, -1)
+		l.word = append(l.word, w)
+		return id, true
+	}
 	key := trieKey(ctx, w)
 	if id, ok := l.index[key]; ok {
 		return id, false

@@ -26,8 +26,8 @@ func treeCorpus() *Corpus {
 		URL: "https://example.org/resources/101/toy762.tar.gz", ArchiveName: "toy762.tar.gz", ArchiveFolder: "toy762",
 		Markers:  []string{"WAVE", "train/text", "resource/lexicon.txt"},
 		SumsName: "SHA256SUMS.upstream", SumsRepo: "recipes/toy762",
-		Hint:     "(or pass a copy as --corpus-dir)",
-		Source:   func(s SourceInfo) string { return fmt.Sprintf("toy762, %d files from %s\n", s.Files, s.URL) },
+		Hint:   "(or pass a copy as --corpus-dir)",
+		Source: func(s SourceInfo) string { return fmt.Sprintf("toy762, %d files from %s\n", s.Files, s.URL) },
 	}
 }
 

@@ -73,9 +73,12 @@ func PrepareDict(lexiconPath, dictDir string) (*DictStats, error) {
 			return nil, corpusErrorf("%s:%d: word %s has no phones", lexiconPath, l.No, f[0])
 		}
 		for _, p := range f[1:] {
+			if p == NoisePhone || p == SilencePhone {
+				continue // a silence phone (e.g. a lexicon that has <UNK> SPN)
+			}
 			base, _ := splitStress(p)
-			if base == "" || p == NoisePhone || p == SilencePhone {
-				return nil, corpusErrorf("%s:%d: word %s: phone %q is not a non-silence ARPAbet phone", lexiconPath, l.No, f[0], p)
+			if base == "" || strings.Trim(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+				return nil, corpusErrorf("%s:%d: word %s: phone %q is not an ARPAbet phone (capital letters, then stress digits)", lexiconPath, l.No, f[0], p)
 			}
 			if variants[base] == nil {
 				variants[base] = map[string]bool{base: true}

@@ -47,24 +47,34 @@ func corpusErrorf(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorpus, fmt.Sprintf(format, a...))
 }
 
+// table is a two-column upstream file: values and line numbers by key,
+// and the keys in file order (so that problems are reported in the order
+// a reader of the file meets them).
+type table struct {
+	vals  map[string]string
+	lines map[string]int
+	keys  []string
+}
+
 // readMap reads a two-column upstream file (utt2spk, spk2gender, ...):
 // key, then the rest of the line, each key once.
-func readMap(path string) (map[string]string, map[string]int, error) {
+func readMap(path string) (*table, error) {
 	t, err := datadir.ReadTableFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrCorpus, err)
+		return nil, fmt.Errorf("%w: %v", ErrCorpus, err)
 	}
-	vals, lines := map[string]string{}, map[string]int{}
+	out := &table{vals: map[string]string{}, lines: map[string]int{}}
 	for _, l := range t.Lines {
 		if l.Key == "" {
 			continue // a blank line (harmless in an input file; never written)
 		}
-		if first, dup := lines[l.Key]; dup {
-			return nil, nil, corpusErrorf("%s:%d: %s repeats line %d", path, l.No, l.Key, first)
+		if first, dup := out.lines[l.Key]; dup {
+			return nil, corpusErrorf("%s:%d: %s repeats line %d", path, l.No, l.Key, first)
 		}
-		vals[l.Key], lines[l.Key] = l.Rest(), l.No
+		out.vals[l.Key], out.lines[l.Key] = l.Rest(), l.No
+		out.keys = append(out.keys, l.Key)
 	}
-	return vals, lines, nil
+	return out, nil
 }
 
 // ReadHalf reads corpusDir/name (train or test). Relative wav.scp paths
@@ -79,59 +89,60 @@ func ReadHalf(corpusDir, name string) (*Half, error) {
 		return nil, err
 	}
 	dir := filepath.Join(root, name)
-	files := map[string]map[string]string{}
-	lines := map[string]map[string]int{}
+	files := map[string]*table{}
 	for _, f := range []string{"text", "wav.scp", "utt2spk", "spk2gender", "spk2age"} {
-		if files[f], lines[f], err = readMap(filepath.Join(dir, f)); err != nil {
+		if files[f], err = readMap(filepath.Join(dir, f)); err != nil {
 			return nil, err
 		}
 	}
+	at := func(f, key string) string { return fmt.Sprintf("%s:%d", filepath.Join(dir, f), files[f].lines[key]) }
 	h := &Half{Name: name, Speakers: map[string]Speaker{}}
-	for spk, g := range files["spk2gender"] {
-		p := filepath.Join(dir, "spk2gender")
+	genders, ages := files["spk2gender"], files["spk2age"]
+	for _, spk := range genders.keys {
+		g := genders.vals[spk]
 		if g != "m" && g != "f" {
-			return nil, corpusErrorf("%s:%d: speaker %s has gender %q, want m or f", p, lines["spk2gender"][spk], spk, g)
+			return nil, corpusErrorf("%s: speaker %s has gender %q, want m or f", at("spk2gender", spk), spk, g)
 		}
-		ageText, ok := files["spk2age"][spk]
+		ageText, ok := ages.vals[spk]
 		if !ok {
-			return nil, corpusErrorf("%s: speaker %s (%s:%d) has no age", filepath.Join(dir, "spk2age"), spk, p, lines["spk2gender"][spk])
+			return nil, corpusErrorf("%s: speaker %s (%s) has no age", filepath.Join(dir, "spk2age"), spk, at("spk2gender", spk))
 		}
 		age, err := strconv.Atoi(ageText)
 		if err != nil || age <= 0 || age > 150 {
-			return nil, corpusErrorf("%s:%d: speaker %s has age %q", filepath.Join(dir, "spk2age"), lines["spk2age"][spk], spk, ageText)
+			return nil, corpusErrorf("%s: speaker %s has age %q", at("spk2age", spk), spk, ageText)
 		}
 		h.Speakers[spk] = Speaker{ID: spk, Gender: g, Age: age}
 	}
-	for spk := range files["spk2age"] {
+	for _, spk := range ages.keys {
 		if _, ok := h.Speakers[spk]; !ok {
-			return nil, corpusErrorf("%s:%d: speaker %s is not in spk2gender", filepath.Join(dir, "spk2age"), lines["spk2age"][spk], spk)
+			return nil, corpusErrorf("%s: speaker %s is not in spk2gender", at("spk2age", spk), spk)
 		}
 	}
+	text := files["text"]
 	for _, f := range []string{"wav.scp", "utt2spk"} {
-		for utt := range files[f] {
-			if _, ok := files["text"][utt]; !ok {
-				return nil, corpusErrorf("%s:%d: utterance %s is not in text", filepath.Join(dir, f), lines[f][utt], utt)
+		for _, utt := range files[f].keys {
+			if _, ok := text.vals[utt]; !ok {
+				return nil, corpusErrorf("%s: utterance %s is not in text", at(f, utt), utt)
 			}
 		}
 	}
-	for utt, text := range files["text"] {
-		at := fmt.Sprintf("%s:%d", filepath.Join(dir, "text"), lines["text"][utt])
-		spk, ok := files["utt2spk"][utt]
+	for _, utt := range text.keys {
+		spk, ok := files["utt2spk"].vals[utt]
 		if !ok {
-			return nil, corpusErrorf("%s: utterance %s is not in utt2spk", at, utt)
+			return nil, corpusErrorf("%s: utterance %s is not in utt2spk", at("text", utt), utt)
 		}
 		if _, ok := h.Speakers[spk]; !ok {
-			return nil, corpusErrorf("%s:%d: speaker %s of utterance %s is not in spk2gender", filepath.Join(dir, "utt2spk"), lines["utt2spk"][utt], spk, utt)
+			return nil, corpusErrorf("%s: speaker %s of utterance %s is not in spk2gender", at("utt2spk", utt), spk, utt)
 		}
-		rel, ok := files["wav.scp"][utt]
+		rel, ok := files["wav.scp"].vals[utt]
 		if !ok {
-			return nil, corpusErrorf("%s: utterance %s is not in wav.scp", at, utt)
+			return nil, corpusErrorf("%s: utterance %s is not in wav.scp", at("text", utt), utt)
 		}
 		audio, err := findAudio(root, rel)
 		if err != nil {
-			return nil, corpusErrorf("%s:%d: utterance %s: %v", filepath.Join(dir, "wav.scp"), lines["wav.scp"][utt], utt, err)
+			return nil, corpusErrorf("%s: utterance %s: %v", at("wav.scp", utt), utt, err)
 		}
-		h.Utterances = append(h.Utterances, Utterance{ID: utt, Speaker: spk, Words: strings.Fields(text), Audio: audio})
+		h.Utterances = append(h.Utterances, Utterance{ID: utt, Speaker: spk, Words: strings.Fields(text.vals[utt]), Audio: audio})
 	}
 	if len(h.Utterances) == 0 {
 		return nil, corpusErrorf("%s: no utterances", filepath.Join(dir, "text"))

@@ -135,7 +135,7 @@ func TestPrepare(t *testing.T) {
 		"train/spk2age":    "0001 6\n0012 9\n1027 37\n",
 		"dev/utt2spk":      "000050007 0005\n000050014 0005\n",
 		"test/text":        "000030007 WE CALL IT BEAR\n000030014 WE CALL IT BEAR\n000400007 WE CALL IT BEAR\n000400014 WE CALL ZORP\n",
-		"dev/wav.scp": fmt.Sprintf("000050007 %[1]s/WAVE/SPEAKER0005/000050007.WAV\n000050014 %[1]s/WAVE/SPEAKER0005/000050014.WAV\n", abs),
+		"dev/wav.scp":      fmt.Sprintf("000050007 %[1]s/WAVE/SPEAKER0005/000050007.WAV\n000050014 %[1]s/WAVE/SPEAKER0005/000050014.WAV\n", abs),
 	} {
 		if got := readFile(t, filepath.Join(data, name)); got != want {
 			t.Errorf("%s:\n%s\nwant:\n%s", name, got, want)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +81,47 @@ func TestFetchSpeechocean762Command(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "data")); !os.IsNotExist(err) {
 		t.Errorf("offline fetch left %s/data: %v", root, err)
+	}
+}
+
+// compute-fbank-feats reads the wav.scp data prep writes for the FLAC copy,
+// with paths and with Kaldi's flac pipes (when the flac program is
+// installed), to the same features.
+func TestSpeechocean762FbankFromFLAC(t *testing.T) {
+	corpus := shareddata.Full(t, "data/speechocean762")
+	dir := t.TempDir()
+	var plain, piped string
+	for i, pipe := range []bool{false, true} {
+		data := filepath.Join(dir, fmt.Sprint(i))
+		if code, _, stderr := runStrode(t, "", "speechocean762-data-prep", fmt.Sprintf("--flac-pipe=%v", pipe), corpus, data); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, stderr)
+		}
+		b, _ := os.ReadFile(filepath.Join(data, "dev", "wav.scp"))
+		lines := strings.SplitAfter(string(b), "\n")
+		scp := filepath.Join(data, "three.scp")
+		os.WriteFile(scp, []byte(strings.Join(lines[:3], "")), 0o644)
+		if pipe {
+			piped = scp
+		} else {
+			plain = scp
+		}
+	}
+	feats := func(scp string) string {
+		out := filepath.Join(t.TempDir(), "feats.txt")
+		if code, _, stderr := runStrode(t, "", "compute-fbank-feats", "scp:"+scp, "ark,t:"+out); code != 0 {
+			t.Fatalf("compute-fbank-feats %s: exit %d:\n%s", scp, code, stderr)
+		}
+		b, _ := os.ReadFile(out)
+		return string(b)
+	}
+	a := feats(plain)
+	if strings.Count(a, "[") != 3 {
+		t.Fatalf("%d matrices from %s, want 3", strings.Count(a, "["), plain)
+	}
+	if _, err := exec.LookPath("flac"); err != nil {
+		t.Skip("the flac program is not installed: the pipe form is not compared")
+	}
+	if b := feats(piped); a != b {
+		t.Error("features through 'flac -c -d -s FILE |' differ from those of the .flac paths")
 	}
 }

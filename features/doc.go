@@ -9,7 +9,7 @@
 //
 // # API
 //
-//   - Waves: ReadWave, (*WaveData).Write, (*WaveData).Channel; WaveCodec for
+//   - Waves: ReadWave (RIFF/WAVE or FLAC), (*WaveData).Write, (*WaveData).Channel; WaveCodec for
 //     kaldiio tables (archives of waves, wav.scp paths, pipes, wav.ark:OFFSET).
 //   - HTK feature files: HtkMatrixCodec (Kaldi's HtkMatrixHolder, read and
 //     write), NewHtkFeatures (the header compute-*-feats --output-format=htk
@@ -68,6 +68,13 @@
 // the 16-bit range: 8-bit as (x−128)·256, 24-bit as x/256, 32-bit as
 // x/65536, float as x·32768. A float sample that is NaN or Inf is an error.
 // µ-law, A-law, 12-bit and other encodings are Kaldi's errors.
+//
+// FLAC, which Kaldi reads only through a pipe ("flac -c -d -s x.flac |"),
+// is read directly too (flac.go, with github.com/mewkiz/flac), so a wav.scp
+// may name .flac files where the flac program is not installed. ReadWave
+// tells FLAC from RIFF by the first four bytes; frame CRCs, the MD5
+// signature and the sample count are checked as `flac -d` does. A FLAC
+// stream must be a whole file or pipe, not a member of a wave archive.
 //
 // # Dither
 //

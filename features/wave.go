@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // ErrWave marks a wave file that cannot be read (Kaldi's WaveData errors).
@@ -141,6 +142,8 @@ func readWaveHeader(r io.Reader) (*waveHeader, int64, error) {
 	case "RIFX":
 		wh.bigEndian = true
 		h.bo = binary.BigEndian
+	case "fLaC":
+		return nil, h.off, errIsFLAC
 	default:
 		return nil, h.off, h.errorf("expected RIFF or RIFX, got %q", tag)
 	}
@@ -297,7 +300,8 @@ func readWaveHeader(r io.Reader) (*waveHeader, int64, error) {
 	return wh, h.off, nil
 }
 
-// ReadWave reads one RIFF/WAVE file from r as Kaldi's WaveData::Read does. It
+// ReadWave reads one RIFF/WAVE file from r as Kaldi's WaveData::Read does, or
+// a whole FLAC stream (see readFLAC), told apart by the first four bytes. It
 // reads exactly the data chunk (so waves can follow each other in an
 // archive), or to the end of r when the header's sizes are stream
 // placeholders. A data chunk shorter than its size field is read as far as it
@@ -305,6 +309,9 @@ func readWaveHeader(r io.Reader) (*waveHeader, int64, error) {
 // name the byte offset.
 func ReadWave(r io.Reader) (*WaveData, error) {
 	wh, off, err := readWaveHeader(r)
+	if err == errIsFLAC {
+		return readFLAC(io.MultiReader(strings.NewReader("fLaC"), r))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -221,6 +221,8 @@ func FuzzReadWave(f *testing.F) {
 	s = base16([]byte{0, 0, 0, 0})
 	s.format, s.bits = 3, 32
 	f.Add(s.bytes())
+	f.Add(encodeFLAC(f, 16000, 16, randomSamples(1, 40, 16, 1), true))
+	f.Add(encodeFLAC(f, 8000, 24, randomSamples(2, 20, 24, 2), false))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := ReadWave(bytes.NewReader(data))
 		if err != nil {

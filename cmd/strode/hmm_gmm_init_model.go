@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/gmm"
@@ -21,10 +22,10 @@ func init() {
 		Name:        "gmm-init-model",
 		Summary:     "Initialize GMM from decision tree and tree stats",
 		Description: "Initialize GMM from decision tree and tree stats",
-		ArgsUsage:   "<tree-in> <tree-stats-in> <topo-file> <model-out>",
-		Examples:    []string{"strode gmm-init-model tree treeacc topo 1.mdl"},
+		ArgsUsage:   "<tree-in> <tree-stats-in> <topo-file> <model-out> [<old-tree> <old-model>]",
+		Examples:    []string{"strode gmm-init-model tree treeacc topo 1.mdl", "strode gmm-init-model tree treeacc topo 1.mdl prev/tree prev/30.mdl"},
 		MinArgs:     4,
-		MaxArgs:     4,
+		MaxArgs:     6,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode")
 			occsOut := fs.String("write-occs", "", "File to write state occupancies to.")
@@ -44,7 +45,26 @@ func init() {
 				if err := kaldiio.ReadObject(ctx.Arg(2), decoder.HmmTopologyCodec, &topo, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
-				res, err := tree.InitModel(ctxDep, topo, stats, float32(*varFloor))
+				var res *tree.InitModelResult
+				switch len(ctx.Args()) {
+				case 4:
+					res, err = tree.InitModel(ctxDep, topo, stats, float32(*varFloor))
+				case 6:
+					oldTree, err := decoder.ReadTree(ctx.Arg(4))
+					if err != nil {
+						return fail(err)
+					}
+					old, err := gmm.ReadModel(ctx.Arg(5), tableStreams(ctx)...)
+					if err != nil {
+						return fail(err)
+					}
+					res, err = tree.InitModelFromOld(ctxDep, topo, stats, oldTree, &old.AM)
+					if err != nil {
+						return fail(err)
+					}
+				default:
+					return kaldicmd.Exit(1, fmt.Errorf("expected 4 or 6 arguments, got %d", len(ctx.Args())))
+				}
 				if err != nil {
 					return fail(err)
 				}

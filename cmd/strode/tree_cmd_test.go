@@ -54,6 +54,12 @@ func TestTreeBuildingOnKaldiMini(t *testing.T) {
 	runDecoderCmd(t, "build-tree", "--max-leaves=60", p("treeacc"), filepath.Join(lang, "phones/roots.int"), p("questions.qst"), filepath.Join(lang, "topo"), p("tree"))
 	runDecoderCmd(t, "gmm-init-model", "--write-occs="+p("1.occs"), p("tree"), p("treeacc"), filepath.Join(lang, "topo"), p("1.mdl"))
 	runDecoderCmd(t, "convert-ali", mono, p("1.mdl"), p("tree"), ali, "ark:"+p("ali.1"))
+	// Initialised from the monophone system instead: its Gaussians, the
+	// same transition model.
+	runDecoderCmd(t, "gmm-init-model", p("tree"), p("treeacc"), filepath.Join(lang, "topo"), p("2.mdl"), filepath.Join(k, "exp/mono/tree"), mono)
+	if info := runDecoderCmd(t, "gmm-info", p("2.mdl")); !strings.Contains(info, "number of gaussians") || strings.Contains(info, "number of gaussians 56\n") {
+		t.Errorf("model initialised from the monophone one: %s", info)
+	}
 
 	stats, err := tree.ReadBuildTreeStats(p("treeacc"))
 	if err != nil {

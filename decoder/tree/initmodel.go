@@ -209,3 +209,87 @@ func phonesForPdf(tm *decoder.TransitionModel, pdf int32) []int32 {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// convertStats narrows the events of stats from a window (oldN, oldP) to
+// (newN, newP), dropping the positions outside (Kaldi's ConvertStats); the
+// result shares the statistics.
+func convertStats(stats BuildTreeStats, oldN, oldP, newN, newP int32) (BuildTreeStats, error) {
+	if newN > oldN {
+		return nil, fmt.Errorf("cannot convert stats to larger context: %d > %d", newN, oldN)
+	}
+	shift := newP - oldP
+	out := make(BuildTreeStats, len(stats))
+	for i, st := range stats {
+		var ev EventType
+		for _, pr := range st.Event {
+			if pr.Key >= 0 && pr.Key < oldN {
+				if k := pr.Key + shift; k >= 0 && k < newN {
+					ev = append(ev, decoder.EventPair{Key: k, Value: pr.Value})
+				}
+			} else {
+				ev = append(ev, pr)
+			}
+		}
+		out[i] = Stat{Event: ev, Stats: st.Stats}
+	}
+	return out, nil
+}
+
+// InitModelFromOld is gmm-init-model with an old tree and model (Kaldi's
+// InitAmGmmFromOld): each new pdf copies the old model's Gaussians of the
+// old pdf that shares most frames of tree statistics with it (the lowest
+// such old pdf on ties). The old tree must need no wider context.
+func InitModelFromOld(ctx *decoder.ContextDependency, topo decoder.HmmTopology, stats BuildTreeStats, oldCtx *decoder.ContextDependency, oldAM *gmm.AmDiagGmm) (*InitModelResult, error) {
+	tm, err := NewTransitionModel(ctx, topo)
+	if err != nil {
+		return nil, err
+	}
+	split, err := splitStatsByMap(stats, ctx.ToPdf)
+	if err != nil {
+		return nil, fmt.Errorf("tree stats do not fit the tree: %w", err)
+	}
+	if len(split) != ctx.NumPdfs() {
+		return nil, fmt.Errorf("tree may have final leaf with no stats: modify your roots file as necessary to fix this")
+	}
+	res := &InitModelResult{Model: gmm.Model{Trans: *tm, AM: gmm.AmDiagGmm{Dim: oldAM.Dim}}}
+	res.Occs = make(kaldiio.Vector, len(split))
+	for pdf, s := range split {
+		if len(s) == 0 {
+			return nil, fmt.Errorf("tree has leaves with no stats (pdf %d): modify your roots file as necessary to fix this", pdf)
+		}
+		conv, err := convertStats(s, ctx.ContextWidth, ctx.CentralPosition, oldCtx.ContextWidth, oldCtx.CentralPosition)
+		if err != nil {
+			return nil, fmt.Errorf("old system has wider context so cannot convert stats: %w", err)
+		}
+		counts := map[int32]float32{}
+		for _, st := range conv {
+			if st.Stats == nil {
+				return nil, fmt.Errorf("tree stats entry with event %v has no statistics", st.Event)
+			}
+			a, ok := oldCtx.ToPdf.Map(st.Event)
+			if !ok {
+				return nil, fmt.Errorf("could not map context %v using old tree", st.Event)
+			}
+			counts[a] += st.Stats.Normalizer()
+			res.Occs[pdf] += st.Stats.Normalizer()
+		}
+		keys := make([]int32, 0, len(counts))
+		for k := range counts {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		best, bestCount := int32(-1), float32(0)
+		for _, k := range keys {
+			if counts[k] > bestCount {
+				best, bestCount = k, counts[k]
+			}
+		}
+		if best < 0 || int(best) >= oldAM.NumPdfs() {
+			return nil, fmt.Errorf("new pdf %d: no old pdf with frames in common (old model has %d pdfs)", pdf, oldAM.NumPdfs())
+		}
+		old := oldAM.Pdfs[best]
+		res.Model.AM.Pdfs = append(res.Model.AM.Pdfs, gmm.DiagGmm{Dim: old.Dim, Gconsts: slices.Clone(old.Gconsts), Weights: slices.Clone(old.Weights),
+			MeansInvVars: slices.Clone(old.MeansInvVars), InvVars: slices.Clone(old.InvVars)})
+	}
+	return res, nil
+}

@@ -171,3 +171,42 @@ func TestWriteIntegerVectorVector(t *testing.T) {
 		t.Errorf("read back %v, %v", back, err)
 	}
 }
+
+// gmm-init-model with an old tree and model: each new pdf copies the old
+// pdf its frames came from (here the monophone pdf of its phone and
+// pdf-class).
+func TestInitModelFromOld(t *testing.T) {
+	ctx, stats := newSynthTree(t)
+	oldTree := &decoder.TableEventMap{Key: 0, Table: make([]decoder.EventMap, 5)}
+	old := gmm.AmDiagGmm{Dim: 1}
+	for ph := int32(1); ph <= 4; ph++ {
+		byClass := &decoder.TableEventMap{Key: -1}
+		for pc := int32(0); pc < 3; pc++ {
+			pdf := 3*(ph-1) + pc
+			byClass.Table = append(byClass.Table, &decoder.ConstantEventMap{Answer: pdf})
+			g := gmm.DiagGmm{Dim: 1, Weights: []float32{1}, MeansInvVars: []float32{float32(pdf)}, InvVars: []float32{1}}
+			if _, err := g.ComputeGconsts(); err != nil {
+				t.Fatal(err)
+			}
+			old.Pdfs = append(old.Pdfs, g)
+		}
+		oldTree.Table[ph] = byClass
+	}
+	oldCtx := &decoder.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: oldTree}
+	res, err := InitModelFromOld(ctx, testTopo(t), stats, oldCtx, &old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range stats {
+		pdf, _ := ctx.ToPdf.Map(st.Event)
+		pc, _ := st.Event.Lookup(-1)
+		ph, _ := st.Event.Lookup(1)
+		if got := res.Model.AM.Pdfs[pdf].MeansInvVars[0]; got != float32(3*(ph-1)+pc) {
+			t.Errorf("new pdf %d (event %v) copied old pdf %g, want %d", pdf, st.Event, got, 3*(ph-1)+pc)
+		}
+	}
+	wide := &decoder.ContextDependency{ContextWidth: 5, CentralPosition: 2, ToPdf: oldTree}
+	if _, err := InitModelFromOld(ctx, testTopo(t), stats, wide, &old); err == nil {
+		t.Error("an old tree of wider context accepted")
+	}
+}

@@ -55,13 +55,17 @@ func init() {
 				if err != nil {
 					return fail(err)
 				}
-				done, failed, err := mapAlignments(ctx, ctx.Arg(3), ctx.Arg(4), kaldiio.IntVectorCodec,
-					func(key string, ali []int32) (kaldiio.IntVector, error) {
+				done, failed, err := mapTable(ctx, ctx.Arg(3), kaldiio.IntVectorCodec, ctx.Arg(4), kaldiio.IntVectorCodec,
+					func(key string, ali kaldiio.IntVector) (kaldiio.IntVector, error) {
 						out, err := conv.Convert(ali)
 						if errors.Is(err, tree.ErrBadAlignment) {
-							return nil, fmt.Errorf("could not convert alignment for key %s (possibly truncated alignment?)", key)
+							ctx.Warn("Could not convert alignment for key %s (possibly truncated alignment?)", key)
+							return nil, errSkipped
 						}
-						return out, err
+						if err != nil {
+							return nil, fmt.Errorf("utterance %s: %w", key, err)
+						}
+						return out, nil
 					})
 				ctx.Log("Succeeded converting alignments for %d files, failed for %d", done, failed)
 				if err != nil {

@@ -61,6 +61,11 @@ func TestTreeBuildingOnKaldiMini(t *testing.T) {
 		t.Errorf("model initialised from the monophone one: %s", info)
 	}
 
+	// The new model with the old tree: a mismatch, not a silent conversion.
+	if code, _, stderr := runStrode(t, "", "convert-ali", mono, p("1.mdl"), filepath.Join(k, "exp/mono/tree"), ali, "ark:"+p("bad.ali")); code == 0 || !strings.Contains(stderr, "model and tree do not match") {
+		t.Errorf("convert-ali with a tree of another model: exit %d, %q", code, stderr)
+	}
+
 	stats, err := tree.ReadBuildTreeStats(p("treeacc"))
 	if err != nil {
 		t.Fatal(err)

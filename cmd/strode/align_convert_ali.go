@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -31,7 +32,7 @@ func init() {
 					return fail(fmt.Errorf("--frame-subsampling-factor=%d: strode converts alignments at the same frame rate only", *subsampling))
 				}
 				_ = *repeatFrames // only relevant with subsampling
-				opts := tree.ConvertAlignmentOptions{Reorder: *reorder}
+				opts := align.ConvertAlignmentOptions{Reorder: *reorder}
 				if *phoneMap != "" {
 					m, err := tree.ReadPhoneMap(*phoneMap, tableStreams(ctx)...)
 					if err != nil {
@@ -51,14 +52,14 @@ func init() {
 				if err != nil {
 					return fail(err)
 				}
-				conv, err := tree.NewAlignmentConverter(oldTM, newTM, ctxDep, opts)
+				conv, err := align.NewAlignmentConverter(oldTM, newTM, ctxDep, opts)
 				if err != nil {
 					return fail(err)
 				}
 				done, failed, err := mapTable(ctx, ctx.Arg(3), kaldiio.IntVectorCodec, ctx.Arg(4), kaldiio.IntVectorCodec,
 					func(key string, ali kaldiio.IntVector) (kaldiio.IntVector, error) {
 						out, err := conv.Convert(ali)
-						if errors.Is(err, tree.ErrBadAlignment) {
+						if errors.Is(err, align.ErrBadAlignment) {
 							ctx.Warn("Could not convert alignment for key %s (possibly truncated alignment?)", key)
 							return nil, errSkipped
 						}

@@ -45,10 +45,10 @@ func init() {
 				if err := kaldiio.ReadObject(ctx.Arg(2), decoder.HmmTopologyCodec, &topo, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
-				var res *tree.InitModelResult
+				var res *gmm.InitModelResult
 				switch len(ctx.Args()) {
 				case 4:
-					res, err = tree.InitModel(ctxDep, topo, stats, float32(*varFloor))
+					res, err = gmm.InitModel(ctxDep, topo, stats, float32(*varFloor))
 				case 6:
 					oldTree, err := decoder.ReadTree(ctx.Arg(4))
 					if err != nil {
@@ -58,7 +58,7 @@ func init() {
 					if err != nil {
 						return fail(err)
 					}
-					res, err = tree.InitModelFromOld(ctxDep, topo, stats, oldTree, &old.AM)
+					res, err = gmm.InitModelFromOld(ctxDep, topo, stats, oldTree, &old.AM)
 					if err != nil {
 						return fail(err)
 					}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -61,7 +62,7 @@ func init() {
 				}
 				opts := tree.BuildTreeOptions{CentralPosition: int32(*p), Thresh: float32(*thresh), MaxLeaves: *maxLeaves,
 					ClusterThresh: float32(*clusterThresh), RoundNumLeaves: *round}
-				toPdf, info, err := tree.BuildTree(q, roots, tree.PhoneToNumPdfClasses(&topo), stats, opts)
+				toPdf, info, err := tree.BuildTree(q, roots, hmm.PhoneToNumPdfClasses(&topo), stats, opts)
 				if err != nil {
 					return fail(err)
 				}

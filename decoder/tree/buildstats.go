@@ -79,6 +79,10 @@ func (s BuildTreeStats) Dim() (int, error) {
 	return dim, nil
 }
 
+// Sort sorts the entries by event, the order of Kaldi's std::map<EventType,
+// ...> and so of the stats files its tools write.
+func (s BuildTreeStats) Sort() { sortStats(s) }
+
 // sortStats sorts the entries by event (Kaldi's std::map order).
 func sortStats(s BuildTreeStats) {
 	slices.SortFunc(s, func(a, b Stat) int { return compareEvents(a.Event, b.Event) })

@@ -304,20 +304,3 @@ func checkStats(stats BuildTreeStats, p int32, rootOf map[int32]int, phone2NumPd
 	}
 	return nil
 }
-
-// PhoneToNumPdfClasses is Kaldi's HmmTopology::GetPhoneToNumPdfClasses:
-// indexed by phone up to the largest, -1 for phones without a topology.
-func PhoneToNumPdfClasses(topo *decoder.HmmTopology) []int32 {
-	if len(topo.Phones) == 0 {
-		return nil
-	}
-	out := make([]int32, topo.Phones[len(topo.Phones)-1]+1)
-	for i := range out {
-		out[i] = -1
-	}
-	for _, ph := range topo.Phones {
-		n, _ := topo.NumPdfClasses(ph)
-		out[ph] = int32(n)
-	}
-	return out
-}

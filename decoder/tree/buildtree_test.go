@@ -124,7 +124,7 @@ func splitGain(stats BuildTreeStats, yes func(EventType) bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	return float64(sumStats(a).Objf()) + float64(sumStats(b).Objf()) - float64(sumStats(all).Objf())
+	return float64(SumStats(a).Objf()) + float64(SumStats(b).Objf()) - float64(SumStats(all).Objf())
 }
 
 // With room for one split, BuildTree makes the split with the largest gain

@@ -12,36 +12,61 @@ import (
 // of build-tree-utils (SplitStatsByMap, SplitStatsByKey, FilterStatsByKey,
 // SumStats, PossibleValues).
 
-// multiMap appends every answer the map can give for an event in which some
+// MultiMap appends every answer the map can give for an event in which some
 // keys may be missing (a missing key takes every branch), as Kaldi's
 // MultiMap: with an empty event it lists all leaves.
-func multiMap(m decoder.EventMap, ev EventType, out []int32) []int32 {
+func MultiMap(m decoder.EventMap, ev EventType, out []int32) []int32 {
 	switch m := m.(type) {
 	case *decoder.ConstantEventMap:
 		return append(out, m.Answer)
 	case *decoder.TableEventMap:
 		if v, ok := ev.Lookup(m.Key); ok {
 			if v >= 0 && int(v) < len(m.Table) && m.Table[v] != nil {
-				return multiMap(m.Table[v], ev, out)
+				return MultiMap(m.Table[v], ev, out)
 			}
 			return out
 		}
 		for _, t := range m.Table {
 			if t != nil {
-				out = multiMap(t, ev, out)
+				out = MultiMap(t, ev, out)
 			}
 		}
 	case *decoder.SplitEventMap:
 		if v, ok := ev.Lookup(m.Key); ok {
 			if _, yes := slices.BinarySearch(m.YesSet, v); yes {
-				return multiMap(m.Yes, ev, out)
+				return MultiMap(m.Yes, ev, out)
 			}
-			return multiMap(m.No, ev, out)
+			return MultiMap(m.No, ev, out)
 		}
-		out = multiMap(m.Yes, ev, out)
-		out = multiMap(m.No, ev, out)
+		out = MultiMap(m.Yes, ev, out)
+		out = MultiMap(m.No, ev, out)
 	}
 	return out
+}
+
+// ConvertStats narrows the events of stats from a window (oldN, oldP) to
+// (newN, newP), dropping the positions outside (Kaldi's ConvertStats); the
+// result shares the statistics.
+func ConvertStats(stats BuildTreeStats, oldN, oldP, newN, newP int32) (BuildTreeStats, error) {
+	if newN > oldN {
+		return nil, fmt.Errorf("cannot convert stats to larger context: %d > %d", newN, oldN)
+	}
+	shift := newP - oldP
+	out := make(BuildTreeStats, len(stats))
+	for i, st := range stats {
+		var ev EventType
+		for _, pr := range st.Event {
+			if pr.Key >= 0 && pr.Key < oldN {
+				if k := pr.Key + shift; k >= 0 && k < newN {
+					ev = append(ev, decoder.EventPair{Key: k, Value: pr.Value})
+				}
+			} else {
+				ev = append(ev, pr)
+			}
+		}
+		out[i] = Stat{Event: ev, Stats: st.Stats}
+	}
+	return out, nil
 }
 
 // copyEventMap is Kaldi's EventMap::Copy(new_leaves): a deep copy in which
@@ -72,7 +97,7 @@ func copyEventMap(m decoder.EventMap, newLeaves []decoder.EventMap) decoder.Even
 // RenumberEventMap numbers the leaves of a map 0..n−1 in the order of their
 // old answers (Kaldi's RenumberEventMap) and returns n.
 func RenumberEventMap(m decoder.EventMap) (decoder.EventMap, int) {
-	leaves := multiMap(m, nil, nil)
+	leaves := MultiMap(m, nil, nil)
 	if len(leaves) == 0 {
 		return copyEventMap(m, nil), 0
 	}
@@ -107,9 +132,9 @@ func errUnmapped(ev EventType) error {
 	return fmt.Errorf("could not map event %v with the tree: check that --context-width and --central-position match the stats, and that phones that are context-independent (CI) during stats accumulation do not share roots with non-CI phones", ev)
 }
 
-// splitStatsByMap groups the stats by the answer of m (Kaldi's
+// SplitStatsByMap groups the stats by the answer of m (Kaldi's
 // SplitStatsByMap); the result is as long as the largest answer plus one.
-func splitStatsByMap(stats BuildTreeStats, m decoder.EventMap) ([]BuildTreeStats, error) {
+func SplitStatsByMap(stats BuildTreeStats, m decoder.EventMap) ([]BuildTreeStats, error) {
 	answers := make([]int32, len(stats))
 	size := 0
 	for i, st := range stats {
@@ -163,8 +188,8 @@ func filterStatsByKey(stats BuildTreeStats, key int32, values []int32, include b
 	return out, nil
 }
 
-// sumStats sums the non-nil statistics into a new object, nil if none.
-func sumStats(stats BuildTreeStats) *GaussClusterable {
+// SumStats sums the non-nil statistics into a new object, nil if none.
+func SumStats(stats BuildTreeStats) *GaussClusterable {
 	var ans *GaussClusterable
 	for _, st := range stats {
 		if st.Stats == nil {
@@ -182,7 +207,7 @@ func sumStats(stats BuildTreeStats) *GaussClusterable {
 func sumStatsVec(split []BuildTreeStats) []*GaussClusterable {
 	out := make([]*GaussClusterable, len(split))
 	for i, s := range split {
-		out[i] = sumStats(s)
+		out[i] = SumStats(s)
 	}
 	return out
 }
@@ -201,7 +226,7 @@ func sumNormalizer(stats BuildTreeStats) float32 {
 // objfGivenMap is the summed objective function of the stats grouped by
 // the map's leaves (Kaldi's ObjfGivenMap).
 func objfGivenMap(stats BuildTreeStats, m decoder.EventMap) (float32, error) {
-	split, err := splitStatsByMap(stats, m)
+	split, err := SplitStatsByMap(stats, m)
 	if err != nil {
 		return 0, err
 	}

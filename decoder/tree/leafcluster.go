@@ -15,7 +15,7 @@ import (
 // same group, as Kaldi numbers them. It returns the number of leaves
 // removed.
 func clusterLeavesMapping(e decoder.EventMap, stats BuildTreeStats, thresh float32, mapping *[]decoder.EventMap) (int, error) {
-	split, err := splitStatsByMap(stats, e)
+	split, err := SplitStatsByMap(stats, e)
 	if err != nil {
 		return 0, err
 	}
@@ -48,7 +48,7 @@ func clusterLeavesMapping(e decoder.EventMap, stats BuildTreeStats, thresh float
 // each group of stats that restrict maps together (in BuildTree, the
 // roots), so leaves of different roots never merge.
 func clusterEventMapRestrictedByMap(e decoder.EventMap, stats BuildTreeStats, thresh float32, restrict decoder.EventMap) (decoder.EventMap, int, error) {
-	groups, err := splitStatsByMap(stats, restrict)
+	groups, err := SplitStatsByMap(stats, restrict)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -73,7 +73,7 @@ func clusterEventMapRestrictedByMap(e decoder.EventMap, stats BuildTreeStats, th
 // --round-num-leaves uses). When that is impossible the map is returned
 // unchanged with removed 0.
 func clusterEventMapToNClusters(e decoder.EventMap, stats BuildTreeStats, numClusters int, restrict decoder.EventMap) (decoder.EventMap, int, error) {
-	groups, err := splitStatsByMap(stats, restrict)
+	groups, err := SplitStatsByMap(stats, restrict)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -90,7 +90,7 @@ func clusterEventMapToNClusters(e decoder.EventMap, stats BuildTreeStats, numClu
 			required--
 			continue
 		}
-		split, err := splitStatsByMap(g, e)
+		split, err := SplitStatsByMap(g, e)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func TestCompileQuestions(t *testing.T) {
@@ -118,5 +120,19 @@ func TestAutomaticallyObtainQuestions(t *testing.T) {
 	}
 	if _, err := AutomaticallyObtainQuestions(stats, [][]int32{{1}}, ClusterPhonesOptions{CentralPosition: 1, PdfClassList: []int32{7}}); err == nil {
 		t.Error("a pdf-class list matching no stats accepted")
+	}
+}
+
+func TestWriteIntegerVectorVector(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteIntegerVectorVector("-", [][]int32{{1, 2}, {}, {30}}, kaldiio.WithStdout(&buf)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "1 2\n\n30\n" {
+		t.Errorf("wrote %q", buf.String())
+	}
+	back, err := parseIntLines(&buf, "x")
+	if err != nil || !slices.EqualFunc(back, [][]int32{{1, 2}, {}, {30}}, slices.Equal) {
+		t.Errorf("read back %v, %v", back, err)
 	}
 }

@@ -165,7 +165,7 @@ type splitResult struct {
 // fewer than maxLeaves leaves. numLeaves counts the leaves and is updated.
 func splitDecisionTree(input decoder.EventMap, stats BuildTreeStats, q *Questions, thresh float32, maxLeaves int, numLeaves *int32) (decoder.EventMap, splitResult, error) {
 	res := splitResult{smallestSplit: 1.0e+20}
-	split, err := splitStatsByMap(stats, input)
+	split, err := SplitStatsByMap(stats, input)
 	if err != nil {
 		return nil, res, err
 	}

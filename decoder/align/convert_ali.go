@@ -1,4 +1,4 @@
-package tree
+package align
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ type ConvertAlignmentOptions struct {
 	PhoneMap []int32 // --phone-map: old phone -> new phone (-1 unmapped); nil for none
 }
 
-// AlignmentConverter is Kaldi's ConvertAlignment for the common case of
+// AlignmentConverter is convert-ali: Kaldi's ConvertAlignment (hmm-utils) for the common case of
 // equal topologies and no frame subsampling: each frame keeps its phone,
 // HMM state and transition index, and takes the pdf the new tree gives its
 // phone window and pdf-class.
@@ -58,7 +58,7 @@ func (c *AlignmentConverter) Convert(ali []int32) ([]int32, error) {
 	if !ok {
 		return nil, ErrBadAlignment
 	}
-	oldReordered := isReordered(c.oldTM, ali)
+	oldReordered := reorderedAlignment(c.oldTM, ali)
 	phones := make([]int32, len(split))
 	for i, s := range split {
 		phones[i] = c.oldTM.TransitionIDToPhone(s[0])
@@ -113,9 +113,9 @@ func (c *AlignmentConverter) Convert(ali []int32) ([]int32, error) {
 	return out, nil
 }
 
-// isReordered is Kaldi's IsReordered: whether self-loops come after the
+// reorderedAlignment is Kaldi's IsReordered: whether self-loops come after the
 // forward transition of their state.
-func isReordered(tm *decoder.TransitionModel, ali []int32) bool {
+func reorderedAlignment(tm *decoder.TransitionModel, ali []int32) bool {
 	for i := 0; i+1 < len(ali); i++ {
 		if tm.TransitionIDToTransitionState(ali[i]) != tm.TransitionIDToTransitionState(ali[i+1]) {
 			if tm.IsSelfLoop(ali[i]) {

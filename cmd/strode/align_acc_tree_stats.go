@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -28,7 +29,7 @@ func init() {
 			p := fs.Int("central-position", 1, "Central context-window position (zero-based)")
 			phoneMap := fs.String("phone-map", "", "File name containing old->new phone mapping (each line is: old-integer-id new-integer-id)")
 			return func(ctx *kaldicmd.Context) error {
-				opts := tree.AccumulateOptions{VarFloor: float32(*varFloor), ContextWidth: *n, CentralPosition: *p}
+				opts := align.AccumulateOptions{VarFloor: float32(*varFloor), ContextWidth: *n, CentralPosition: *p}
 				ci, err := tree.ParseCSL(*ciPhones)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
@@ -47,7 +48,7 @@ func init() {
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				acc, err := tree.NewAccumulator(tm, opts)
+				acc, err := align.NewAccumulator(tm, opts)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -83,7 +84,7 @@ func init() {
 						continue
 					}
 					if err := acc.Accumulate(ali, &m); err != nil {
-						if errors.Is(err, tree.ErrBadAlignment) {
+						if errors.Is(err, align.ErrBadAlignment) {
 							// Kaldi warns and counts the utterance as done.
 							ctx.Warn("AccumulateTreeStats: alignment appears to be bad, not using it (utterance %s)", key)
 						} else {

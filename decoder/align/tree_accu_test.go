@@ -1,10 +1,11 @@
-package tree
+package align
 
 import (
 	"errors"
 	"slices"
 	"testing"
 
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -12,11 +13,11 @@ import (
 // state and 1-dimensional features equal to the frame index: every event's
 // statistics, worked by hand.
 func TestAccumulateByHand(t *testing.T) {
-	tm := testMonoTM(t)
+	tm := treeMonoTM(t)
 	var ali []int32
-	ali = append(ali, phoneAli(t, tm, 1, [3]int{2, 1, 1})...)
-	ali = append(ali, phoneAli(t, tm, 2, [3]int{1, 2, 1})...)
-	ali = append(ali, phoneAli(t, tm, 1, [3]int{1, 1, 2})...)
+	ali = append(ali, treePhoneAli(t, tm, 1, [3]int{2, 1, 1})...)
+	ali = append(ali, treePhoneAli(t, tm, 2, [3]int{1, 2, 1})...)
+	ali = append(ali, treePhoneAli(t, tm, 1, [3]int{1, 1, 2})...)
 	feats := kaldiio.NewMatrix(len(ali), 1)
 	for i := range feats.Data {
 		feats.Data[i] = float32(i)
@@ -50,7 +51,9 @@ func TestAccumulateByHand(t *testing.T) {
 		if len(stats) != len(c.want) {
 			t.Errorf("%s: %d events, want %d", c.name, len(stats), len(c.want))
 		}
-		if !slices.IsSortedFunc(stats, func(a, b Stat) int { return compareEvents(a.Event, b.Event) }) {
+		sorted := slices.Clone(stats)
+		sorted.Sort()
+		if !slices.EqualFunc(sorted, stats, func(a, b tree.Stat) bool { return a.Stats == b.Stats }) {
 			t.Errorf("%s: stats not sorted by event", c.name)
 		}
 		for _, st := range stats {
@@ -67,8 +70,8 @@ func TestAccumulateByHand(t *testing.T) {
 }
 
 func TestAccumulateErrors(t *testing.T) {
-	tm := testMonoTM(t)
-	ali := phoneAli(t, tm, 1, [3]int{1, 1, 1})
+	tm := treeMonoTM(t)
+	ali := treePhoneAli(t, tm, 1, [3]int{1, 1, 1})
 	acc, err := NewAccumulator(tm, AccumulateOptions{VarFloor: 0.01, ContextWidth: 3, CentralPosition: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package tree
+package align
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -22,14 +23,15 @@ type AccumulateOptions struct {
 // whole phones; Kaldi warns and skips such an utterance.
 var ErrBadAlignment = errors.New("alignment appears to be bad (does not split into whole phones)")
 
-// Accumulator gathers tree statistics over utterances (Kaldi's
-// AccumulateTreeStats into a std::map<EventType, GaussClusterable*>).
+// Accumulator gathers the statistics for tree building over utterances:
+// Kaldi's AccumulateTreeStats (hmm/tree-accu.cc) into a
+// std::map<EventType, GaussClusterable*>, as acc-tree-stats runs it.
 type Accumulator struct {
 	opts  AccumulateOptions
 	tm    *decoder.TransitionModel
 	dim   int
 	index map[string]int
-	stats BuildTreeStats
+	stats tree.BuildTreeStats
 }
 
 // NewAccumulator checks the options against the transition model.
@@ -92,7 +94,7 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 	a.dim = feats.Cols
 	n, p := a.opts.ContextWidth, a.opts.CentralPosition
 	pos := 0
-	ev := make(EventType, 0, n+1)
+	ev := make(tree.EventType, 0, n+1)
 	for c := range split {
 		central := phones[c]
 		_, ci := slices.BinarySearch(a.opts.CIPhones, central)
@@ -110,12 +112,12 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 		}
 		for _, tid := range split[c] {
 			ev[0].Value = pdfClassOf(a.tm, tid)
-			k := eventKey(ev)
+			k := string(eventBytes(ev))
 			i, seen := a.index[k]
 			if !seen {
 				i = len(a.stats)
 				a.index[k] = i
-				a.stats = append(a.stats, Stat{Event: slices.Clone(ev), Stats: NewGaussClusterable(a.dim, a.opts.VarFloor)})
+				a.stats = append(a.stats, tree.Stat{Event: slices.Clone(ev), Stats: tree.NewGaussClusterable(a.dim, a.opts.VarFloor)})
 			}
 			a.stats[i].Stats.AddStats(feats.Data[pos*feats.Cols:(pos+1)*feats.Cols], 1)
 			pos++
@@ -126,8 +128,18 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 
 // Stats returns the statistics gathered, sorted by event as Kaldi writes
 // them. The Accumulator must not be used afterwards.
-func (a *Accumulator) Stats() BuildTreeStats {
-	sortStats(a.stats)
+func (a *Accumulator) Stats() tree.BuildTreeStats {
+	a.stats.Sort()
 	a.index = nil
 	return a.stats
+}
+
+// eventBytes is a map key for an event.
+func eventBytes(e tree.EventType) []byte {
+	b := make([]byte, 0, 8*len(e))
+	for _, p := range e {
+		b = append(b, byte(p.Key), byte(p.Key>>8), byte(p.Key>>16), byte(p.Key>>24),
+			byte(p.Value), byte(p.Value>>8), byte(p.Value>>16), byte(p.Value>>24))
+	}
+	return b
 }

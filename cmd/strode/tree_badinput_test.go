@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/tree"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+const badInputTopo = `<Topology>
+<TopologyEntry>
+<ForPhones>
+1 2 3
+</ForPhones>
+<State> 0 <PdfClass> 0 <Transition> 0 0.5 <Transition> 1 0.5 </State>
+<State> 1 </State>
+</TopologyEntry>
+</Topology>
+`
+
+// build-tree, gmm-init-model and sum-tree-stats refuse inputs that do not
+// belong together, with a message that says why, and exit non-zero.
+func TestTreeToolsRejectMismatchedInputs(t *testing.T) {
+	d := t.TempDir()
+	p := func(name string) string { return filepath.Join(d, name) }
+	write := func(name, text string) {
+		if err := os.WriteFile(p(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("topo", badInputTopo)
+	write("roots", "shared split 1\nshared split 2\nshared split 3\n")
+	write("roots99", "shared split 1\nshared split 2 3\nshared split 99\n")
+	write("sets", "1\n2\n3\n")
+	stats := func(dim int, phones ...int32) tree.BuildTreeStats {
+		var s tree.BuildTreeStats
+		for _, c := range phones {
+			for l := int32(1); l <= 3; l++ {
+				g := tree.NewGaussClusterable(dim, 0.01)
+				x := make([]float32, dim)
+				for i := range 20 {
+					x[0] = float32(c) + float32(l%2) + float32(i%3)
+					g.AddStats(x, 1)
+				}
+				s = append(s, tree.Stat{Event: tree.EventType{{Key: -1}, {Key: 0, Value: l}, {Key: 1, Value: c}, {Key: 2}}, Stats: g})
+			}
+		}
+		return s
+	}
+	save := func(name string, s tree.BuildTreeStats) {
+		if err := kaldiio.WriteObject(p(name), tree.BuildTreeStatsCodec, true, &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("acc", stats(2, 1, 2, 3))
+	save("acc4", stats(2, 1, 2, 3, 4))
+	save("acc3d", stats(3, 1, 2))
+	runDecoderCmd(t, "cluster-phones", "--pdf-class-list=0", p("acc"), p("sets"), p("q.int"))
+	runDecoderCmd(t, "compile-questions", "--context-width=3", p("topo"), p("q.int"), p("q.qst"))
+	runDecoderCmd(t, "build-tree", "--thresh=1", p("acc"), p("roots"), p("q.qst"), p("topo"), p("tree"))
+	ctx, err := decoder.ReadTree(p("tree"))
+	if err != nil || ctx.NumPdfs() < 3 {
+		t.Fatalf("good inputs: tree %v, %v", ctx, err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"root phone without topology", []string{"build-tree", "--thresh=1", p("acc"), p("roots99"), p("q.qst"), p("topo"), p("t")}, "names phone 99, which the topology does not have"},
+		{"max-leaves below the roots", []string{"build-tree", "--max-leaves=2", p("acc"), p("roots"), p("q.qst"), p("topo"), p("t")}, "--max-leaves=2 is smaller than the 3 leaves"},
+		{"stats of another phone set", []string{"build-tree", "--thresh=1", p("acc4"), p("roots"), p("q.qst"), p("topo"), p("t")}, "phone 4 appears in stats but is not listed in roots file"},
+		{"stats of another dimension", []string{"sum-tree-stats", p("sum"), p("acc"), p("acc3d")}, "dimension 3"},
+		{"stats the tree cannot map", []string{"gmm-init-model", p("tree"), p("acc4"), p("topo"), p("m")}, "do not fit the tree"},
+		{"questions as stats", []string{"build-tree", "--thresh=1", p("q.qst"), p("roots"), p("q.qst"), p("topo"), p("t")}, "BTS"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runStrode(t, "", c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want failure mentioning %q", c.name, code, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(p("t")); err == nil {
+		t.Error("a failed build-tree left a tree behind")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -48,7 +47,7 @@ func init() {
 				if err != nil {
 					return fail(err)
 				}
-				ctxDep, err := decoder.ReadTree(ctx.Arg(2))
+				ctxDep, err := tree.Read(ctx.Arg(2))
 				if err != nil {
 					return fail(err)
 				}

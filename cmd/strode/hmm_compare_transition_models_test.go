@@ -18,7 +18,7 @@ func TestCompareTransitionModels(t *testing.T) {
 	tmp := t.TempDir()
 	fresh := func(dict string) string {
 		mono := filepath.Join(tmp, dict[8:])
-		runDecoderCmd(t, "prepare-lang", "--mono-dir="+mono, dict, "<SIL>", filepath.Join(tmp, dict[8:]+"_local"), filepath.Join(tmp, dict[8:]+"_lang"))
+		runDecoderCmd(t, "prepare-lang", "--position-dependent-phones=false", "--mono-dir="+mono, dict, "<SIL>", filepath.Join(tmp, dict[8:]+"_local"), filepath.Join(tmp, dict[8:]+"_lang"))
 		return filepath.Join(mono, "final.mdl")
 	}
 	for _, c := range []struct {

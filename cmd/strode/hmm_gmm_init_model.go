@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/gmm"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -32,7 +32,7 @@ func init() {
 			varFloor := fs.Float64("var-floor", 0.01, "Variance floor used while initializing Gaussians")
 			return func(ctx *kaldicmd.Context) error {
 				fail := func(err error) error { return kaldicmd.Exit(decoderFailure, err) }
-				ctxDep, err := decoder.ReadTree(ctx.Arg(0))
+				ctxDep, err := tree.Read(ctx.Arg(0))
 				if err != nil {
 					return fail(err)
 				}
@@ -41,8 +41,8 @@ func init() {
 					return fail(err)
 				}
 				ctx.Log("Number of separate statistics is %d", len(stats))
-				var topo decoder.HmmTopology
-				if err := kaldiio.ReadObject(ctx.Arg(2), decoder.HmmTopologyCodec, &topo, tableStreams(ctx)...); err != nil {
+				var topo hmm.Topology
+				if err := kaldiio.ReadObject(ctx.Arg(2), hmm.TopologyCodec, &topo, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
 				var res *gmm.InitModelResult
@@ -50,7 +50,7 @@ func init() {
 				case 4:
 					res, err = gmm.InitModel(ctxDep, topo, stats, float32(*varFloor))
 				case 6:
-					oldTree, err := decoder.ReadTree(ctx.Arg(4))
+					oldTree, err := tree.Read(ctx.Arg(4))
 					if err != nil {
 						return fail(err)
 					}

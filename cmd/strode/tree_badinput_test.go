@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -62,7 +61,7 @@ func TestTreeToolsRejectMismatchedInputs(t *testing.T) {
 	runDecoderCmd(t, "cluster-phones", "--pdf-class-list=0", p("acc"), p("sets"), p("q.int"))
 	runDecoderCmd(t, "compile-questions", "--context-width=3", p("topo"), p("q.int"), p("q.qst"))
 	runDecoderCmd(t, "build-tree", "--thresh=1", p("acc"), p("roots"), p("q.qst"), p("topo"), p("tree"))
-	ctx, err := decoder.ReadTree(p("tree"))
+	ctx, err := tree.Read(p("tree"))
 	if err != nil || ctx.NumPdfs() < 3 {
 		t.Fatalf("good inputs: tree %v, %v", ctx, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -42,8 +41,8 @@ func init() {
 				if err != nil {
 					return fail(err)
 				}
-				var topo decoder.HmmTopology
-				if err := kaldiio.ReadObject(ctx.Arg(3), decoder.HmmTopologyCodec, &topo, tableStreams(ctx)...); err != nil {
+				var topo hmm.Topology
+				if err := kaldiio.ReadObject(ctx.Arg(3), hmm.TopologyCodec, &topo, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
 				stats, err := tree.ReadBuildTreeStats(ctx.Arg(0), tableStreams(ctx)...)
@@ -89,8 +88,8 @@ func init() {
 				if !samePhones(all, topo.Phones) {
 					ctx.Warn("Mismatch between phone sets provided in roots file, and those in topology: %v vs. %v", all, topo.Phones)
 				}
-				ctxDep := &decoder.ContextDependency{ContextWidth: int32(*n), CentralPosition: int32(*p), ToPdf: toPdf}
-				if err := kaldiio.WriteObject(ctx.Arg(4), decoder.ContextDependencyCodec, *binary, ctxDep, tableStreams(ctx)...); err != nil {
+				ctxDep := &tree.ContextDependency{ContextWidth: int32(*n), CentralPosition: int32(*p), ToPdf: toPdf}
+				if err := kaldiio.WriteObject(ctx.Arg(4), tree.ContextDependencyCodec, *binary, ctxDep, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
 				ctx.Log("Wrote tree with %d leaves", info.NumLeaves)

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/align"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/shareddata"
 	"github.com/strode-asr/strode/kaldiio"
@@ -73,7 +74,7 @@ func TestTreeBuildingOnKaldiMini(t *testing.T) {
 	if d, _ := stats.Dim(); d != 39 || len(stats) < 100 {
 		t.Fatalf("%d stats of dimension %d", len(stats), d)
 	}
-	ctx, err := decoder.ReadTree(p("tree"))
+	ctx, err := tree.Read(p("tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestTreeBuildingOnKaldiMini(t *testing.T) {
 	runDecoderCmd(t, "copy-tree", p("tree.txt"), p("tree.bin"))
 	sameDecoderFile(t, p("tree.bin"), p("tree"))
 
-	tm, err := decoder.ReadTransitionModel(p("1.mdl"))
+	tm, err := hmm.ReadTransitionModel(p("1.mdl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestTreeBuildingOnKaldiMini(t *testing.T) {
 	utts, frames := 0, 0
 	for alis.Next() {
 		a := alis.Value()
-		split, ok, err := tm.SplitToPhones(a)
+		split, ok, err := align.SplitToPhones(tm, a)
 		if err != nil || !ok {
 			t.Fatalf("%s: converted alignment does not split into phones (%v)", alis.Key(), err)
 		}

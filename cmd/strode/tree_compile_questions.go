@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
@@ -27,8 +27,8 @@ func init() {
 			numItersRefine := fs.Int("num-iters-refine", 0, "Number of iters of refining questions at each node.  >0 --> questions not refined")
 			truncate := fs.Int("leftmost-questions-truncate", -1, "If > 0, the questions for the left-most context position will be truncated to the specified number.")
 			return func(ctx *kaldicmd.Context) error {
-				var topo decoder.HmmTopology
-				if err := kaldiio.ReadObject(ctx.Arg(0), decoder.HmmTopologyCodec, &topo, tableStreams(ctx)...); err != nil {
+				var topo hmm.Topology
+				if err := kaldiio.ReadObject(ctx.Arg(0), hmm.TopologyCodec, &topo, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				sets, err := tree.ReadIntegerVectorVector(ctx.Arg(1), tableStreams(ctx)...)

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // ConvertAlignmentOptions are convert-ali's options that strode supports.
@@ -18,8 +19,8 @@ type ConvertAlignmentOptions struct {
 // HMM state and transition index, and takes the pdf the new tree gives its
 // phone window and pdf-class.
 type AlignmentConverter struct {
-	oldTM, newTM *decoder.TransitionModel
-	tree         *decoder.ContextDependency
+	oldTM, newTM *hmm.TransitionModel
+	tree         *tree.ContextDependency
 	opts         ConvertAlignmentOptions
 }
 
@@ -27,7 +28,7 @@ type AlignmentConverter struct {
 // the topology of every phone must be the same in both (Kaldi then falls
 // back to re-dividing each phone's frames at random, which strode does
 // not do).
-func NewAlignmentConverter(oldTM, newTM *decoder.TransitionModel, tree *decoder.ContextDependency, opts ConvertAlignmentOptions) (*AlignmentConverter, error) {
+func NewAlignmentConverter(oldTM, newTM *hmm.TransitionModel, tree *tree.ContextDependency, opts ConvertAlignmentOptions) (*AlignmentConverter, error) {
 	for _, ph := range oldTM.Topo.Phones {
 		newPh := ph
 		if opts.PhoneMap != nil {
@@ -51,7 +52,7 @@ func NewAlignmentConverter(oldTM, newTM *decoder.TransitionModel, tree *decoder.
 // Convert converts one alignment. An alignment that does not split into
 // whole phones is ErrBadAlignment (Kaldi: "could not convert alignment").
 func (c *AlignmentConverter) Convert(ali []int32) ([]int32, error) {
-	split, ok, err := c.oldTM.SplitToPhones(ali)
+	split, ok, err := SplitToPhones(c.oldTM, ali)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (c *AlignmentConverter) Convert(ali []int32) ([]int32, error) {
 			if int(fc) >= len(pdfs) || int(sc) >= len(pdfs) {
 				return nil, fmt.Errorf("pdf-class %d of phone %d is beyond the new topology's %d", max(fc, sc), tup.Phone, len(pdfs))
 			}
-			want := decoder.TransitionTuple{Phone: central, HmmState: tup.HmmState, ForwardPdf: pdfs[fc], SelfLoopPdf: pdfs[sc]}
+			want := hmm.TransitionTuple{Phone: central, HmmState: tup.HmmState, ForwardPdf: pdfs[fc], SelfLoopPdf: pdfs[sc]}
 			newTS := c.newTM.TransitionStateOf(want)
 			if newTS == 0 {
 				return nil, fmt.Errorf("the new model has no transition-state for phone %d, HMM state %d, pdfs %d/%d: model and tree do not match", want.Phone, want.HmmState, want.ForwardPdf, want.SelfLoopPdf)
@@ -115,7 +116,7 @@ func (c *AlignmentConverter) Convert(ali []int32) ([]int32, error) {
 
 // reorderedAlignment is Kaldi's IsReordered: whether self-loops come after the
 // forward transition of their state.
-func reorderedAlignment(tm *decoder.TransitionModel, ali []int32) bool {
+func reorderedAlignment(tm *hmm.TransitionModel, ali []int32) bool {
 	for i := 0; i+1 < len(ali); i++ {
 		if tm.TransitionIDToTransitionState(ali[i]) != tm.TransitionIDToTransitionState(ali[i+1]) {
 			if tm.IsSelfLoop(ali[i]) {
@@ -137,7 +138,7 @@ func reorderedAlignment(tm *decoder.TransitionModel, ali []int32) bool {
 // it, or self-loops and the forward transition that ends them — the first
 // and last transition-ids swap, moving the forward transition across the
 // self-loops.
-func changeReordering(tm *decoder.TransitionModel, ali []int32) {
+func changeReordering(tm *hmm.TransitionModel, ali []int32) {
 	start := 0
 	for start != len(ali) {
 		ts := tm.TransitionIDToTransitionState(ali[start])

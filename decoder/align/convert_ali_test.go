@@ -3,12 +3,13 @@ package align
 import (
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 )
 
 // treePdfPairs gives each (phone, HMM state) of treeTopo the pdfs of
 // treeHandTree: two per state (left phone 1 or not).
-func treePdfPairs(ctx *decoder.ContextDependency) func(phone, state int32) ([][2]int32, error) {
+func treePdfPairs(ctx *tree.ContextDependency) func(phone, state int32) ([][2]int32, error) {
 	return func(phone, state int32) ([][2]int32, error) {
 		var out [][2]int32
 		for _, left := range []int32{1, 2} {
@@ -27,7 +28,7 @@ func treePdfPairs(ctx *decoder.ContextDependency) func(phone, state int32) ([][2
 // --reorder.
 func TestConvertAlignment(t *testing.T) {
 	ctx := treeHandTree()
-	newTM, err := decoder.NewTransitionModelMulti(treeTopo(t), treePdfPairs(ctx))
+	newTM, err := hmm.NewTransitionModelMulti(treeTopo(t), treePdfPairs(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +53,11 @@ func TestConvertAlignment(t *testing.T) {
 		if reorderedAlignment(newTM, out) != reorder {
 			t.Errorf("reorder=%v: output reordered=%v", reorder, reorderedAlignment(newTM, out))
 		}
-		split, ok, err := newTM.SplitToPhones(out)
+		split, ok, err := SplitToPhones(newTM, out)
 		if err != nil || !ok || len(split) != len(phones) {
 			t.Fatalf("reorder=%v: converted alignment splits into %d phones (ok=%v, %v)", reorder, len(split), ok, err)
 		}
-		pdfs, _ := newTM.AliToPdf(out)
+		pdfs, _ := AliToPdf(newTM, out)
 		f := 0
 		for i, s := range split {
 			window := []int32{0, phones[i], 0}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -28,14 +28,14 @@ var ErrBadAlignment = errors.New("alignment appears to be bad (does not split in
 // std::map<EventType, GaussClusterable*>, as acc-tree-stats runs it.
 type Accumulator struct {
 	opts  AccumulateOptions
-	tm    *decoder.TransitionModel
+	tm    *hmm.TransitionModel
 	dim   int
 	index map[string]int
 	stats tree.BuildTreeStats
 }
 
 // NewAccumulator checks the options against the transition model.
-func NewAccumulator(tm *decoder.TransitionModel, opts AccumulateOptions) (*Accumulator, error) {
+func NewAccumulator(tm *hmm.TransitionModel, opts AccumulateOptions) (*Accumulator, error) {
 	if opts.ContextWidth < 1 || opts.CentralPosition < 0 || opts.CentralPosition >= opts.ContextWidth {
 		return nil, fmt.Errorf("acc-tree-stats: context width %d and central position %d: need 0 <= P < N", opts.ContextWidth, opts.CentralPosition)
 	}
@@ -57,7 +57,7 @@ func (a *Accumulator) mapPhone(p int32) (int32, error) {
 
 // pdfClassOf is Kaldi's TransitionIdToPdfClass: the self-loop pdf-class of
 // a self-loop, else the forward one.
-func pdfClassOf(tm *decoder.TransitionModel, tid int32) int32 {
+func pdfClassOf(tm *hmm.TransitionModel, tid int32) int32 {
 	phone, state := tm.TransitionIDToPhone(tid), tm.TransitionIDToHmmState(tid)
 	entry, _ := tm.Topo.TopologyForPhone(phone)
 	if tm.IsSelfLoop(tid) {
@@ -78,7 +78,7 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 	if a.dim >= 0 && feats.Cols != a.dim {
 		return fmt.Errorf("features have dimension %d, earlier utterances %d", feats.Cols, a.dim)
 	}
-	split, ok, err := a.tm.SplitToPhones(ali)
+	split, ok, err := SplitToPhones(a.tm, ali)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 		central := phones[c]
 		_, ci := slices.BinarySearch(a.opts.CIPhones, central)
 		ev = ev[:0]
-		ev = append(ev, decoder.EventPair{Key: decoder.PdfClassKey})
+		ev = append(ev, tree.EventPair{Key: tree.PdfClassKey})
 		for j := 0; j < n; j++ {
 			if ci && j != p {
 				continue
@@ -108,7 +108,7 @@ func (a *Accumulator) Accumulate(ali []int32, feats *kaldiio.Matrix) error {
 			if k := c - p + j; k >= 0 && k < len(phones) {
 				ph = phones[k]
 			}
-			ev = append(ev, decoder.EventPair{Key: int32(j), Value: ph})
+			ev = append(ev, tree.EventPair{Key: int32(j), Value: ph})
 		}
 		for _, tid := range split[c] {
 			ev[0].Value = pdfClassOf(a.tm, tid)

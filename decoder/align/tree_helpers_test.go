@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -23,20 +24,20 @@ const treeTopoText = `<Topology>
 </Topology>
 `
 
-func treeTopo(t testing.TB) decoder.HmmTopology {
+func treeTopo(t testing.TB) hmm.Topology {
 	t.Helper()
-	var topo decoder.HmmTopology
+	var topo hmm.Topology
 	r := kaldiio.NewReader(strings.NewReader(treeTopoText), "topo")
-	if err := decoder.HmmTopologyCodec.Read(r, false, &topo); err != nil {
+	if err := hmm.TopologyCodec.Read(r, false, &topo); err != nil {
 		t.Fatal(err)
 	}
 	return topo
 }
 
 // treeMonoTM is a monophone model of treeTopo: pdf = 3·(phone−1) + state.
-func treeMonoTM(t testing.TB) *decoder.TransitionModel {
+func treeMonoTM(t testing.TB) *hmm.TransitionModel {
 	t.Helper()
-	tm, err := decoder.NewTransitionModel(treeTopo(t), func(phone, state int32) (int32, int32, error) {
+	tm, err := hmm.NewTransitionModel(treeTopo(t), func(phone, state int32) (int32, int32, error) {
 		pdf := 3*(phone-1) + state
 		return pdf, pdf, nil
 	})
@@ -48,7 +49,7 @@ func treeMonoTM(t testing.TB) *decoder.TransitionModel {
 
 // treeTid is the transition-id of (phone, state, self-loop?) in a model
 // with one pdf pair per (phone, state).
-func treeTid(t testing.TB, tm *decoder.TransitionModel, phone, state int32, selfLoop bool) int32 {
+func treeTid(t testing.TB, tm *hmm.TransitionModel, phone, state int32, selfLoop bool) int32 {
 	t.Helper()
 	for ts := int32(1); int(ts) <= tm.NumTransitionStates(); ts++ {
 		tu := tm.Tuples[ts-1]
@@ -66,7 +67,7 @@ func treeTid(t testing.TB, tm *decoder.TransitionModel, phone, state int32, self
 // treePhoneAli is the alignment of phone with the given number of frames
 // in each of its three states, each state's forward transition first and
 // its self-loops after (Kaldi's "reordered" alignments, as aligners write).
-func treePhoneAli(t testing.TB, tm *decoder.TransitionModel, phone int32, frames [3]int) []int32 {
+func treePhoneAli(t testing.TB, tm *hmm.TransitionModel, phone int32, frames [3]int) []int32 {
 	var ali []int32
 	for s := int32(0); s < 3; s++ {
 		ali = append(ali, treeTid(t, tm, phone, s, false))
@@ -79,17 +80,17 @@ func treePhoneAli(t testing.TB, tm *decoder.TransitionModel, phone int32, frames
 
 // treeHandTree is a triphone tree over treeTopo: per central phone and
 // pdf-class, one leaf when the left phone is 1 and another otherwise.
-func treeHandTree() *decoder.ContextDependency {
-	byPhone := &decoder.TableEventMap{Key: 1, Table: make([]decoder.EventMap, 5)}
+func treeHandTree() *tree.ContextDependency {
+	byPhone := &tree.TableEventMap{Key: 1, Table: make([]tree.EventMap, 5)}
 	leaf := int32(0)
 	for ph := 1; ph <= 4; ph++ {
-		byClass := &decoder.TableEventMap{Key: decoder.PdfClassKey}
+		byClass := &tree.TableEventMap{Key: tree.PdfClassKey}
 		for pc := 0; pc < 3; pc++ {
-			byClass.Table = append(byClass.Table, &decoder.SplitEventMap{Key: 0, YesSet: []int32{1},
-				Yes: &decoder.ConstantEventMap{Answer: leaf}, No: &decoder.ConstantEventMap{Answer: leaf + 1}})
+			byClass.Table = append(byClass.Table, &tree.SplitEventMap{Key: 0, YesSet: []int32{1},
+				Yes: &tree.ConstantEventMap{Answer: leaf}, No: &tree.ConstantEventMap{Answer: leaf + 1}})
 			leaf += 2
 		}
 		byPhone.Table[ph] = byClass
 	}
-	return &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: byPhone}
+	return &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: byPhone}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
@@ -24,7 +23,7 @@ type InitModelResult struct {
 // variance of the tree stats of its leaf (a leaf without stats gets the
 // global mean and variance, with a warning, as in Kaldi). The float
 // arithmetic follows Kaldi's so the model file is the same.
-func InitModel(ctx *decoder.ContextDependency, topo decoder.HmmTopology, stats tree.BuildTreeStats, varFloor float32) (*InitModelResult, error) {
+func InitModel(ctx *tree.ContextDependency, topo hmm.Topology, stats tree.BuildTreeStats, varFloor float32) (*InitModelResult, error) {
 	if ctx.ContextWidth < 1 {
 		return nil, fmt.Errorf("tree has context width %d", ctx.ContextWidth)
 	}
@@ -115,7 +114,7 @@ func InitModel(ctx *decoder.ContextDependency, topo decoder.HmmTopology, stats t
 
 // phonesForPdf lists the phones whose transition-states use pdf (Kaldi's
 // GetPhonesForPdfs, for warnings).
-func phonesForPdf(tm *decoder.TransitionModel, pdf int32) []int32 {
+func phonesForPdf(tm *hmm.TransitionModel, pdf int32) []int32 {
 	var out []int32
 	for _, t := range tm.Tuples {
 		if t.ForwardPdf == pdf || t.SelfLoopPdf == pdf {
@@ -130,7 +129,7 @@ func phonesForPdf(tm *decoder.TransitionModel, pdf int32) []int32 {
 // InitAmGmmFromOld): each new pdf copies the old model's Gaussians of the
 // old pdf that shares most frames of tree statistics with it (the lowest
 // such old pdf on ties). The old tree must need no wider context.
-func InitModelFromOld(ctx *decoder.ContextDependency, topo decoder.HmmTopology, stats tree.BuildTreeStats, oldCtx *decoder.ContextDependency, oldAM *AmDiagGmm) (*InitModelResult, error) {
+func InitModelFromOld(ctx *tree.ContextDependency, topo hmm.Topology, stats tree.BuildTreeStats, oldCtx *tree.ContextDependency, oldAM *AmDiagGmm) (*InitModelResult, error) {
 	tm, err := hmm.NewTransitionModelFromTree(ctx, topo)
 	if err != nil {
 		return nil, err

@@ -5,22 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
 // initTopo has phones 1..4 of three emitting states each.
-func initTopo(t testing.TB) decoder.HmmTopology {
+func initTopo(t testing.TB) hmm.Topology {
 	t.Helper()
 	text := "<Topology>\n<TopologyEntry>\n<ForPhones>\n1 2 3 4\n</ForPhones>\n" +
 		"<State> 0 <PdfClass> 0 <Transition> 0 0.75 <Transition> 1 0.25 </State>\n" +
 		"<State> 1 <PdfClass> 1 <Transition> 1 0.75 <Transition> 2 0.25 </State>\n" +
 		"<State> 2 <PdfClass> 2 <Transition> 2 0.75 <Transition> 3 0.25 </State>\n" +
 		"<State> 3 </State>\n</TopologyEntry>\n</Topology>\n"
-	var topo decoder.HmmTopology
-	if err := decoder.HmmTopologyCodec.Read(kaldiio.NewReader(strings.NewReader(text), "topo"), false, &topo); err != nil {
+	var topo hmm.Topology
+	if err := hmm.TopologyCodec.Read(kaldiio.NewReader(strings.NewReader(text), "topo"), false, &topo); err != nil {
 		t.Fatal(err)
 	}
 	return topo
@@ -29,7 +28,7 @@ func initTopo(t testing.TB) decoder.HmmTopology {
 // newSynthTree builds, with tree.BuildTree, a tree on stats of phones 1..4
 // (left contexts 1..4) whose mean depends on the pdf-class and on whether
 // the left phone is 1: 24 leaves.
-func newSynthTree(t testing.TB) (*decoder.ContextDependency, tree.BuildTreeStats) {
+func newSynthTree(t testing.TB) (*tree.ContextDependency, tree.BuildTreeStats) {
 	t.Helper()
 	var stats tree.BuildTreeStats
 	for c := int32(1); c <= 4; c++ {
@@ -65,7 +64,7 @@ func newSynthTree(t testing.TB) (*decoder.ContextDependency, tree.BuildTreeStats
 	if info.NumLeaves != 24 {
 		t.Fatalf("synthetic tree has %d leaves, want 24", info.NumLeaves)
 	}
-	return &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: m}, stats
+	return &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: m}, stats
 }
 
 func encode[T any](t testing.TB, c kaldiio.Codec[T], binary bool, v *T) []byte {
@@ -148,13 +147,13 @@ func TestInitModel(t *testing.T) {
 // pdf-class).
 func TestInitModelFromOld(t *testing.T) {
 	ctx, stats := newSynthTree(t)
-	oldTree := &decoder.TableEventMap{Key: 0, Table: make([]decoder.EventMap, 5)}
+	oldTree := &tree.TableEventMap{Key: 0, Table: make([]tree.EventMap, 5)}
 	old := AmDiagGmm{Dim: 1}
 	for ph := int32(1); ph <= 4; ph++ {
-		byClass := &decoder.TableEventMap{Key: -1}
+		byClass := &tree.TableEventMap{Key: -1}
 		for pc := int32(0); pc < 3; pc++ {
 			pdf := 3*(ph-1) + pc
-			byClass.Table = append(byClass.Table, &decoder.ConstantEventMap{Answer: pdf})
+			byClass.Table = append(byClass.Table, &tree.ConstantEventMap{Answer: pdf})
 			g := DiagGmm{Dim: 1, Weights: []float32{1}, MeansInvVars: []float32{float32(pdf)}, InvVars: []float32{1}}
 			if _, err := g.ComputeGconsts(); err != nil {
 				t.Fatal(err)
@@ -163,7 +162,7 @@ func TestInitModelFromOld(t *testing.T) {
 		}
 		oldTree.Table[ph] = byClass
 	}
-	oldCtx := &decoder.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: oldTree}
+	oldCtx := &tree.ContextDependency{ContextWidth: 1, CentralPosition: 0, ToPdf: oldTree}
 	res, err := InitModelFromOld(ctx, initTopo(t), stats, oldCtx, &old)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +175,7 @@ func TestInitModelFromOld(t *testing.T) {
 			t.Errorf("new pdf %d (event %v) copied old pdf %g, want %d", pdf, st.Event, got, 3*(ph-1)+pc)
 		}
 	}
-	wide := &decoder.ContextDependency{ContextWidth: 5, CentralPosition: 2, ToPdf: oldTree}
+	wide := &tree.ContextDependency{ContextWidth: 5, CentralPosition: 2, ToPdf: oldTree}
 	if _, err := InitModelFromOld(ctx, initTopo(t), stats, wide, &old); err == nil {
 		t.Error("an old tree of wider context accepted")
 	}

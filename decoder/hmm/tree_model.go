@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/strode-asr/strode/decoder"
 	"github.com/strode-asr/strode/decoder/tree"
 )
 
@@ -15,17 +14,17 @@ import (
 // tree reaches with the other context positions free (ContextDependency::
 // GetPdfInfo); when forward and self-loop pdf-classes differ, the pairs
 // are enumerated context by context as Kaldi's EnumeratePairs does.
-func NewTransitionModelFromTree(ctx *decoder.ContextDependency, topo decoder.HmmTopology) (*decoder.TransitionModel, error) {
+func NewTransitionModelFromTree(ctx *tree.ContextDependency, topo Topology) (*TransitionModel, error) {
 	if ctx.ToPdf == nil {
 		return nil, fmt.Errorf("empty tree")
 	}
 	p := ctx.CentralPosition
 	hmm := topo.IsHmm()
 	pdfsOf := func(phone, pdfClass int32, window []int32) []int32 {
-		ev := tree.EventType{{Key: decoder.PdfClassKey, Value: pdfClass}}
+		ev := tree.EventType{{Key: tree.PdfClassKey, Value: pdfClass}}
 		for i, ph := range window {
 			if ph >= 0 {
-				ev = append(ev, decoder.EventPair{Key: int32(i), Value: ph})
+				ev = append(ev, tree.EventPair{Key: int32(i), Value: ph})
 			}
 		}
 		out := tree.MultiMap(ctx.ToPdf, ev, nil)
@@ -33,7 +32,7 @@ func NewTransitionModelFromTree(ctx *decoder.ContextDependency, topo decoder.Hmm
 		return slices.Compact(out)
 	}
 	var missing error
-	tm, err := decoder.NewTransitionModelMulti(topo, func(phone, state int32) ([][2]int32, error) {
+	tm, err := NewTransitionModelMulti(topo, func(phone, state int32) ([][2]int32, error) {
 		entry, _ := topo.TopologyForPhone(phone)
 		fc, sc := entry[state].ForwardPdfClass, entry[state].SelfLoopPdfClass
 		window := make([]int32, ctx.ContextWidth)
@@ -71,7 +70,7 @@ func NewTransitionModelFromTree(ctx *decoder.ContextDependency, topo decoder.Hmm
 // self-loop) pdf pairs of a phone window in which -1 marks free positions,
 // filling the free position nearest the centre with each phone (and 0)
 // while both pdfs are still ambiguous.
-func enumeratePairs(ctx *decoder.ContextDependency, phones []int32, selfClass, fwdClass int32, window []int32, pdfsOf func(phone, pdfClass int32, window []int32) []int32, pairs map[[2]int32]bool) {
+func enumeratePairs(ctx *tree.ContextDependency, phones []int32, selfClass, fwdClass int32, window []int32, pdfsOf func(phone, pdfClass int32, window []int32) []int32, pairs map[[2]int32]bool) {
 	p := int(ctx.CentralPosition)
 	fwd := pdfsOf(window[p], fwdClass, window)
 	self := pdfsOf(window[p], selfClass, window)
@@ -106,7 +105,7 @@ func enumeratePairs(ctx *decoder.ContextDependency, phones []int32, selfClass, f
 // PhoneToNumPdfClasses is Kaldi's HmmTopology::GetPhoneToNumPdfClasses:
 // indexed by phone up to the largest, -1 for phones without a topology
 // (what build-tree needs of the topology).
-func PhoneToNumPdfClasses(topo *decoder.HmmTopology) []int32 {
+func PhoneToNumPdfClasses(topo *Topology) []int32 {
 	if len(topo.Phones) == 0 {
 		return nil
 	}

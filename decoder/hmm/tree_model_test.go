@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/tree"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -21,10 +21,10 @@ const treeModelTopo = `<Topology>
 </Topology>
 `
 
-func treeModelTopology(t testing.TB) decoder.HmmTopology {
+func treeModelTopology(t testing.TB) Topology {
 	t.Helper()
-	var topo decoder.HmmTopology
-	if err := decoder.HmmTopologyCodec.Read(kaldiio.NewReader(strings.NewReader(treeModelTopo), "topo"), false, &topo); err != nil {
+	var topo Topology
+	if err := TopologyCodec.Read(kaldiio.NewReader(strings.NewReader(treeModelTopo), "topo"), false, &topo); err != nil {
 		t.Fatal(err)
 	}
 	return topo
@@ -36,26 +36,26 @@ func treeModelTopology(t testing.TB) decoder.HmmTopology {
 func TestNewTransitionModelFromTree(t *testing.T) {
 	// pdf-class 0 of every phone: leaf 0 after phone 1, else 1; pdf-class
 	// 1: leaf 2 for phone 3, leaf 3 otherwise.
-	toPdf := &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: []decoder.EventMap{
-		&decoder.SplitEventMap{Key: 0, YesSet: []int32{1}, Yes: &decoder.ConstantEventMap{Answer: 0}, No: &decoder.ConstantEventMap{Answer: 1}},
-		&decoder.SplitEventMap{Key: 1, YesSet: []int32{3}, Yes: &decoder.ConstantEventMap{Answer: 2}, No: &decoder.ConstantEventMap{Answer: 3}},
+	toPdf := &tree.TableEventMap{Key: tree.PdfClassKey, Table: []tree.EventMap{
+		&tree.SplitEventMap{Key: 0, YesSet: []int32{1}, Yes: &tree.ConstantEventMap{Answer: 0}, No: &tree.ConstantEventMap{Answer: 1}},
+		&tree.SplitEventMap{Key: 1, YesSet: []int32{3}, Yes: &tree.ConstantEventMap{Answer: 2}, No: &tree.ConstantEventMap{Answer: 3}},
 	}}
-	ctx := &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: toPdf}
+	ctx := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: toPdf}
 	tm, err := NewTransitionModelFromTree(ctx, treeModelTopology(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []decoder.TransitionTuple
+	var got []TransitionTuple
 	got = append(got, tm.Tuples...)
-	var want []decoder.TransitionTuple
+	var want []TransitionTuple
 	for ph := int32(1); ph <= 3; ph++ {
-		want = append(want, decoder.TransitionTuple{Phone: ph, HmmState: 0, ForwardPdf: 0, SelfLoopPdf: 0},
-			decoder.TransitionTuple{Phone: ph, HmmState: 0, ForwardPdf: 1, SelfLoopPdf: 1})
+		want = append(want, TransitionTuple{Phone: ph, HmmState: 0, ForwardPdf: 0, SelfLoopPdf: 0},
+			TransitionTuple{Phone: ph, HmmState: 0, ForwardPdf: 1, SelfLoopPdf: 1})
 		pdf := int32(3)
 		if ph == 3 {
 			pdf = 2
 		}
-		want = append(want, decoder.TransitionTuple{Phone: ph, HmmState: 1, ForwardPdf: pdf, SelfLoopPdf: pdf})
+		want = append(want, TransitionTuple{Phone: ph, HmmState: 1, ForwardPdf: pdf, SelfLoopPdf: pdf})
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("tuples\n got %v\nwant %v", got, want)
@@ -64,7 +64,7 @@ func TestNewTransitionModelFromTree(t *testing.T) {
 		t.Errorf("PhoneToNumPdfClasses %v", p2n)
 	}
 	// A tree without a pdf for some state does not fit the topology.
-	short := &decoder.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &decoder.TableEventMap{Key: decoder.PdfClassKey, Table: toPdf.Table[:1]}}
+	short := &tree.ContextDependency{ContextWidth: 3, CentralPosition: 1, ToPdf: &tree.TableEventMap{Key: tree.PdfClassKey, Table: toPdf.Table[:1]}}
 	if _, err := NewTransitionModelFromTree(short, treeModelTopology(t)); err == nil {
 		t.Error("a tree lacking pdf-class 1 accepted")
 	}

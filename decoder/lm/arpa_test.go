@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder"
+	"github.com/strode-asr/strode/decoder/fst"
 	"github.com/strode-asr/strode/decoder/mkgraph"
 )
 
@@ -106,12 +106,12 @@ func TestARPAThroughArpa2Fst(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, _ := syms.Key("#0")
-	label := func(w string) decoder.Label {
+	label := func(w string) fst.Label {
 		k, ok := syms.Key(w)
 		if !ok {
 			t.Fatalf("%q is not in G's symbol table", w)
 		}
-		return decoder.Label(k)
+		return fst.Label(k)
 	}
 	// cost walks G from the start state; ok is false when a word cannot be read.
 	cost := func(words []string) (float64, bool) {
@@ -130,7 +130,7 @@ func TestARPAThroughArpa2Fst(t *testing.T) {
 					s = a.NextState
 					break
 				}
-				a, ok := findArc(st.Arcs, decoder.Label(back))
+				a, ok := findArc(st.Arcs, fst.Label(back))
 				if !ok {
 					if a, ok = findArc(st.Arcs, 0); !ok {
 						return 0, false
@@ -171,13 +171,13 @@ func TestARPAThroughArpa2Fst(t *testing.T) {
 	}
 }
 
-func findArc(arcs []decoder.Arc, l decoder.Label) (decoder.Arc, bool) {
+func findArc(arcs []fst.Arc, l fst.Label) (fst.Arc, bool) {
 	for _, a := range arcs {
 		if a.ILabel == l {
 			return a, true
 		}
 	}
-	return decoder.Arc{}, false
+	return fst.Arc{}, false
 }
 
 // -order limits the orders read: the higher sections are skipped.

@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // EventType is one event of Kaldi's tree code: (key, value) pairs sorted by
-// key, the keys being decoder.PdfClassKey (-1) and the context positions
+// key, the keys being PdfClassKey (-1) and the context positions
 // 0..N-1.
-type EventType []decoder.EventPair
+type EventType []EventPair
 
 // Lookup returns the value of key in the event (Kaldi's EventMap::Lookup).
 func (e EventType) Lookup(key int32) (int32, bool) {

@@ -3,8 +3,6 @@ package tree
 import (
 	"bytes"
 	"testing"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 func smallStats() BuildTreeStats {
@@ -93,7 +91,7 @@ func TestSumTreeStats(t *testing.T) {
 	if a[0].Stats.Count != 2 {
 		t.Error("SumTreeStats changed its input")
 	}
-	other := BuildTreeStats{{Event: EventType{{Key: decoder.PdfClassKey, Value: 0}}, Stats: NewGaussClusterable(3, 0.01)}}
+	other := BuildTreeStats{{Event: EventType{{Key: PdfClassKey, Value: 0}}, Stats: NewGaussClusterable(3, 0.01)}}
 	if _, err := SumTreeStats(a, other); err == nil {
 		t.Error("summing stats of dimensions 2 and 3 accepted")
 	}

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // Roots is a roots file (phones/roots.int): per line, a set of phones that
@@ -74,7 +72,7 @@ func ReadRoots(r io.Reader, name string) (*Roots, error) {
 // (when not too sparse), others by halving the list of roots with a split
 // on the central phone. phone2NumPdfClasses gives each phone's number of
 // pdf-classes. numLeaves counts the leaves made.
-func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, shared []bool, numLeaves *int32) (decoder.EventMap, error) {
+func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, shared []bool, numLeaves *int32) (EventMap, error) {
 	if len(phoneSets) == 0 || len(shared) != len(phoneSets) {
 		return nil, fmt.Errorf("stub map: %d phone sets, %d shared flags", len(phoneSets), len(shared))
 	}
@@ -88,7 +86,7 @@ func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, share
 		if shared[0] {
 			leaf := *numLeaves
 			*numLeaves++
-			return &decoder.ConstantEventMap{Answer: leaf}, nil
+			return &ConstantEventMap{Answer: leaf}, nil
 		}
 		maxLen := int32(0)
 		for _, ph := range phoneSets[0] {
@@ -98,16 +96,16 @@ func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, share
 			maxLen = max(maxLen, phone2NumPdfClasses[ph])
 		}
 		values := make([]int32, maxLen)
-		maps := make([]decoder.EventMap, maxLen)
+		maps := make([]EventMap, maxLen)
 		for pc := range maxLen {
 			values[pc] = pc
-			maps[pc] = &decoder.ConstantEventMap{Answer: *numLeaves}
+			maps[pc] = &ConstantEventMap{Answer: *numLeaves}
 			*numLeaves++
 		}
-		return tableOf(decoder.PdfClassKey, values, maps), nil
+		return tableOf(PdfClassKey, values, maps), nil
 	case maxSetSize == 1 && int32(len(phoneSets)) <= 2*highest:
 		values := make([]int32, len(phoneSets))
-		maps := make([]decoder.EventMap, len(phoneSets))
+		maps := make([]EventMap, len(phoneSets))
 		for i, s := range phoneSets {
 			m, err := GetStubMap(p, phoneSets[i:i+1], phone2NumPdfClasses, shared[i:i+1], numLeaves)
 			if err != nil {
@@ -131,7 +129,7 @@ func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, share
 			first = append(first, s...)
 		}
 		slices.Sort(first)
-		return &decoder.SplitEventMap{Key: p, YesSet: first, Yes: m1, No: m2}, nil
+		return &SplitEventMap{Key: p, YesSet: first, Yes: m1, No: m2}, nil
 	}
 }
 
@@ -175,7 +173,7 @@ const maxEventValue = 1 << 24
 // naming phones that no root lists or pdf-classes the topology does not
 // have, roots naming phones without a topology, and --max-leaves below the
 // number of roots' leaves.
-func BuildTree(q *Questions, roots *Roots, phone2NumPdfClasses []int32, stats BuildTreeStats, opts BuildTreeOptions) (decoder.EventMap, *BuildTreeInfo, error) {
+func BuildTree(q *Questions, roots *Roots, phone2NumPdfClasses []int32, stats BuildTreeStats, opts BuildTreeOptions) (EventMap, *BuildTreeInfo, error) {
 	if !(opts.Thresh > 0 || opts.MaxLeaves > 0) {
 		return nil, nil, fmt.Errorf("build-tree: need --thresh > 0 or --max-leaves > 0")
 	}
@@ -291,7 +289,7 @@ func checkStats(stats BuildTreeStats, p int32, rootOf map[int32]int, phone2NumPd
 		if !ok {
 			return fmt.Errorf("build-tree: tree stats entry %d: event %v has no central phone (key %d): does --central-position match acc-tree-stats?", i, st.Event, p)
 		}
-		pc, ok := st.Event.Lookup(decoder.PdfClassKey)
+		pc, ok := st.Event.Lookup(PdfClassKey)
 		if !ok {
 			return fmt.Errorf("build-tree: tree stats entry %d: event %v has no pdf-class", i, st.Event)
 		}

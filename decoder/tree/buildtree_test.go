@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // ev is the event (pdf-class, left, centre, right).
@@ -55,7 +53,7 @@ func oneRootPerPhone() *Roots {
 	return r
 }
 
-func leafOf(t testing.TB, m decoder.EventMap, e EventType) int32 {
+func leafOf(t testing.TB, m EventMap, e EventType) int32 {
 	t.Helper()
 	a, ok := m.Map(e)
 	if !ok {
@@ -66,7 +64,7 @@ func leafOf(t testing.TB, m decoder.EventMap, e EventType) int32 {
 
 // partition reports, for centre phone c, which (pc, l) share leaves: the
 // events grouped by leaf, as sorted strings.
-func partition(t testing.TB, m decoder.EventMap, c int32) []string {
+func partition(t testing.TB, m EventMap, c int32) []string {
 	groups := map[int32][]string{}
 	for pc := int32(0); pc < 3; pc++ {
 		for l := int32(1); l <= 4; l++ {
@@ -232,7 +230,7 @@ func TestGetStubMap(t *testing.T) {
 	if n != 5 {
 		t.Errorf("%d leaves, want 5", n)
 	}
-	if _, ok := m.(*decoder.TableEventMap); !ok {
+	if _, ok := m.(*TableEventMap); !ok {
 		t.Errorf("stub is %T, want a table on the central phone", m)
 	}
 	if leafOf(t, m, ev(0, 0, 2, 0)) == leafOf(t, m, ev(2, 0, 2, 0)) {
@@ -243,7 +241,7 @@ func TestGetStubMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := m.(*decoder.SplitEventMap); !ok || n != 3 {
+	if _, ok := m.(*SplitEventMap); !ok || n != 3 {
 		t.Errorf("stub of multi-phone roots is %T with %d leaves, want a split with 3", m, n)
 	}
 	if leafOf(t, m, ev(0, 0, 1, 0)) != leafOf(t, m, ev(1, 0, 2, 0)) || leafOf(t, m, ev(0, 0, 4, 0)) == leafOf(t, m, ev(0, 0, 3, 0)) {

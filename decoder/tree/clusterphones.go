@@ -3,8 +3,6 @@ package tree
 import (
 	"fmt"
 	"slices"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // ClusterPhonesOptions are cluster-phones' options.
@@ -68,7 +66,7 @@ func perSetStats(stats BuildTreeStats, phoneSetsIn [][]int32, opts ClusterPhones
 			return nil, nil, fmt.Errorf("tree stats entry %d: event %v: central phone out of range", i, st.Event)
 		}
 	}
-	retained, err := filterStatsByKey(stats, decoder.PdfClassKey, classes, true)
+	retained, err := filterStatsByKey(stats, PdfClassKey, classes, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,8 +3,6 @@ package tree
 import (
 	"fmt"
 	"slices"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // The EventMap operations tree building needs beyond Map (Kaldi's
@@ -15,11 +13,11 @@ import (
 // MultiMap appends every answer the map can give for an event in which some
 // keys may be missing (a missing key takes every branch), as Kaldi's
 // MultiMap: with an empty event it lists all leaves.
-func MultiMap(m decoder.EventMap, ev EventType, out []int32) []int32 {
+func MultiMap(m EventMap, ev EventType, out []int32) []int32 {
 	switch m := m.(type) {
-	case *decoder.ConstantEventMap:
+	case *ConstantEventMap:
 		return append(out, m.Answer)
-	case *decoder.TableEventMap:
+	case *TableEventMap:
 		if v, ok := ev.Lookup(m.Key); ok {
 			if v >= 0 && int(v) < len(m.Table) && m.Table[v] != nil {
 				return MultiMap(m.Table[v], ev, out)
@@ -31,7 +29,7 @@ func MultiMap(m decoder.EventMap, ev EventType, out []int32) []int32 {
 				out = MultiMap(t, ev, out)
 			}
 		}
-	case *decoder.SplitEventMap:
+	case *SplitEventMap:
 		if v, ok := ev.Lookup(m.Key); ok {
 			if _, yes := slices.BinarySearch(m.YesSet, v); yes {
 				return MultiMap(m.Yes, ev, out)
@@ -58,7 +56,7 @@ func ConvertStats(stats BuildTreeStats, oldN, oldP, newN, newP int32) (BuildTree
 		for _, pr := range st.Event {
 			if pr.Key >= 0 && pr.Key < oldN {
 				if k := pr.Key + shift; k >= 0 && k < newN {
-					ev = append(ev, decoder.EventPair{Key: k, Value: pr.Value})
+					ev = append(ev, EventPair{Key: k, Value: pr.Value})
 				}
 			} else {
 				ev = append(ev, pr)
@@ -72,23 +70,23 @@ func ConvertStats(stats BuildTreeStats, oldN, oldP, newN, newP int32) (BuildTree
 // copyEventMap is Kaldi's EventMap::Copy(new_leaves): a deep copy in which
 // a leaf with answer a becomes a copy of newLeaves[a] when that exists and
 // is not nil.
-func copyEventMap(m decoder.EventMap, newLeaves []decoder.EventMap) decoder.EventMap {
+func copyEventMap(m EventMap, newLeaves []EventMap) EventMap {
 	switch m := m.(type) {
-	case *decoder.ConstantEventMap:
+	case *ConstantEventMap:
 		if m.Answer >= 0 && int(m.Answer) < len(newLeaves) && newLeaves[m.Answer] != nil {
 			return copyEventMap(newLeaves[m.Answer], nil)
 		}
-		return &decoder.ConstantEventMap{Answer: m.Answer}
-	case *decoder.TableEventMap:
-		t := &decoder.TableEventMap{Key: m.Key, Table: make([]decoder.EventMap, len(m.Table))}
+		return &ConstantEventMap{Answer: m.Answer}
+	case *TableEventMap:
+		t := &TableEventMap{Key: m.Key, Table: make([]EventMap, len(m.Table))}
 		for i, sub := range m.Table {
 			if sub != nil {
 				t.Table[i] = copyEventMap(sub, newLeaves)
 			}
 		}
 		return t
-	case *decoder.SplitEventMap:
-		return &decoder.SplitEventMap{Key: m.Key, YesSet: slices.Clone(m.YesSet),
+	case *SplitEventMap:
+		return &SplitEventMap{Key: m.Key, YesSet: slices.Clone(m.YesSet),
 			Yes: copyEventMap(m.Yes, newLeaves), No: copyEventMap(m.No, newLeaves)}
 	}
 	return nil
@@ -96,17 +94,17 @@ func copyEventMap(m decoder.EventMap, newLeaves []decoder.EventMap) decoder.Even
 
 // RenumberEventMap numbers the leaves of a map 0..n−1 in the order of their
 // old answers (Kaldi's RenumberEventMap) and returns n.
-func RenumberEventMap(m decoder.EventMap) (decoder.EventMap, int) {
+func RenumberEventMap(m EventMap) (EventMap, int) {
 	leaves := MultiMap(m, nil, nil)
 	if len(leaves) == 0 {
 		return copyEventMap(m, nil), 0
 	}
 	slices.Sort(leaves)
 	leaves = slices.Compact(leaves)
-	mapping := make([]decoder.EventMap, leaves[len(leaves)-1]+1)
+	mapping := make([]EventMap, leaves[len(leaves)-1]+1)
 	for i, l := range leaves {
 		if l >= 0 {
-			mapping[l] = &decoder.ConstantEventMap{Answer: int32(i)}
+			mapping[l] = &ConstantEventMap{Answer: int32(i)}
 		}
 	}
 	return copyEventMap(m, mapping), len(leaves)
@@ -114,12 +112,12 @@ func RenumberEventMap(m decoder.EventMap) (decoder.EventMap, int) {
 
 // tableOf builds Kaldi's TableEventMap(key, map<value, EventMap*>): a table
 // as long as the largest value plus one, nil elsewhere.
-func tableOf(key int32, values []int32, maps []decoder.EventMap) *decoder.TableEventMap {
+func tableOf(key int32, values []int32, maps []EventMap) *TableEventMap {
 	top := int32(-1)
 	for _, v := range values {
 		top = max(top, v)
 	}
-	t := &decoder.TableEventMap{Key: key, Table: make([]decoder.EventMap, top+1)}
+	t := &TableEventMap{Key: key, Table: make([]EventMap, top+1)}
 	for i, v := range values {
 		t.Table[v] = maps[i]
 	}
@@ -134,7 +132,7 @@ func errUnmapped(ev EventType) error {
 
 // SplitStatsByMap groups the stats by the answer of m (Kaldi's
 // SplitStatsByMap); the result is as long as the largest answer plus one.
-func SplitStatsByMap(stats BuildTreeStats, m decoder.EventMap) ([]BuildTreeStats, error) {
+func SplitStatsByMap(stats BuildTreeStats, m EventMap) ([]BuildTreeStats, error) {
 	answers := make([]int32, len(stats))
 	size := 0
 	for i, st := range stats {
@@ -225,7 +223,7 @@ func sumNormalizer(stats BuildTreeStats) float32 {
 
 // objfGivenMap is the summed objective function of the stats grouped by
 // the map's leaves (Kaldi's ObjfGivenMap).
-func objfGivenMap(stats BuildTreeStats, m decoder.EventMap) (float32, error) {
+func objfGivenMap(stats BuildTreeStats, m EventMap) (float32, error) {
 	split, err := SplitStatsByMap(stats, m)
 	if err != nil {
 		return 0, err

@@ -2,8 +2,6 @@ package tree
 
 import (
 	"math"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // Post-clustering of the leaves (Kaldi's ClusterEventMapGetMapping,
@@ -14,7 +12,7 @@ import (
 // needed) each such leaf's new answer: the answer of another leaf of the
 // same group, as Kaldi numbers them. It returns the number of leaves
 // removed.
-func clusterLeavesMapping(e decoder.EventMap, stats BuildTreeStats, thresh float32, mapping *[]decoder.EventMap) (int, error) {
+func clusterLeavesMapping(e EventMap, stats BuildTreeStats, thresh float32, mapping *[]EventMap) (int, error) {
 	split, err := SplitStatsByMap(stats, e)
 	if err != nil {
 		return 0, err
@@ -36,10 +34,10 @@ func clusterLeavesMapping(e decoder.EventMap, stats BuildTreeStats, thresh float
 	_, assign, clusters := ClusterBottomUp(points, thresh, 0)
 	removed := len(points) - len(clusters)
 	if maxIndex >= len(*mapping) {
-		*mapping = append(*mapping, make([]decoder.EventMap, maxIndex+1-len(*mapping))...)
+		*mapping = append(*mapping, make([]EventMap, maxIndex+1-len(*mapping))...)
 	}
 	for i := range points {
-		(*mapping)[indexes[i]] = &decoder.ConstantEventMap{Answer: int32(indexes[assign[i]])}
+		(*mapping)[indexes[i]] = &ConstantEventMap{Answer: int32(indexes[assign[i]])}
 	}
 	return removed, nil
 }
@@ -47,12 +45,12 @@ func clusterLeavesMapping(e decoder.EventMap, stats BuildTreeStats, thresh float
 // clusterEventMapRestrictedByMap clusters the leaves of e separately within
 // each group of stats that restrict maps together (in BuildTree, the
 // roots), so leaves of different roots never merge.
-func clusterEventMapRestrictedByMap(e decoder.EventMap, stats BuildTreeStats, thresh float32, restrict decoder.EventMap) (decoder.EventMap, int, error) {
+func clusterEventMapRestrictedByMap(e EventMap, stats BuildTreeStats, thresh float32, restrict EventMap) (EventMap, int, error) {
 	groups, err := SplitStatsByMap(stats, restrict)
 	if err != nil {
 		return nil, 0, err
 	}
-	var mapping []decoder.EventMap
+	var mapping []EventMap
 	removed := 0
 	for _, g := range groups {
 		if len(g) == 0 {
@@ -72,7 +70,7 @@ func clusterEventMapRestrictedByMap(e decoder.EventMap, stats BuildTreeStats, th
 // ClusterEventMapToNClustersRestrictedByMap, which build-tree's
 // --round-num-leaves uses). When that is impossible the map is returned
 // unchanged with removed 0.
-func clusterEventMapToNClusters(e decoder.EventMap, stats BuildTreeStats, numClusters int, restrict decoder.EventMap) (decoder.EventMap, int, error) {
+func clusterEventMapToNClusters(e EventMap, stats BuildTreeStats, numClusters int, restrict EventMap) (EventMap, int, error) {
 	groups, err := SplitStatsByMap(stats, restrict)
 	if err != nil {
 		return nil, 0, err
@@ -108,7 +106,7 @@ func clusterEventMapToNClusters(e decoder.EventMap, stats BuildTreeStats, numClu
 	}
 	_, assign := ClusterBottomUpCompartmentalized(points, float32(math.Inf(1)), max(required, 0))
 	removed := 0
-	mapping := make([]decoder.EventMap, maxIndex+1)
+	mapping := make([]EventMap, maxIndex+1)
 	for i := range points {
 		if len(assign[i]) == 0 {
 			continue
@@ -119,7 +117,7 @@ func clusterEventMapToNClusters(e decoder.EventMap, stats BuildTreeStats, numClu
 		}
 		removed += len(points[i]) - numClust
 		for j := range points[i] {
-			mapping[indexes[i][j]] = &decoder.ConstantEventMap{Answer: int32(indexes[i][assign[i][j]])}
+			mapping[indexes[i][j]] = &ConstantEventMap{Answer: int32(indexes[i][assign[i][j]])}
 		}
 	}
 	return copyEventMap(e, mapping), removed, nil

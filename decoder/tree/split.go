@@ -2,8 +2,6 @@ package tree
 
 import (
 	"slices"
-
-	"github.com/strode-asr/strode/decoder"
 )
 
 // Greedy decision-tree splitting (Kaldi's build-tree-utils.cc:
@@ -139,11 +137,11 @@ func (s *splitter) doSplit(nextLeaf *int32) {
 	s.stats = nil
 }
 
-func (s *splitter) getMap() decoder.EventMap {
+func (s *splitter) getMap() EventMap {
 	if s.yes == nil {
-		return &decoder.ConstantEventMap{Answer: s.leaf}
+		return &ConstantEventMap{Answer: s.leaf}
 	}
-	return &decoder.SplitEventMap{Key: s.key, YesSet: sortedUnique(s.yesSet), Yes: s.yes.getMap(), No: s.no.getMap()}
+	return &SplitEventMap{Key: s.key, YesSet: sortedUnique(s.yesSet), Yes: s.yes.getMap(), No: s.no.getMap()}
 }
 
 func sortedUnique(v []int32) []int32 {
@@ -163,7 +161,7 @@ type splitResult struct {
 // the best available split over the whole tree (ties: the larger root
 // index), while it gains more than thresh and, when maxLeaves > 0, there are
 // fewer than maxLeaves leaves. numLeaves counts the leaves and is updated.
-func splitDecisionTree(input decoder.EventMap, stats BuildTreeStats, q *Questions, thresh float32, maxLeaves int, numLeaves *int32) (decoder.EventMap, splitResult, error) {
+func splitDecisionTree(input EventMap, stats BuildTreeStats, q *Questions, thresh float32, maxLeaves int, numLeaves *int32) (EventMap, splitResult, error) {
 	res := splitResult{smallestSplit: 1.0e+20}
 	split, err := SplitStatsByMap(stats, input)
 	if err != nil {
@@ -193,7 +191,7 @@ func splitDecisionTree(input decoder.EventMap, stats BuildTreeStats, q *Question
 		queue.Push(entry{builders[top.i].bestSplit, top.i})
 		res.numSplits++
 	}
-	subtrees := make([]decoder.EventMap, len(builders))
+	subtrees := make([]EventMap, len(builders))
 	for i, b := range builders {
 		subtrees[i] = b.getMap()
 	}

@@ -95,19 +95,21 @@ func (c *Counts) Estimate(opt Options) (*Model, []Discounts, error) {
 		return nil, nil, err
 	}
 	e.nEvent = e.v.NumEvents()
-	e.m = &Model{Vocab: c.Vocab, Order: c.Order, t: c.t,
-		prob: make([][]float32, c.Order), bow: make([][]float32, c.Order), hasBow: make([][]bool, c.Order)}
 	// Every vocabulary word gets a unigram entry so the left-over mass can
 	// reach the words the text never had; count 0 marks these entries,
 	// which enumerate the vocabulary and are not estimated from.
 	for id := range e.v.words {
 		if _, added := c.t.add(0, -1, int32(id)); added {
 			c.count[0] = append(c.count[0], 0)
-			e.kn[0] = append(e.kn[0], 0)
+			if c.Order > 1 { // else kn[0] is count[0]
+				e.kn[0] = append(e.kn[0], 0)
+			}
 			e.first[0] = append(e.first[0], int32(id))
 		}
 	}
-	e.m.t = c.t
+	e.kn[c.Order-1] = c.count[c.Order-1]
+	e.m = &Model{Vocab: c.Vocab, Order: c.Order, t: c.t,
+		prob: make([][]float32, c.Order), bow: make([][]float32, c.Order), hasBow: make([][]bool, c.Order)}
 	for k := range c.Order {
 		n := len(c.t.levels[k].word)
 		e.m.prob[k] = make([]float32, n)

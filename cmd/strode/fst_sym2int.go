@@ -22,7 +22,7 @@ func init() {
 		MinArgs:   1,
 		MaxArgs:   -1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			oov := fs.String("map-oov", "", "Symbol to which unknown symbols are mapped (default: unknown symbols are errors)")
+			oov := fs.String("map-oov", "", "Symbol (or integer id, written as it is: the lang's oov.int) to which unknown symbols are mapped (default: unknown symbols are errors)")
 			field := fs.String("field", "1-", "Fields to map, as sym2int.pl's -f (e.g. 2- for Kaldi text files)")
 			return func(ctx *kaldicmd.Context) error {
 				table, err := fst.ReadSymbolTableFile(ctx.Arg(0))

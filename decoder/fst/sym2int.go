@@ -45,7 +45,10 @@ func (r FieldRange) has(i int) bool { return i >= r.First && (r.Last == 0 || i <
 // error naming the utterance and line otherwise.
 type SymbolMapper struct {
 	Table *SymbolTable
-	// OOV is --map-oov; empty means unknown words are errors.
+	// OOV is --map-oov: a symbol of the table, or an integer id, which is
+	// written as it is (Kaldi's scripts pass the lang's oov.int, since a
+	// symbol such as <UNK> cannot stand unquoted in an rspecifier pipe);
+	// empty means unknown words are errors.
 	OOV string
 	// Fields selects the fields mapped (default all; "2-" for Kaldi text).
 	Fields FieldRange
@@ -68,7 +71,11 @@ func (m *SymbolMapper) MapLine(fields []string, name string, line int) ([]string
 				return nil, fmt.Errorf("%w: %s line %d (utterance %s): undefined symbol %q in field %d", ErrOOV, name, line, fields[0], f, i+1)
 			}
 			if id, ok = m.Table.Key(m.OOV); !ok {
-				return nil, fmt.Errorf("%w: the OOV symbol %q itself is not in the table", ErrOOV, m.OOV)
+				n, err := strconv.ParseInt(m.OOV, 10, 64)
+				if err != nil || n < 0 {
+					return nil, fmt.Errorf("%w: the OOV symbol %q itself is not in the table", ErrOOV, m.OOV)
+				}
+				id = n
 			}
 			m.NumOOV++
 		}

@@ -12,11 +12,22 @@
 #   0 with --corpus chime5 --chime5-dir DIR: data/train_worn and data/dev_worn from the corpus
 #     (binaural worn microphones, as egs/chime5/s5's prepare_data.sh; strode chime5-data-prep),
 #     which then are the --train and --dev defaults (CHiME-5 has no worn-mic eval audio)
+#   0 with --dict DIR (from scratch: no Kaldi GMM system, no --ali/--graph): the lang dir --lang
+#     from Kaldi's data/local/dict (validate-dict-dir; prepare-lang with position-dependent
+#     phones, --oov [<UNK>]) and its monophone tree and model (exp/strode_mono); the --lm-order
+#     [3] interpolated modified Kneser-Ney LM of --lm-text [the training set's text], closed on
+#     the lexicon's words (ngram-count; or --lm FILE.arpa[.gz]), its perplexity and OOV rate on
+#     every scored set (ngram -ppl: exp/strode_lm/ppl_SET.txt); G.fst in LANG_test and HCLG in
+#     exp/strode_mono/graph (or --graph when given)
 #   1 check the layout: every file the chosen stages need, the data dirs (validate-data-dir),
 #     and that the alignments' model is the graph's (same transition model, same pdfs)
 #   2 fbank features + CMVN stats per speaker for every data dir, in --nj jobs through --cmd
 #     (copies of the data dirs in --fbank-dir; archives in --feat-store; your feats stay)
-#   3 targets: the pdf counts (priors) of ali.*.gz, and how many training utterances lack one
+#   3 targets: the pdf counts (priors) of ali.*.gz, and how many training utterances lack one.
+#     With --dict the alignments are made first: a flat start (equal alignment of the training
+#     graphs, exp/strode_mono_ali0), then --flat-start-rounds [2] rounds of the paper's iterative
+#     procedure: a unidirectional SRU trained --align-epochs on the current alignments, then
+#     align-compiled-mapped with it (exp/strode_mono_aliR); the last round's are the targets
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
@@ -28,6 +39,9 @@
 #   --corpus NAME [none] --chime5-dir DIR: a corpus front end for stage 0 (chime5)
 #   --train DIR [data/train] --dev DIR [data/dev] --test "DIR ..." [data/eval] (empty: none)
 #   --lang DIR [data/lang] --ali DIR [exp/tri3_ali] --graph DIR [exp/tri3/graph]
+#   --dict DIR [none]: from scratch (stages 0 and 3 make lang, LM, graph and alignments; --ali is
+#     not read) --oov WORD [<UNK>] --lm FILE [estimated] --lm-text FILE [TRAIN/text] --lm-order N [3]
+#     --flat-start-rounds N [2] --align-epochs N [6; --quick 3]
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -57,6 +71,13 @@
 set -euo pipefail
 
 stage=0
+dict=
+oov="<UNK>"
+lm=
+lm_text=
+lm_order=3
+flat_start_rounds=2
+align_epochs=
 stop_stage=100
 corpus=
 chime5_dir=
@@ -132,6 +153,15 @@ esac
 cmd=$(resolve_cmd "$cmd")
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
+# From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
+# unless --graph names a graph you have.
+from_scratch=false; mono=$exp/strode_mono
+if [ -n "$dict" ]; then
+  from_scratch=true
+  [ "$graph" != exp/tri3/graph ] || graph=$mono/graph
+  ali=${mono}_ali$flat_start_rounds
+  case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
+fi
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 [ -n "$realign_model" ] || realign_model=${models%% *}
 [ -z "$fbank_config" ] && [ -f conf/fbank.conf ] && fbank_config=conf/fbank.conf
@@ -146,9 +176,11 @@ fbank_all="$fbank_opts${fbank_config:+ --config=$fbank_config}"
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
 # small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
 if $quick; then
+  : ${align_epochs:=3}
   : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learn_rate:=0.003}
   model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
 else
+  : ${align_epochs:=6}
   : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learn_rate:=0.002}
   model_opts="--ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
 fi
@@ -184,6 +216,45 @@ if [ "$corpus" = chime5 ] && run_stage 0; then
 fi
 
 # ---------------------------------------------------------------------------------------
+# Stage 0, from scratch: lang dir, LM, decoding graph.
+if $from_scratch && run_stage 0; then
+  log_stage 0 "from scratch: lang dir $lang, a $lm_order-gram LM and HCLG from $dict"
+  lmdir=$exp/strode_lm; mkdir -p $lmdir/log $mono/log
+  quietly $mono/log/validate_dict_dir.log $strode validate-dict-dir $dict ||
+    { echo "$0: stage 0: $dict is not a valid dict dir (see $mono/log/validate_dict_dir.log)" >&2; exit 1; }
+  if unit_done $lang; then
+    echo "   $lang: done before ($lang/.done)"
+  elif [ -e $lang/L.fst ]; then
+    echo "$0: stage 0: $lang exists and was not made by this recipe; pass --lang with a new directory for the lang that --dict makes" >&2; exit 1
+  else
+    quietly $mono/log/prepare_lang.log $strode prepare-lang --mono-dir=$mono $dict "$oov" $lmdir/lang_tmp $lang
+    mark_done $lang
+    echo "   $lang: $(grep -c -v -E '^(<eps>|#)' $lang/phones.txt) phones, $(grep -c -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt) words; $mono: $($strode hmm-info $mono/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
+  fi
+  if [ -z "$lm" ]; then
+    lm=$lmdir/lm.arpa.gz
+    if ! [ -s $lm ]; then
+      grep -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt | cut -d' ' -f1 > $lmdir/vocab
+      cut -d' ' -f2- ${lm_text:-$train/text} > $lmdir/lm_text
+      quietly $lmdir/log/ngram_count.log $strode ngram-count -order $lm_order -kndiscount -interpolate \
+        -vocab $lmdir/vocab -unk -map-unk "$oov" -text $lmdir/lm_text -lm $lm
+    fi
+  fi
+  for src in $sets; do
+    cut -d' ' -f2- $src/text > $lmdir/text_$(basename $src)
+    $strode ngram -lm $lm -order $lm_order -ppl $lmdir/text_$(basename $src) > $lmdir/ppl_$(basename $src).txt 2> $lmdir/log/ppl_$(basename $src).log
+    echo "   LM $lm on $(basename $src): $(tr '\n' ' ' < $lmdir/ppl_$(basename $src).txt | sed 's/^file [^:]*: //')"
+  done
+  if [ "$graph" = $mono/graph ] && ! unit_done $graph; then
+    rm -rf ${lang}_test; cp -r $lang ${lang}_test; rm -f ${lang}_test/.done
+    quietly $lmdir/log/arpa2fst.log $strode arpa2fst --disambig-symbol=#0 --read-symbol-table=$lang/words.txt "gunzip -c $lm |" ${lang}_test/G.fst
+    quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $graph
+    mark_done $graph
+    echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $mono/log/mkgraph.log | tail -n 1)"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------
 # Stage 1: check the layout (always, for the stages about to run: a missing file is found
 # now, not an hour into training).
 missing=()
@@ -201,9 +272,13 @@ if needs 2 7; then
 fi
 if needs 4 5; then need $train/text 5 "transcripts for realignment"; fi
 if needs 7 7; then for d in $sets; do need $d/text 7 "reference transcripts for scoring"; done; fi
-if needs 3 5; then
+if needs 3 5 && ! $from_scratch; then
   need $ali/final.mdl 3 "the alignments' model (pdf-ids of the targets)"
   ls $ali/ali.*.gz >/dev/null 2>&1 || missing+=("$ali/ali.*.gz (stage 3: the training alignments, from steps/align_si.sh or a training dir)")
+fi
+if $from_scratch && needs 3 7; then
+  for f in L.fst words.txt phones/disambig.int oov.txt; do need $lang/$f 3 "the lang dir of stage 0"; done
+  need $mono/final.mdl 3 "the monophone model of stage 0"
 fi
 if [ "$realign_iters" != 0 ] && needs 5 5; then
   need $ali/tree 5 "training graphs for realignment"
@@ -229,7 +304,7 @@ if run_stage 1; then
     quietly $exp/strode_check/log/validate_$(basename $d).log $strode validate-data-dir --no-feats $d ||
       { echo "$0: stage 1: $d is not a valid data dir (fix it, e.g. utils/fix_data_dir.sh $d)" >&2; exit 1; }
   done
-  if needs 3 6; then
+  if needs 3 6 && ! $from_scratch; then
     # The targets' pdf-ids must be the graph's: the same transition model (tree and topology).
     quietly $exp/strode_check/log/compare_models.log $strode compare-transition-models $ali/final.mdl $decode_mdl || {
       echo "$0: stage 1: the alignments' model $ali/final.mdl and the graph's $decode_mdl have different transition models;" >&2
@@ -286,6 +361,47 @@ make_counts() {
   $strode analyze-counts --binary=false "ark:gunzip -c $a/ali.*.gz | $strode ali-to-pdf $a/final.mdl ark:- ark:- |" \
     $out.tmp 2> $(dirname $out)/log/analyze_counts.log && mv $out.tmp $out
 }
+# realign AM COUNTS FROM OUT: align the training data with the network AM (its priors COUNTS)
+# through the training graphs of the model and tree in FROM, into OUT/ali.JOB.gz.
+realign() {
+  local am=$1 counts=$2 from=$3 out=$4 d j oov_int
+  d=$(fbank_of $train); j=$(jobs_of $d); oov_int=$(cat $lang/oov.int)
+  rm -rf $out; mkdir -p $out/log
+  cp $from/final.mdl $from/tree $out/; echo $j > $out/num_jobs
+  $cmd JOB=1:$j $out/log/align.JOB.log \
+    $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $out/tree $out/final.mdl $lang/L.fst \
+      "ark:$strode sym2int --map-oov=$oov_int --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
+    $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 $out/final.mdl ark:- \
+      "ark:$strode forward --no-softmax=true --class-frame-counts=$counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $am scp:$d/split$j/JOB/feats.scp ark:- |" \
+      "ark:| gzip -c > $out/ali.JOB.gz"
+  make_counts $out
+  grep -h -E "^LOG .*Overall|^LOG .*Done" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
+}
+if $from_scratch && run_stage 3; then
+  log_stage 3 "from scratch: flat start, then $flat_start_rounds rounds of train and realign"
+  d=$(fbank_of $train); j=$(jobs_of $d); a=${mono}_ali0
+  if ! unit_done $a; then
+    rm -rf $a; mkdir -p $a/log; cp $mono/final.mdl $mono/tree $a/; echo $j > $a/num_jobs
+    $cmd JOB=1:$j $a/log/align_equal.JOB.log \
+      $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $a/tree $a/final.mdl $lang/L.fst \
+        "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
+      $strode align-equal-compiled ark:- scp:$d/split$j/JOB/feats.scp "ark:| gzip -c > $a/ali.JOB.gz"
+    make_counts $a; mark_done $a
+    echo "   $a: equal alignments of $(gunzip -c $a/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2>/dev/null | wc -l) utterances"
+  fi
+  for r in $(seq 1 $flat_start_rounds); do
+    prev=${mono}_ali$((r-1)); am=${mono}_nnet$r; out=${mono}_ali$r
+    if unit_done $out; then echo "   $out: done before ($out/.done)"; continue; fi
+    echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
+    mkdir -p $am/log
+    $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
+      --learn-rate=$learn_rate $train_opts $(pipeline_flags) --transition-model=$prev/final.mdl \
+      "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
+      scp:$d/feats.scp "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
+    realign $am/final.am $prev/pdf.counts $prev $out
+    mark_done $out
+  done
+fi
 if run_stage 3; then
   log_stage 3 "targets: $ali/ali.*.gz through $ali/final.mdl; priors"
   t=$exp/strode_targets; mkdir -p $t/log
@@ -381,23 +497,13 @@ fi
 
 # ---------------------------------------------------------------------------------------
 if [ "$realign_iters" != 0 ] && run_stage 5; then
-  d=$(fbank_of $train); oov=$(cat $lang/oov.txt)
   for r in $(seq 1 $realign_iters); do
     rm0=$(run_name "$realign_model:${seeds%% *}")  # the realigning network: the first seed's
     if [ $r = 1 ]; then src=$exp/$rm0; else src=$exp/${rm0}_realign$((r-1)); fi
     out=$exp/${realign_model}_ali$r
     log_stage 5 "round $r: align the training data with $src, retrain on it"
     if ! unit_done $out; then
-      rm -rf $out; mkdir -p $out/log
-      j=$(jobs_of $d); cp $ali/final.mdl $ali/tree $out/; echo $j > $out/num_jobs
-      $cmd JOB=1:$j $out/log/align.JOB.log \
-        $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $out/tree $out/final.mdl $lang/L.fst \
-          "ark:$strode sym2int --map-oov=$oov --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
-        $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 $out/final.mdl ark:- \
-          "ark:$strode forward --no-softmax=true --class-frame-counts=$src/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $src/final.am scp:$d/split$j/JOB/feats.scp ark:- |" \
-          "ark:| gzip -c > $out/ali.JOB.gz"
-      make_counts $out
-      grep -h -E "^LOG .*Overall|^LOG .*Done" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
+      realign $src/final.am $src/pdf.counts $ali $out
       mark_done $out
     fi
     train_models $out _realign$r

@@ -361,6 +361,17 @@ make_counts() {
   $strode analyze-counts --binary=false "ark:gunzip -c $a/ali.*.gz | $strode ali-to-pdf $a/final.mdl ark:- ark:- |" \
     $out.tmp 2> $(dirname $out)/log/analyze_counts.log && mv $out.tmp $out
 }
+model_flags() {  # the model options common to strode train and strode train-parallel
+  echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
+    --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
+}
+own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
+  case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
+}
+pipeline_flags() {  # the features as the models see them
+  echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
+    --left-context=$context --right-context=$context
+}
 # realign AM COUNTS FROM OUT: align the training data with the network AM (its priors COUNTS)
 # through the training graphs of the model and tree in FROM, into OUT/ali.JOB.gz.
 realign() {
@@ -416,17 +427,6 @@ fi
 # ---------------------------------------------------------------------------------------
 # train_models ALI SUFFIX: train every model on the alignments in ALI into exp/MODEL$SUFFIX.
 # One process per model through --cmd (--num-jobs-final 1), or data-parallel (see --help).
-model_flags() {  # the model options common to strode train and strode train-parallel
-  echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
-    --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
-}
-own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
-  case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
-}
-pipeline_flags() {  # the features as the models see them
-  echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
-    --left-context=$context --right-context=$context
-}
 train_one() {  # train_one MODEL ALI DIR SEED
   local m=$1 a=$2 dir=$3 sd=$4
   if [ "$num_jobs_final" -le 1 ]; then

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // The commands as run.sh runs them: `strode chime5-data-prep`, then
@@ -16,10 +18,7 @@ func TestCommandsEndToEnd(t *testing.T) {
 		t.Skip("builds the strode binary; run without -short")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	corpus := buildCorpus(t)
 	run := func(name string, args ...string) string {
 		t.Helper()

@@ -6,41 +6,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // kaldiMiniArgs point the recipe at kaldi-mini's layout: a monophone system
 // whose training dir holds the alignments, and no dev set.
 var kaldiMiniArgs = []string{"--dev", "", "--test", "data/test", "--ali", "exp/mono", "--graph", "exp/mono/graph"}
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// strodeBin builds the binary once per test binary.
+// strodeBin is the strode binary the tests share (internal/testbin).
 func strodeBin(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strode-kaldi-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "strode")
-		if out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/strode").CombinedOutput(); err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v", buildErr)
-	}
-	return binPath
+	return testbin.Strode(t)
 }
 
 // copyExperiment copies ../shared/kaldi-mini (12 MB) into a fresh directory:

@@ -12,11 +12,9 @@ import (
 
 // The commands as run.sh runs them: `strode chime5-data-prep`, then
 // `strode validate-data-dir` when the binary has it, then
-// `extract-segments | compute-fbank-feats` over the data directory.
+// `extract-segments | compute-fbank-feats` over the data directory (seconds
+// with the shared binary: -short runs it).
 func TestCommandsEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the strode binary; run without -short")
-	}
 	tmp := t.TempDir()
 	bin := testbin.Strode(t)
 	corpus := buildCorpus(t)

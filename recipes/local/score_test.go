@@ -14,9 +14,6 @@ import (
 )
 
 func TestScoreScript(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the strode binary; run without -short")
-	}
 	k, _ := filepath.Abs(shareddata.Dir(t, "kaldi-mini"))
 	dir := t.TempDir()
 	bin := testbin.Strode(t)

@@ -4,7 +4,7 @@
 // several at once, and each used to link its own copy of cmd/strode; Strode
 // builds it once into a cache folder keyed by a hash of everything the build
 // reads (the module's Go sources and embedded files, go.mod, go.sum, the Go
-// version and build settings), so every later call, in this process or
+// version and build settings, and the checkout's path), so every later call, in this process or
 // another, reuses it until a source changes. A file lock serializes the
 // build, and the binary is built under a temporary name and renamed, so a
 // process never sees a half-written binary.

@@ -125,7 +125,7 @@ func goEnv(root string) (string, error) {
 	return string(out), nil
 }
 
-// sourceKey hashes env and every file the build of cmd/strode can read:
+// sourceKey hashes root, env and every file the build of cmd/strode can read:
 // the module's non-test Go sources (all packages, not only cmd/strode's
 // dependencies: listing those needs `go list`, slower than hashing a few MB),
 // assembly and C files, the files //go:embed names, go.mod and go.sum.
@@ -185,7 +185,9 @@ func sourceKey(root, env string) (string, error) {
 	}
 	sort.Strings(files)
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", env)
+	// The root too: a binary records its source paths (stack traces,
+	// debug info), so another checkout of the same sources gets its own.
+	fmt.Fprintf(h, "%s\x00%s\x00", root, env)
 	for i, f := range files {
 		if i > 0 && files[i-1] == f {
 			continue

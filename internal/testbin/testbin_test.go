@@ -34,7 +34,8 @@ func fakeModule(t *testing.T) string {
 }
 
 // The key changes with what the build reads (a Go source, an embedded
-// file, the build settings) and with nothing else (tests, testdata, docs).
+// file, the build settings, the checkout) and with nothing else (tests,
+// testdata, docs).
 func TestSourceKey(t *testing.T) {
 	root := fakeModule(t)
 	key := func() string {
@@ -51,6 +52,9 @@ func TestSourceKey(t *testing.T) {
 	}
 	if k, _ := sourceKey(root, "go1.y linux amd64"); k == base {
 		t.Error("another Go version gives the same key")
+	}
+	if k, _ := sourceKey(fakeModule(t), "go1.x linux amd64"); k == base {
+		t.Error("another checkout of the same files gives the same key")
 	}
 	for _, c := range []struct {
 		file    string

@@ -6,20 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // The commands as run.sh runs them: `strode chime5-data-prep`, then
 // `strode validate-data-dir` when the binary has it, then
-// `extract-segments | compute-fbank-feats` over the data directory.
+// `extract-segments | compute-fbank-feats` over the data directory (seconds
+// with the shared binary: -short runs it).
 func TestCommandsEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the strode binary; run without -short")
-	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	corpus := buildCorpus(t)
 	run := func(name string, args ...string) string {
 		t.Helper()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // TestSpeedCopiesMakeValidDataDir runs stage 0 with speed-perturbed and
@@ -39,10 +40,7 @@ func TestSpeedCopiesMakeValidDataDir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(tmp, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	exp := filepath.Join(tmp, "exp")
 	out, err := exec.Command("bash", "run.sh", "--fsdd-dir", small, "--exp-dir", exp, "--strode", bin,
 		"--speeds", "0.9 1.0", "--warps", "0.9 1.0", "--stage", "0", "--stop-stage", "0").CombinedOutput()

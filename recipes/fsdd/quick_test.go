@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
-// TestQuickRecipe runs `run.sh --quick` on ../shared/data/fsdd from a
-// fresh build of the binary: every stage, both models, and the checks the
+// TestQuickRecipe runs `run.sh --quick` on ../shared/data/fsdd with this tree's
+// build of the binary (internal/testbin): every stage, both models, and the checks the
 // recipe makes itself (stage 8: a loglikes file decodes to the same 1-best
 // as the pipe). It proves the pipeline in CI (about two minutes on two
 // cores); the WER bounds only say the models learned something (a guess is
@@ -26,10 +27,7 @@ func TestQuickRecipe(t *testing.T) {
 		t.Skip("needs bash")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	exp := filepath.Join(tmp, "exp")
 	out, err := exec.Command("bash", "run.sh", "--quick", "--fsdd-dir", fsdd, "--exp-dir", exp, "--strode", bin).CombinedOutput()
 	if err != nil {

@@ -10,37 +10,17 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // kaldiMiniArgs point the recipe at kaldi-mini's layout: a monophone system
 // whose training dir holds the alignments, and no dev set.
 var kaldiMiniArgs = []string{"--dev", "", "--test", "data/test", "--ali", "exp/mono", "--graph", "exp/mono/graph"}
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// strodeBin builds the binary once per test binary.
+// strodeBin is the strode binary the tests share (internal/testbin).
 func strodeBin(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strode-kaldi-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "strode")
-		if out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/strode").CombinedOutput(); err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v", buildErr)
-	}
-	return binPath
+	return testbin.Strode(t)
 }
 
 // copyExperiment copies ../shared/kaldi-mini (12 MB) into a fresh directory:
@@ -53,6 +33,54 @@ func copyExperiment(t *testing.T) string {
 		t.Fatalf("cp: %v\n%s", err, out)
 	}
 	return dst
+}
+
+// quickArgs is the --quick run on kaldi-mini that the tests share.
+var quickArgs = append([]string{"--quick", "--nj", "2"}, kaldiMiniArgs...)
+
+// quick is that run, made once per test binary by quickRun: it trains two
+// models for minutes, and several tests check what it made. They only
+// read its experiment; a test that writes runs in its own copy.
+var quick struct {
+	once     sync.Once
+	tmp, dir string // tmp holds the copy of kaldi-mini dir (removed by TestMain)
+	out      []byte
+	err      error
+}
+
+// quickRun returns the experiment of `run.sh --quick --nj 2` on a copy of
+// kaldi-mini and the recipe's output, running it the first time.
+func quickRun(t *testing.T) (dir string, out []byte) {
+	t.Helper()
+	src := shareddata.Full(t, "kaldi-mini")
+	script, err := filepath.Abs("run.sh")
+	must(t, err)
+	bin := strodeBin(t)
+	quick.once.Do(func() {
+		if quick.tmp, quick.err = os.MkdirTemp("", "strode-kaldi-quick"); quick.err != nil {
+			return
+		}
+		dir := filepath.Join(quick.tmp, "s5")
+		if quick.out, quick.err = exec.Command("cp", "-r", src, dir).CombinedOutput(); quick.err != nil {
+			return
+		}
+		c := exec.Command("bash", append([]string{script, "--strode", bin}, quickArgs...)...)
+		c.Dir = dir
+		quick.dir = dir
+		quick.out, quick.err = c.CombinedOutput()
+	})
+	if quick.err != nil {
+		t.Fatalf("run.sh --quick (shared run): %v\n%s", quick.err, quick.out)
+	}
+	return quick.dir, quick.out
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if quick.tmp != "" {
+		os.RemoveAll(quick.tmp)
+	}
+	os.Exit(code)
 }
 
 // recipe returns the command that runs run.sh in dir.
@@ -98,15 +126,11 @@ func readResults(t *testing.T, dir string) []result {
 const quickWERBar = 10.0
 
 // TestQuickKaldiMini runs every stage of `run.sh --quick --nj 2` on a copy of
-// kaldi-mini: features in two jobs, targets from exp/mono/ali.1.gz, both
-// models, lattices in exp/MODEL/decode_test/lat.{1,2}.gz, scoring and the
-// results table.
+// kaldi-mini (the shared quickRun): features in two jobs, targets from
+// exp/mono/ali.1.gz, both models, lattices in
+// exp/MODEL/decode_test/lat.{1,2}.gz, scoring and the results table.
 func TestQuickKaldiMini(t *testing.T) {
-	dir := copyExperiment(t)
-	out, err := recipe(t, dir, append([]string{"--quick", "--nj", "2"}, kaldiMiniArgs...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("run.sh --quick: %v\n%s", err, out)
-	}
+	dir, out := quickRun(t)
 	if !strings.Contains(string(out), "| model | set | %WER |") {
 		t.Errorf("no results table printed:\n%s", out)
 	}

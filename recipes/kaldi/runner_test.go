@@ -15,15 +15,13 @@ import (
 // TestFakeQueue drives stages 1-2 (features in two jobs) through a stand-in
 // for a cluster's queue.pl, which records its arguments and runs the job
 // itself: the recipe must call it with Kaldi's interface (JOB=1:N, the log
-// file, the command) and get the same logs and features as with run.pl.
+// file, the command) and get the same logs and features as with run.pl
+// (the shared quickRun's: --quick changes no option of stages 1-2).
 func TestFakeQueue(t *testing.T) {
 	queue, err := filepath.Abs("testdata/fake_queue.pl")
 	must(t, err)
 	args := append([]string{"--stop-stage", "2", "--nj", "2"}, kaldiMiniArgs...)
-	local := copyExperiment(t)
-	if out, err := recipe(t, local, args...).CombinedOutput(); err != nil {
-		t.Fatalf("run.pl: %v\n%s", err, out)
-	}
+	local, _ := quickRun(t)
 	queued := copyExperiment(t)
 	calls := filepath.Join(t.TempDir(), "calls")
 	c := recipe(t, queued, append(args, "--cmd", queue+" -l mem_free=2G")...)
@@ -83,16 +81,14 @@ func featsText(t *testing.T, dir, set string) string {
 // TestKillAndRerun kills the whole recipe (kill -9 of its process group, as a
 // lost node or a closed terminal) in the middle of training and again in the
 // middle of decoding; each re-run finishes what was left, and the results are
-// those of an uninterrupted run. Three quick runs: not with -short.
+// those of an uninterrupted run (the shared quickRun). Two more quick runs:
+// not with -short.
 func TestKillAndRerun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the --quick recipe three times (minutes); run without -short")
+		t.Skip("runs the --quick recipe twice more (minutes); run without -short")
 	}
-	args := append([]string{"--quick", "--nj", "2"}, kaldiMiniArgs...)
-	ref := copyExperiment(t)
-	if out, err := recipe(t, ref, args...).CombinedOutput(); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, out)
-	}
+	args := quickArgs
+	ref, _ := quickRun(t)
 	want := readResults(t, ref)
 
 	dir := copyExperiment(t)

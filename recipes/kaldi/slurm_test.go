@@ -17,9 +17,13 @@ import (
 // --cmd slurm.pl, and the same small recipe with run.pl: every job's log must
 // carry a Slurm job id that Slurm's own scontrol knows, and the results must
 // be the local run's exactly (training and decoding are deterministic given
-// the seed, so the tolerance is zero). CI runs it when it could install the
-// packages (.ci/run does, as root); elsewhere it skips naming the command.
+// the seed, so the tolerance is zero). Two recipe runs: only without -short
+// (CI's `go test -short` skips it), where the packages are installed (.ci/run
+// installs them, as root); elsewhere it skips naming the command.
 func TestSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two recipe runs through a Slurm cluster it starts (minutes); run without -short")
+	}
 	slurmtest.StartLocalCluster(t) // SLURM_CONF: the recipe's jobs and scontrol below use this cluster
 
 	// One tiny model and one LM weight keep the two runs to half a minute or so each: the point

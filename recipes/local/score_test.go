@@ -10,18 +10,13 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 func TestScoreScript(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the strode binary; run without -short")
-	}
 	k, _ := filepath.Abs(shareddata.Dir(t, "kaldi-mini"))
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	dec := filepath.Join(dir, "decode")
 	os.MkdirAll(dec, 0o755)
 	lat, err := os.ReadFile(filepath.Join(k, "exp/mono/decode_test/lat.1.gz"))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // The --quick bar. Three epochs of 200 videos (12 minibatches) are too few
@@ -28,8 +29,8 @@ const (
 	quickMinCS     = 0.85
 )
 
-// TestQuickRecipe runs `run.sh --quick` on ../shared/data/mnist from a
-// fresh build of the binary: both subsets, all four models, the table. It
+// TestQuickRecipe runs `run.sh --quick` on ../shared/data/mnist with this tree's
+// build of the binary (internal/testbin): both subsets, all four models, the table. It
 // proves the pipeline in CI (-short runs it, as the FSDD recipe's).
 func TestQuickRecipe(t *testing.T) {
 	mnist, err := filepath.Abs(shareddata.Full(t, "data/mnist"))
@@ -40,10 +41,7 @@ func TestQuickRecipe(t *testing.T) {
 		t.Skip("needs bash")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "strode")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Strode(t)
 	exp := filepath.Join(tmp, "exp")
 	start := time.Now()
 	out, err := exec.Command("bash", "run.sh", "--quick", "--nj", "2", "--mnist-dir", mnist, "--exp-dir", exp, "--strode", bin).CombinedOutput()

@@ -1,0 +1,386 @@
+# steps.sh — the work of recipes/kaldi/run.sh's stages, sourced by it once its options and
+# settings are known (as Kaldi's run.sh calls steps/*.sh): every function reads run.sh's
+# variables ($strode, $cmd, $exp, $train, $sets, $ali, ...). A unit of work (a data dir, a model,
+# a decode dir) is skipped when its .done file exists (recipes/local/jobs.sh).
+
+# chime5_data_dir SET DIR (stage 0): DIR from CHiME-5's SET (train, dev) with strode
+# chime5-data-prep; nothing for an empty DIR.
+chime5_data_dir() {
+  local set_name=$1 d=${2-}
+  [ -n "$d" ] || return 0
+  if unit_done $d; then echo "   $d: done before ($d/.done)"; return 0; fi
+  quietly $exp/strode_check/log/chime5_data_prep_$set_name.log \
+    $strode chime5-data-prep "$chime5_dir" $set_name $d
+  echo "   $d: $(wc -l < $d/utt2spk) utterances, $(wc -l < $d/spk2utt) speakers"
+  mark_done $d
+}
+
+# needs A B: a stage in A..B is checked: those about to run, or all of them when stage 1 runs
+# alone (--stop-stage 1 checks the layout for the whole recipe).
+needs() {
+  local check_to=$stop_stage
+  [ "$stop_stage" -le 1 ] && check_to=7
+  [ "$1" -le "$check_to" ] && [ "$2" -ge "$stage" ]
+}
+
+# check_files (before stage 1): every file the chosen stages need is there, or the recipe stops
+# listing what is missing.
+check_files() {
+  local missing=() d f
+  need() {  # need FILE STAGE WHAT
+    [ -e "$1" ] || missing+=("$1 (stage $2: $3)")
+  }
+  if needs 2 7; then
+    for d in $train $sets; do
+      for f in wav.scp utt2spk spk2utt; do need $d/$f 2 "features of $d"; done
+    done
+  fi
+  if needs 4 5; then need $train/text 5 "transcripts for realignment"; fi
+  if needs 7 7; then for d in $sets; do need $d/text 7 "reference transcripts for scoring"; done; fi
+  if $from_scratch && needs 3 7; then
+    for f in L.fst words.txt phones/disambig.int oov.int; do need $lang/$f 3 "the lang dir of stage 0 (--dict)"; done
+    need $mono/final.mdl 3 "the monophone model of stage 0 (--dict)"
+  fi
+  if needs 3 5 && ! $from_scratch; then
+    need $ali/final.mdl 3 "the alignments' model (pdf-ids of the targets)"
+    ls $ali/ali.*.gz >/dev/null 2>&1 || missing+=("$ali/ali.*.gz (stage 3: the training alignments, from steps/align_si.sh or a training dir)")
+  fi
+  if [ "$realign_iters" != 0 ] && needs 5 5; then
+    need $ali/tree 5 "training graphs for realignment"
+    need $lang/L.fst 5 "training graphs for realignment"
+    need $lang/words.txt 5 "training graphs for realignment"
+    need $lang/phones/disambig.int 5 "training graphs for realignment"
+    need $lang/oov.txt 5 "transcript words missing from the lexicon"
+  fi
+  if needs 6 7; then
+    need $graph/HCLG.fst 6 "decoding graph"
+    need $graph/words.txt 6 "word symbol table"
+    need $decode_mdl 6 "the graph's transition model (--decode-mdl)"
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "$0: the experiment in $PWD lacks:" >&2
+    printf '  %s\n' "${missing[@]}" >&2
+    exit 1
+  fi
+}
+
+# check_layout (stage 1): the data dirs are valid, and the alignments' model is the graph's.
+check_layout() {
+  local d p
+  echo "   strode: $strode; jobs: --nj $nj through '$cmd'"
+  for d in $train $sets; do
+    quietly $exp/strode_check/log/validate_$(basename $d).log $strode validate-data-dir --no-feats $d ||
+      { echo "$0: stage 1: $d is not a valid data dir (fix it, e.g. utils/fix_data_dir.sh $d)" >&2; exit 1; }
+  done
+  needs 3 6 || return 0
+  # From scratch the alignments' model is the graph's by construction (stages 0 and 3).
+  ! $from_scratch || return 0
+  # The targets' pdf-ids must be the graph's: the same transition model (tree and topology).
+  quietly $exp/strode_check/log/compare_models.log $strode compare-transition-models $ali/final.mdl $decode_mdl || {
+    echo "$0: stage 1: the alignments' model $ali/final.mdl and the graph's $decode_mdl have different transition models;" >&2
+    echo "  align the training data with the graph's model (steps/align_si.sh ... $(dirname $graph) ${ali}) or pass the matching --graph" >&2
+    exit 1
+  }
+  if [ -f $graph/num_pdfs ]; then
+    p=$($strode hmm-info $ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+    [ "$p" = "$(cat $graph/num_pdfs)" ] || { echo "$0: stage 1: $graph/num_pdfs says $(cat $graph/num_pdfs) pdfs, $ali/final.mdl has $p" >&2; exit 1; }
+  fi
+  echo "   alignments $ali ($(ls $ali/ali.*.gz | wc -l) archives) match the graph $graph: $($strode hmm-info $ali/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
+}
+
+# make_fbank SRC (stage 2): fbank features and CMVN stats of data dir SRC in our copy of it,
+# $(fbank_of SRC), in $(jobs_of) jobs through --cmd; archives in --feat-store.
+make_fbank() {
+  local src=$1 name d logdir j warp= store k
+  name=$(basename $src); d=$(fbank_of $src); logdir=$exp/make_fbank/$name/log
+  if unit_done $d; then echo "   $name: done before ($d/.done)"; return 0; fi
+  mkdir -p $feat_store; store=$(cd $feat_store && pwd)
+  rm -rf $d $logdir; mkdir -p $d $logdir
+  for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur; do
+    [ -f $src/$f ] && cp $src/$f $d/
+  done
+  j=$(jobs_of $d); quietly $logdir/split.log $strode split-data $d $j
+  # VTLN warps per utterance (utt2warp), as steps/make_mfcc.sh takes them
+  [ -f $src/utt2warp ] && cp $src/utt2warp $d/ && warp=--vtln-map=ark:$d/utt2warp
+  if [ -f $d/segments ]; then
+    $cmd JOB=1:$j $logdir/make_fbank.JOB.log \
+      $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
+      $strode compute-fbank-feats $fbank_all $warp ark:- ark,scp:$store/raw_fbank_$name.JOB.ark,$store/raw_fbank_$name.JOB.scp
+  else
+    $cmd JOB=1:$j $logdir/make_fbank.JOB.log \
+      $strode compute-fbank-feats $fbank_all $warp scp,p:$d/split$j/JOB/wav.scp \
+      ark,scp:$store/raw_fbank_$name.JOB.ark,$store/raw_fbank_$name.JOB.scp
+  fi
+  for k in $(seq $j); do cat $store/raw_fbank_$name.$k.scp; done | LC_ALL=C sort > $d/feats.scp
+  $cmd $logdir/cmvn.log $strode compute-cmvn-stats --spk2utt=ark:$d/spk2utt scp:$d/feats.scp \
+    ark,scp:$store/cmvn_$name.ark,$d/cmvn.scp
+  # Utterances whose features failed are dropped (and counted), then the split is made again
+  # with feats.scp and cmvn.scp.
+  quietly $logdir/fix_data_dir.log $strode fix-data-dir $d; grep -h "dropped" $logdir/fix_data_dir.log | sed 's/^/   /' || true
+  quietly $logdir/split.log $strode split-data $d $j
+  echo "   $name: $(wc -l < $d/feats.scp) of $(wc -l < $src/utt2spk) utterances, dim $($strode feat-to-dim scp:$d/feats.scp - 2>/dev/null)"
+  mark_done $d
+}
+
+# make_counts ALI (stages 3 and 5): the priors (pdf counts) of an alignment dir, into $(counts_of ALI).
+# Every pdf of the model gets a count (--counts-dim), also the ones no frame is aligned to (a
+# small training set, a flat start): the priors must have the network's output dimension.
+make_counts() {
+  local a=$1 out pdfs; out=$(counts_of $1); mkdir -p $(dirname $out)/log
+  pdfs=$($strode hmm-info $a/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+  $strode analyze-counts --binary=false --counts-dim=${pdfs:-0} "ark:gunzip -c $a/ali.*.gz | $strode ali-to-pdf $a/final.mdl ark:- ark:- |" \
+    $out.tmp 2> $(dirname $out)/log/analyze_counts.log && mv $out.tmp $out
+}
+
+# count_targets (stage 3): how many training utterances have no alignment (training skips them).
+count_targets() {
+  local t=$exp/strode_targets d n
+  mkdir -p $t/log
+  gunzip -c $ali/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2> $t/log/copy_ali.log | cut -d' ' -f1 | LC_ALL=C sort > $t/ali.keys
+  d=$(fbank_of $train)
+  n=$($strode filter-scp --print-args=false --exclude $t/ali.keys $d/feats.scp | wc -l)
+  echo "   $(wc -l < $t/ali.keys) alignments; $n of $(wc -l < $d/feats.scp) training utterances have none and are skipped in training (as Kaldi does)"
+  echo "   priors: $(counts_of $ali) ($(awk '{print NF-2}' $(counts_of $ali)) pdfs)"
+}
+
+# split_tr_cv (stage 4): the training and held-out sets $tr and $cv: --cv-utts (and
+# --exclude-utts), else --cv-spk-percent of the speakers.
+split_tr_cv() {
+  local d; d=$(fbank_of $train)
+  if ! unit_done $tr || ! unit_done $cv; then
+    rm -rf $tr $cv; mkdir -p $exp/strode_targets
+    if [ -n "$cv_utts" ]; then
+      quietly $exp/strode_targets/log/subset_cv.log $strode subset-data-dir --utt-list $cv_utts $d $cv
+      $strode filter-scp --print-args=false --exclude ${exclude_utts:-$cv_utts} $d/utt2spk | cut -d' ' -f1 > $exp/strode_targets/tr.utts
+      quietly $exp/strode_targets/log/subset_tr.log $strode subset-data-dir --utt-list $exp/strode_targets/tr.utts $d $tr
+    else
+      quietly $exp/strode_targets/log/subset_tr_cv.log $strode subset-data-dir-tr-cv --cv-spk-percent $cv_spk_percent --seed $seed $d $tr $cv
+    fi
+    mark_done $tr; mark_done $cv
+  fi
+  echo "   training set $(wc -l < $tr/feats.scp) utterances ($(wc -l < $tr/spk2utt) speakers), held-out $(wc -l < $cv/feats.scp) ($(wc -l < $cv/spk2utt) speakers)"
+}
+
+# train_models ALI SUFFIX: train every model on the alignments in ALI into exp/MODEL$SUFFIX.
+# One process per model through --cmd (--num-jobs-final 1), or data-parallel (see --help).
+model_flags() {  # the model options common to strode train and strode train-parallel
+  echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
+    --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
+}
+own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
+  case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
+}
+pipeline_flags() {  # the features as the models see them
+  echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
+    --left-context=$context --right-context=$context
+}
+train_one() {  # train_one MODEL ALI DIR SEED
+  local m=$1 a=$2 dir=$3 sd=$4
+  if [ "$num_jobs_final" -le 1 ]; then
+    # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
+    $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
+      --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
+      "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
+      --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp $(own_opts $m) \
+      scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
+  else
+    # The driver runs here and sends each iteration's jobs through --cmd; a re-run continues
+    # after the last averaged model.
+    $strode train-parallel --cmd "$cmd" --num-jobs-initial=$num_jobs_initial --num-jobs-final=$num_jobs_final \
+      --num-epochs=$epochs --initial-effective-lrate=$initial_effective_lrate \
+      --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$sd $(model_flags $m) $train_opts \
+      $(own_opts $m | sed -E 's/--(left|right)-context=[0-9]+//g') $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
+  fi
+}
+train_models() {
+  local a=$1 suffix=$2 r m dir pids=()
+  egs=$exp/strode_egs$suffix
+  if [ "$num_jobs_final" -gt 1 ] && ! unit_done $egs; then
+    echo "   training archives: $egs (log: $egs/log/get_egs.log)"
+    rm -rf $egs; mkdir -p $egs/log
+    $cmd $egs/log/get_egs.log $strode get-egs --num-archives=${num_archives:-$num_jobs_final} --srand=$seed \
+      --transition-model=$a/final.mdl $(pipeline_flags) "--feature-description=compute-fbank-feats $fbank_all" \
+      --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $egs
+    mark_done $egs
+  fi
+  for r in "${runs[@]}"; do
+    m=$(run_name $r)
+    dir=$exp/$m$suffix; mkdir -p $dir/log
+    if unit_done $dir; then echo "   $m$suffix: done before ($dir/.done)"; continue; fi
+    echo "   training $m$suffix on $a (log: $dir/log/train$([ "$num_jobs_final" -le 1 ] || echo _parallel).log)"
+    if [ "$num_jobs_final" -gt 1 ] && own_opts ${r%%:*} | grep -q -- '-context='; then
+      echo "   note: --${r%%:*}-opts splicing is not used in data-parallel training: the archives' --context $context is"
+    fi
+    (
+      train_one ${r%%:*} $a $dir ${r#*:} && cp $(counts_of $a) $dir/pdf.counts && ln -sfn "$(cd $a && pwd)" $dir/ali && mark_done $dir
+    ) &
+    pids+=($!)
+    $parallel_models || wait ${pids[-1]} || { echo "$0: training $m$suffix failed, see $dir/log/" >&2; exit 1; }
+  done
+  for p in ${pids[@]+"${pids[@]}"}; do wait $p || { echo "$0: a training failed, see $exp/*$suffix/log/" >&2; exit 1; }; done
+  for r in "${runs[@]}"; do
+    m=$(run_name $r)
+    grep -h -E "epoch [0-9]+:|iter [0-9]+:" $exp/$m$suffix/log/train*.log | tail -n 1 | sed "s/^LOG ([a-z -]*) /   $m$suffix: /" | cut -c1-150 || true
+  done
+}
+
+
+# realign_src R: the network that realigns in round R of stage 5 (the first seed's).
+realign_src() {
+  local rm0; rm0=$(run_name "$realign_model:${seeds%% *}")
+  if [ $1 = 1 ]; then echo $exp/$rm0; else echo $exp/${rm0}_realign$(($1-1)); fi
+}
+
+# align_with AM COUNTS FROM OUT: the training data aligned by the network AM (its priors COUNTS)
+# through the training graphs of FROM's model and tree, into OUT/ali.JOB.gz in jobs through
+# --cmd, and OUT's priors. The OOV word goes to sym2int as the lang's oov.int, as Kaldi's
+# scripts pass it (a symbol such as <UNK> would be a redirection inside the pipe).
+align_with() {
+  local am=$1 counts=$2 from=$3 out=$4 d j
+  d=$(fbank_of $train); j=$(jobs_of $d)
+  rm -rf $out; mkdir -p $out/log
+  cp $from/final.mdl $from/tree $out/; echo $j > $out/num_jobs
+  $cmd JOB=1:$j $out/log/align.JOB.log \
+    $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $out/tree $out/final.mdl $lang/L.fst \
+      "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
+    $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 $out/final.mdl ark:- \
+      "ark:$strode forward --no-softmax=true --class-frame-counts=$counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $am scp:$d/split$j/JOB/feats.scp ark:- |" \
+      "ark:| gzip -c > $out/ali.JOB.gz"
+  make_counts $out
+  grep -h -E "^LOG .*Overall|^LOG .*Done" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
+}
+
+# realign R (stage 5): the training data aligned by $(realign_src R) into exp/MODEL_aliR.
+realign() {
+  local src out
+  src=$(realign_src $1); out=$exp/${realign_model}_ali$1
+  if unit_done $out; then return 0; fi
+  align_with $src/final.am $src/pdf.counts $ali $out
+  mark_done $out
+}
+
+# make_lang (stage 0, --dict): the lang dir from the dict dir (checked as validate_dict_dir.pl)
+# with the monophone tree and model of its topology in $mono. A lang dir this recipe did not
+# make is never overwritten.
+make_lang() {
+  mkdir -p $mono/log
+  quietly $mono/log/validate_dict_dir.log $strode validate-dict-dir $dict ||
+    { echo "$0: stage 0: $dict is not a valid dict dir (see $mono/log/validate_dict_dir.log)" >&2; exit 1; }
+  if unit_done $lang; then echo "   $lang: done before ($lang/.done)"; return 0; fi
+  if [ -e $lang/L.fst ]; then
+    echo "$0: stage 0: $lang exists and was not made by this recipe; pass --lang with a new directory for the lang that --dict makes" >&2
+    exit 1
+  fi
+  quietly $mono/log/prepare_lang.log $strode prepare-lang --mono-dir=$mono $dict "$oov" $exp/strode_lm/lang_tmp $lang
+  mark_done $lang
+  echo "   $lang: $(grep -c -v -E '^(<eps>|#)' $lang/phones.txt) phones, $(grep -c -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt) words;" \
+    "$mono: $($strode hmm-info $mono/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
+}
+
+# make_lm (stage 0, --dict): unless --lm names one, the --lm-order interpolated modified
+# Kneser-Ney LM of --lm-text (default: the training set's text) on the lexicon's words, with
+# transcript words outside it counted as the OOV word, in exp/strode_lm/lm.arpa.gz.
+make_lm() {
+  local dir=$exp/strode_lm
+  [ -z "$lm" ] || return 0
+  lm=$dir/lm.arpa.gz
+  if [ -s $lm ]; then echo "   $lm: done before"; return 0; fi
+  mkdir -p $dir/log
+  grep -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt | cut -d' ' -f1 > $dir/vocab
+  cut -d' ' -f2- ${lm_text:-$train/text} > $dir/lm_text
+  quietly $dir/log/ngram_count.log $strode ngram-count -order $lm_order -kndiscount -interpolate \
+    -vocab $dir/vocab -unk -map-unk "$oov" -text $dir/lm_text -lm $lm
+  echo "   $lm: $(gunzip -c $lm | grep -E '^ngram [0-9]+=' | tr '\n' ' ')"
+}
+
+# lm_ppl SRC (stage 0, --dict): the LM's perplexity and OOVs on SRC's text, as SRILM's ngram
+# -ppl prints them, in exp/strode_lm/ppl_SET.txt.
+lm_ppl() {
+  local dir=$exp/strode_lm name; name=$(basename $1)
+  cut -d' ' -f2- $1/text > $dir/text_$name
+  $strode ngram -lm $lm -order $lm_order -ppl $dir/text_$name > $dir/ppl_$name.txt 2> $dir/log/ppl_$name.log
+  echo "   LM on $name: $(tr '\n' ' ' < $dir/ppl_$name.txt | sed 's/^file [^:]*: //')"
+}
+
+# make_graph (stage 0, --dict): G.fst of the LM in LANG_test, and HCLG of the monophone model in
+# $mono/graph, unless --graph names a graph of your own.
+make_graph() {
+  [ "$graph" = $mono/graph ] || return 0
+  if unit_done $graph; then echo "   $graph: done before ($graph/.done)"; return 0; fi
+  rm -rf ${lang}_test; cp -r $lang ${lang}_test; rm -f ${lang}_test/.done
+  quietly $exp/strode_lm/log/arpa2fst.log $strode arpa2fst --disambig-symbol=#0 --read-symbol-table=$lang/words.txt \
+    "gunzip -c $lm |" ${lang}_test/G.fst
+  quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $graph
+  mark_done $graph
+  echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $mono/log/mkgraph.log | tail -n 1)"
+}
+
+# flat_start (stage 3, --dict): equal alignments of the training graphs (align-equal-compiled,
+# as steps/train_mono.sh begins) in ${mono}_ali0, and their priors.
+flat_start() {
+  local d j a=${mono}_ali0
+  if unit_done $a; then echo "   $a: done before ($a/.done)"; return 0; fi
+  d=$(fbank_of $train); j=$(jobs_of $d)
+  rm -rf $a; mkdir -p $a/log; cp $mono/final.mdl $mono/tree $a/; echo $j > $a/num_jobs
+  $cmd JOB=1:$j $a/log/align_equal.JOB.log \
+    $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $a/tree $a/final.mdl $lang/L.fst \
+      "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
+    $strode align-equal-compiled ark:- scp:$d/split$j/JOB/feats.scp "ark:| gzip -c > $a/ali.JOB.gz"
+  make_counts $a
+  mark_done $a
+  echo "   $a: equal alignments"
+}
+
+# align_round R (stage 3, --dict): a unidirectional SRU trained --align-epochs on round R-1's
+# alignments (held-out: --cv-fraction of the speakers), then the training data realigned with it
+# into ${mono}_aliR. One direction is enough to place boundaries and costs half.
+align_round() {
+  local r=$1 d prev am out
+  d=$(fbank_of $train); prev=${mono}_ali$(($1-1)); am=${mono}_nnet$r; out=${mono}_ali$r
+  if unit_done $out; then echo "   $out: done before ($out/.done)"; return 0; fi
+  echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
+  mkdir -p $am/log
+  $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
+    --learn-rate=$learn_rate $train_opts $(pipeline_flags) --transition-model=$prev/final.mdl \
+    "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
+    scp:$d/feats.scp "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
+  align_with $am/final.am $(counts_of $prev) $prev $out
+  mark_done $out
+}
+
+# decode_set RUN SRC (stage 6): forward | latgen-faster-mapped of data dir SRC with the final
+# model of RUN (MODEL:SEED) in jobs through --cmd, lattices in MODELDIR/decode_SET/lat.JOB.gz as
+# steps/decode.sh writes them, and decode_time (wall seconds, audio seconds, jobs).
+decode_set() {
+  local r=$1 src=$2 m mdir name d dir j t0 t1 frames
+  m=$(run_name $r); mdir=$(final_dir $m)
+  name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_$name
+  if unit_done $dir; then echo "   $m $name: done before ($dir/.done)"; return 0; fi
+  j=$(jobs_of $d); rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+  # Kaldi's scoring scripts and lattice tools look for the transition model in DIR/../final.mdl
+  # (nnet1 keeps a copy beside final.nnet the same way).
+  cp $decode_mdl $mdir/final.mdl
+  t0=$(date +%s.%N)
+  $cmd JOB=1:$j $dir/log/decode.JOB.log \
+    $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk \
+      $mdir/final.am scp:$d/split$j/JOB/feats.scp ark:- \| \
+    $strode latgen-faster-mapped --acoustic-scale=$acwt --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
+      --allow-partial=true --word-symbol-table=$graph/words.txt $decode_mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
+  t1=$(date +%s.%N)
+  frames=$($strode feat-to-len scp:$d/feats.scp ark,t:- 2>/dev/null | awk '{n+=$2} END{print n+0}')
+  # decode_time: wall seconds of the decoding, audio seconds (10 ms frames), jobs.
+  echo "$t0 $t1 $frames $j" | awk '{printf "%.3f %.2f %d\n", $2-$1, $3/100, $4}' > $dir/decode_time
+  echo "   $m $name: $(awk '{printf "%.1f s for %.1f s of audio in %d jobs", $1, $2, $3}' $dir/decode_time)"
+  mark_done $dir
+}
+
+# score_set RUN SRC (stage 7): recipes/local/score.sh (the LM-weight x penalty sweep, best_wer)
+# through --cmd, and the run's line in exp/strode_compare.runs (strode compare over seeds).
+score_set() {
+  local r=$1 src=$2 dir
+  dir=$(final_dir $(run_name $r))/decode_$(basename $src)
+  echo "${r%%:*} $(basename $src) ${r#*:} $dir/best_wer" >> $exp/strode_compare.runs
+  $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
+    --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
+  echo "   $(cat $dir/best_wer)"
+}

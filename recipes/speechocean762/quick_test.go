@@ -1,0 +1,91 @@
+package speechocean762
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/internal/testbin"
+)
+
+// quickMaxWER is the --quick bar on the dev set (3 speakers, 60 sentences). Twelve
+// training speakers (240 sentences, 12 minutes of audio) from a flat start and two
+// alignment rounds give a weak model whose output leans on the trigram of 240
+// sentences, so the bar catches a broken pipeline (lang, LM, graph, alignment,
+// training, decoding or scoring), not a weak model: a pipeline whose models or
+// graph do not fit each other deletes or substitutes nearly every word (WER near
+// or above 100%).
+const quickMaxWER = 95
+
+// TestQuickRecipe runs `run.sh --quick` on ../shared/data/speechocean762 from
+// scratch — data and dict dirs, lang with position-dependent phones, a trigram
+// LM and its perplexity, HCLG, flat start and realignment rounds, sru and strode
+// trained and decoded on dev — with this tree's build of the binary.
+func TestQuickRecipe(t *testing.T) {
+	corpus, err := filepath.Abs(shareddata.Full(t, "data/speechocean762"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("needs bash")
+	}
+	bin := testbin.Strode(t)
+	exp := filepath.Join(t.TempDir(), "exp")
+	start := time.Now()
+	out, err := exec.Command("bash", "run.sh", "--quick", "--nj", "2", "--corpus-dir", corpus,
+		"--exp-dir", exp, "--strode", bin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --quick: %v\n%s", err, out)
+	}
+	t.Logf("run.sh --quick: %.0f s\n%s", time.Since(start).Seconds(), out)
+
+	b, err := os.ReadFile(filepath.Join(exp, "exp", "strode_results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Results []struct {
+			Model string  `json:"model"`
+			Set   string  `json:"set"`
+			WER   float64 `json:"wer"`
+			Words int     `json:"words"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range res.Results {
+		if r.Set != "dev" {
+			t.Errorf("%s decoded on %q: --quick has only dev", r.Model, r.Set)
+		}
+		if r.Words < 300 {
+			t.Errorf("%s: %d reference words on dev, want the 3 quick dev speakers' 319", r.Model, r.Words)
+		}
+		if r.WER > quickMaxWER {
+			t.Errorf("%s: dev WER %.2f%% above the --quick bar %d%%", r.Model, r.WER, quickMaxWER)
+		}
+		seen[r.Model] = true
+	}
+	for _, m := range []string{"sru", "strode"} {
+		if !seen[m] {
+			t.Errorf("no dev result for %s in %s", m, b)
+		}
+	}
+	ppl, err := os.ReadFile(filepath.Join(exp, "exp", "strode_lm", "ppl_dev.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ppl), "OOVs") || !strings.Contains(string(ppl), "ppl=") {
+		t.Errorf("ppl_dev.txt is not ngram -ppl's output:\n%s", ppl)
+	}
+	// Position-dependent phones, as prepare_lang.sh makes them by default.
+	if _, err := os.Stat(filepath.Join(exp, "data", "lang", "phones", "word_boundary.int")); err != nil {
+		t.Errorf("lang dir without word_boundary.int: %v", err)
+	}
+}

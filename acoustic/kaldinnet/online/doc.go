@@ -11,6 +11,14 @@
 // as the best path changes, Kaldi's endpoint rules can end an utterance,
 // and the final lattice is written as latgen-faster-mapped writes it.
 //
+// The model must be causal (am.CheckCausal; `strode train --causal`): its
+// look-ahead is then 0 frames and frame t's output is final once frame t's
+// samples are in — an algorithmic latency of one analysis window, 25 ms at
+// Kaldi's 25 ms window and 10 ms shift. A model trained with right context
+// or a target delay decodes too, each frame of look-ahead adding 10 ms; a
+// bidirectional one is refused. The chunk length and the compute time come
+// on top (TimingStats).
+//
 // For any chunk length the lattice is the one the whole-utterance chain
 // gives on the same features — compute the features with online CMVN,
 // forward, latgen-faster-mapped — because every stage is causal and

@@ -76,7 +76,7 @@ func (s *WaveStream) Read(dst []float32, n int) ([]float32, error) {
 // sample frames it completes.
 func (s *WaveStream) readSome(dst *[]float32) (int, error) {
 	ba := s.wh.blockAlign
-	want := 4096 * ba
+	want := max(ba, 1<<16) // a read of up to 64 KiB; whole sample frames are decoded, the rest waits
 	if s.remaining >= 0 && int64(want) > s.remaining {
 		want = int(s.remaining)
 	}

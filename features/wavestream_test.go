@@ -113,3 +113,40 @@ func TestWaveStreamBadEnds(t *testing.T) {
 		t.Errorf("truncated header: no error")
 	}
 }
+
+// FuzzWaveStream: any bytes give samples or an error, never a panic, and
+// where ReadWave reads the same bytes as a file with a real size, the
+// stream's channel-0 samples are ReadWave's.
+func FuzzWaveStream(f *testing.F) {
+	if data, err := os.ReadFile("testdata/s_utt5_8k.wav"); err == nil {
+		f.Add(data[:min(len(data), 400)])
+	}
+	f.Add(base16(pcm16(1, 2, 3)).bytes())
+	streamed := base16(pcm16(4, 5))
+	streamed.dataSize = 0
+	f.Add(streamed.bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := OpenWaveStream(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		got, err := readAllStream(t, s, 7)
+		if err != nil {
+			return
+		}
+		w, err := ReadWave(bytes.NewReader(data))
+		if err != nil || len(w.Warnings) > 0 || len(s.Warnings) > 0 {
+			return
+		}
+		if len(got) != len(w.Data[0]) {
+			t.Fatalf("stream %d samples, ReadWave %d", len(got), len(w.Data[0]))
+		}
+		for i := range got {
+			if got[i] != w.Data[0][i] {
+				t.Fatalf("sample %d: stream %v, ReadWave %v", i, got[i], w.Data[0][i])
+			}
+		}
+		raw, _ := NewRawPCMStream(bytes.NewReader(data), 16000, 1)
+		readAllStream(t, raw, 5)
+	})
+}

@@ -56,10 +56,15 @@ type tail struct {
 	machine *autodiff.Machine
 }
 
-// tailQuantum: tail graphs are built for row counts rounded up to this, so
-// that chunks of varying length share a few graphs. The layers are per
-// frame, so the zero rows of the padding change nothing.
-const tailQuantum = 8
+// Tail graphs are built for row counts rounded up to tailQuantum, and run
+// on at most tailMax rows at a time, so that chunks of any length (a whole
+// utterance with --online=false) share at most tailMax/tailQuantum graphs.
+// The layers are per frame, so neither the zero rows of the padding nor the
+// split change anything.
+const (
+	tailQuantum = 8
+	tailMax     = 64
+)
 
 // NewStream returns an incremental forward pass of m. The parameters are
 // read now; later changes to m are not seen.
@@ -192,28 +197,31 @@ func (s *Stream) forward(x []float32, rows int) ([]float64, error) {
 	return s.logits, nil
 }
 
-// runTail runs the tail graph on rows frames of in (rows × the tail's input
-// width) and returns their logits.
+// runTail runs the tail graphs on rows frames of in (rows × the tail's
+// input width), at most tailMax frames a run, and returns their logits.
 func (s *Stream) runTail(in []float32, rows int) ([]float64, error) {
-	n := (rows + tailQuantum - 1) / tailQuantum * tailQuantum
-	t, ok := s.tails[n]
-	if !ok {
-		var err error
-		if t, err = s.m.buildTail(n); err != nil {
+	p := s.m.Opts.NumPdfs
+	w := len(in) / rows
+	for r0 := 0; r0 < rows; r0 += tailMax {
+		k := min(tailMax, rows-r0)
+		n := (k + tailQuantum - 1) / tailQuantum * tailQuantum
+		t, ok := s.tails[n]
+		if !ok {
+			var err error
+			if t, err = s.m.buildTail(n); err != nil {
+				return nil, err
+			}
+			s.tails[n] = t
+		}
+		for i, v := range in[r0*w : (r0+k)*w] {
+			t.in[i] = float64(v)
+		}
+		clear(t.in[k*w:])
+		if err := t.machine.Run(); err != nil {
 			return nil, err
 		}
-		s.tails[n] = t
+		copy(s.logits[r0*p:(r0+k)*p], autodiff.Value(t.logits)[:k*p])
 	}
-	w := len(t.in) / n
-	for i, v := range in[:rows*w] {
-		t.in[i] = float64(v)
-	}
-	clear(t.in[rows*w:])
-	if err := t.machine.Run(); err != nil {
-		return nil, err
-	}
-	p := s.m.Opts.NumPdfs
-	copy(s.logits, autodiff.Value(t.logits)[:rows*p])
 	return s.logits, nil
 }
 

@@ -81,7 +81,6 @@ func init() {
 				if transModel == "" {
 					return kaldicmd.Exit(1, fmt.Errorf("--transition-model is required: the Kaldi model whose transition model belongs to the graph"))
 				}
-				so.DeterminizeLattice = true // online2 writes determinized lattices
 				r, err := setupOnline(ctx, fs, onlineSetup{search: so, opts: oo, feats: fc, prior: po, out: out,
 					acwt: float32(acwt), words: wordSyms, transModel: transModel})
 				if err != nil {

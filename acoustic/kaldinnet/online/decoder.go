@@ -39,6 +39,9 @@ func (m *Model) Check() error {
 	if err := m.Output.Validate(); err != nil {
 		return err
 	}
+	if !m.Search.DeterminizeLattice {
+		return fmt.Errorf("online: online decoding writes determinized lattices, as Kaldi's online2 does (--determinize-lattice=false option is not supported at the moment, as Kaldi says)")
+	}
 	if o.NumPdfs != m.TM.NumPdfs() {
 		return fmt.Errorf("online: the acoustic model has %d outputs, the transition model %d pdfs: they do not belong together", o.NumPdfs, m.TM.NumPdfs())
 	}

@@ -146,6 +146,9 @@ func (f infFloat) String() string {
 	return strconv.FormatFloat(*f.p, 'g', -1, 64)
 }
 
+// Get makes usage texts call it a float.
+func (f infFloat) Get() any { return *f.p }
+
 func (f infFloat) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {

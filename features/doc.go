@@ -22,6 +22,13 @@
 //     NewFbank, NewMfcc, both satisfying Computer; MelBanks.
 //   - The offline driver: NewOffline(c).Compute(dst, key, samples, rate, warp)
 //     returns the row-major feature matrix; training calls it on the fly.
+//   - Online (streaming) features, Kaldi's online-feature.h: NewOnline(c, key,
+//     warp) takes samples piece by piece (AcceptWaveform, InputFinished) and
+//     hands out each frame once its last sample is in (Take), bit for bit the
+//     frames of Offline; OnlineCmvn (OnlineCmvnOptions, OnlineCmvnState) is
+//     Kaldi's causal CMVN: a sliding window topped up with the speaker's
+//     earlier utterances and global stats; WaveStream (OpenWaveStream,
+//     NewRawPCMStream) reads samples from a pipe as they arrive.
 //   - Post-processing: NewCmvnStats, AccCmvnStats, AccCmvnStatsWeighted,
 //     ApplyCmvn, ApplyCmvnReverse,
 //     NewDeltaFeatures(…).Compute, SpliceFrames, ResampleWaveform.

@@ -25,6 +25,12 @@
 // safetensors file whose metadata holds the options, the feature pipeline
 // the model was trained on, the number of pdfs and the training history.
 //
+// A causal model (one SRU direction, no right splicing, no target delay:
+// CheckCausal, Lookahead) can run on frames as they arrive: Stream is its
+// incremental forward pass, the recurrent state carried from call to call,
+// bit for bit Forwarder's logits for any split (online decoding; look-ahead
+// 0 frames, so a frame's output is final once its own 25 ms window is in).
+//
 // For data-parallel training (package acoustic/parallel), RunIteration
 // trains one job's copy of a model on one archive and Average (nnet3-average's
 // counterpart) averages the jobs' models. Adam's moments are averaged with the

@@ -37,6 +37,12 @@
 // utterance's real frames reversed (bidir.go), so it starts at that
 // utterance's last real frame, not at the padded end of the batch.
 //
+// Stream (stream.go) runs a unidirectional encoder over an utterance whose
+// frames arrive in pieces, carrying each layer's cell state from piece to
+// piece: online decoding. Its outputs are the fused stack's bit for bit, for
+// any split; a bidirectional encoder is refused (ErrBidirectional), since
+// its reverse direction starts at the utterance's end.
+//
 // Initialisation follows the library's reset_parameters: W ~ U(±√(3/in)),
 // the forget- and reset-gate columns scaled by √0.5, v ~ U(±√3)·√0.5, b_f = 0
 // and the reset-gate bias b_r = the highway bias (0 by default); the

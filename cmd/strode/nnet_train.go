@@ -20,16 +20,25 @@ func init() {
 			"applies the same); targets are pdf-ids, or transition-ids with --transition-model.\n" +
 			"A held-out set (--cv-feats, or --cv-fraction of the speakers) gives per-epoch CE and frame accuracy;\n" +
 			"Adam with early stopping, or --newbob as nnet1; a checkpoint after every epoch (--checkpoint),\n" +
-			"--resume continues bit for bit. --preset=paper|small sets the sizes; explicit options override it.",
+			"--resume continues bit for bit. --preset=paper|small sets the sizes; explicit options override it.\n" +
+			"--causal trains for online decoding (online2-wav-latgen-faster): one direction, left splicing only, no\n" +
+			"target delay, no whole-utterance or per-speaker CMVN (train on apply-cmvn-online features); the options\n" +
+			"that would look ahead are refused. Its look-ahead is 0 frames: an algorithmic latency of one 25 ms\n" +
+			"analysis window (10 ms shift). The sizes still come from --preset, which causality does not change.",
 		ArgsUsage: "<feature-rspecifier> <targets-rspecifier> <model-out>",
 		Examples: []string{
 			"strode train --preset=small --model=strode --transition-model=exp/mono/final.mdl --utt-cmvn=true \\\n" +
 				"    --left-context=2 --right-context=2 scp:data/train/feats.scp 'ark:gunzip -c exp/mono_ali/ali.*.gz |' exp/strode/final.am",
+			"strode train --preset=small --model=strode --causal --left-context=4 --transition-model=exp/mono/final.mdl \\\n" +
+				"    'ark:strode apply-cmvn-online --spk2utt=ark:data/train/spk2utt global_cmvn.stats scp:data/train/feats.scp ark:- |' \\\n" +
+				"    'ark:gunzip -c exp/mono_ali/ali.*.gz |' exp/causal/final.am",
 		},
 		MinArgs: 3, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			preset := "paper"
 			fs.StringVar(&preset, "preset", preset, "model sizes: paper (9x900 SRU, ODE state 128; odernn 9+9 x 1100; dnn 6 x 2048) or small (4x256; odernn 2+2 x 256; dnn 3 x 512; for CPUs)")
+			causal := false
+			fs.BoolVar(&causal, "causal", causal, kaldinnet.CausalUsage)
 			s := kaldinnet.TrainSetup{ValidFraction: 0.1, Data: kaldinnet.DefaultOptions(), Train: am.DefaultTrainOptions()}
 			s.Model, _ = am.Preset("paper")
 			s.Register(fs)
@@ -42,6 +51,12 @@ func init() {
 					return err
 				}
 				s.Model = mo
+				if causal {
+					if _, err := s.CheckCausal(); err != nil {
+						return kaldicmd.Exit(1, err)
+					}
+					ctx.Log("causal model: look-ahead 0 frames, algorithmic latency one analysis window (25 ms at Kaldi's 25 ms window, 10 ms shift)")
+				}
 				s.Feats, s.Targets = ctx.Arg(0), ctx.Arg(1)
 				_, err = kaldinnet.Train(s, ctx.Arg(2), ctx.Log, ctx.Stderr)
 				return err

@@ -6,6 +6,12 @@
 // beam, final-cost handling and extraction of the raw lattice, which
 // decoder/lattice determinizes as latgen-faster does.
 //
+// Online decoding drives the same decoder as Kaldi's online decoders do
+// (online.go): InitDecoding, AdvanceDecoding whenever more frames are ready,
+// FinalizeDecoding, FinalResult; in between, PartialBestPath (partial
+// results, trailing silence for endpointing) and FinalRelativeCost. The
+// lattice does not depend on how the frames were split.
+//
 // Costs follow Kaldi: a token's cost is the graph cost plus the acoustic
 // cost, the acoustic cost of an emitting arc being minus the scaled
 // log-likelihood of its transition-id's pdf (scale × loglike, in float32 as

@@ -41,6 +41,14 @@ func (d *LatticeDecoder) DecodeUtterance(dec Decodable, acousticScale float32, a
 	if err := d.Decode(dec, warn); err != nil {
 		return nil, err
 	}
+	return d.FinalResult(acousticScale, allowPartial)
+}
+
+// FinalResult is DecodeUtterance's output for the utterance just decoded
+// (Decode, or FinalizeDecoding after online decoding): the best path, and
+// the lattice as latgen-faster writes it. It returns ErrNotFinal when no
+// final state was reached and allowPartial is false.
+func (d *LatticeDecoder) FinalResult(acousticScale float32, allowPartial bool) (*Result, error) {
 	res := &Result{}
 	if !d.ReachedFinal() {
 		if !allowPartial {

@@ -227,3 +227,21 @@ func TestApp(t *testing.T) {
 		t.Errorf("usage error through app: exit %d", code)
 	}
 }
+
+// ReadConfigFile reads one component's options from a config file, with
+// errors naming the file and line.
+func TestReadConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/fbank.conf"
+	os.WriteFile(path, []byte("# comment\n--num-mel-bins=40\n--use-energy\n"), 0o644)
+	fs := flag.NewFlagSet("fbank", flag.ContinueOnError)
+	bins := fs.Int("num-mel-bins", 23, "")
+	energy := fs.Bool("use-energy", false, "")
+	if err := ReadConfigFile(fs, path); err != nil || *bins != 40 || !*energy {
+		t.Fatalf("%v: bins %d energy %v", err, *bins, *energy)
+	}
+	os.WriteFile(path, []byte("--num-mel-bins=40\n--frame-shift=5\n"), 0o644)
+	if err := ReadConfigFile(fs, path); err == nil || !strings.Contains(err.Error(), "fbank.conf:2") {
+		t.Errorf("unknown option: %v", err)
+	}
+}

@@ -213,3 +213,17 @@ func unwrapFlagErr(err error) error {
 		err = u
 	}
 }
+
+// ReadConfigFile applies a Kaldi-style config file to fs, as Kaldi's
+// online2 binaries read the files their --fbank-config, --mfcc-config and
+// --cmvn-config name into the options of one component: every line is
+// --opt=value for an option of fs (a nested --config is read in place; fs
+// gains the standard options, --config among them, if it lacks them).
+func ReadConfigFile(fs *flag.FlagSet, path string) error {
+	std := &standardOptions{}
+	if fs.Lookup("config") == nil {
+		std.register(fs)
+	}
+	_, err := parse(fs, std, []string{"--config=" + path})
+	return err
+}

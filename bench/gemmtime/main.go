@@ -2,7 +2,7 @@
 // gonum's on the same shapes, for bench/gemm.sh, which runs OpenBLAS beside
 // it and prints the ratios.
 //
-//	go run ./bench/gemm -impl strode -threads 1 -reps 5 1024x1024x1024 4000x256x768
+//	go run ./bench/gemmtime -impl strode -threads 1 -reps 5 1024x1024x1024 4000x256x768
 //
 // Each shape is m×k×n: C (m×n) = A (m×k) · B (k×n), row-major, alpha 1,
 // beta 0. After one untimed call it times -reps calls and prints

@@ -1,4 +1,4 @@
-// Command gemm times strode's float32 matrix multiply (internal/gemm) and
+// Command gemmtime times strode's float32 matrix multiply (internal/gemm) and
 // gonum's on the same shapes, for bench/gemm.sh, which runs OpenBLAS beside
 // it and prints the ratios.
 //

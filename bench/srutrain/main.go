@@ -1,4 +1,4 @@
-// Command sru times training steps (forward, backward, Adam) of strode's
+// Command srutrain times training steps (forward, backward, Adam) of strode's
 // acoustic models on random data for bench/sru.sh: one line per run with
 // the median frames/s, the achieved GFLOP/s of the matrix products and the
 // peak resident memory.

@@ -1,0 +1,67 @@
+// Package gradcheck checks the reverse pass of an autodiff graph against
+// central finite differences, for the tests of the packages that build
+// graphs (acoustic/nn, acoustic/strode).
+package gradcheck
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/optim"
+)
+
+// Tol is the acceptance bound on the relative error of a gradient entry.
+const Tol = 1e-3
+
+// Check compares the machine's gradients of the scalar cost with central
+// finite differences (step 1e-6) for every parameter, at most maxPer
+// entries per parameter chosen at random (4 under -short). The relative
+// error is |g − fd| / max(|g|, |fd|, 1e-4): the floor keeps entries whose
+// gradient is ~0 from failing on rounding.
+func Check(t testing.TB, name string, m *autodiff.Machine, cost *autodiff.Node, ps []*optim.Param, maxPer int) {
+	t.Helper()
+	if err := m.Run(); err != nil {
+		t.Fatal(err)
+	}
+	grads := make([][]float64, len(ps))
+	for i := range ps {
+		grads[i] = append([]float64(nil), m.Grad(i)...)
+	}
+	if testing.Short() {
+		maxPer = min(maxPer, 4)
+	}
+	rng := rand.New(rand.NewSource(99))
+	const h = 1e-6
+	const floor = 1e-4
+	worst := 0.0
+	for i, p := range ps {
+		idx := rng.Perm(len(p.Data))
+		if len(idx) > maxPer {
+			idx = idx[:maxPer]
+		}
+		for _, j := range idx {
+			old := p.Data[j]
+			p.Data[j] = old + h
+			if err := m.Run(); err != nil {
+				t.Fatal(err)
+			}
+			up := autodiff.Value(cost)[0]
+			p.Data[j] = old - h
+			if err := m.Run(); err != nil {
+				t.Fatal(err)
+			}
+			down := autodiff.Value(cost)[0]
+			p.Data[j] = old
+			fd := (up - down) / (2 * h)
+			g := grads[i][j]
+			rel := math.Abs(g-fd) / math.Max(math.Max(math.Abs(g), math.Abs(fd)), floor)
+			worst = math.Max(worst, rel)
+			if rel > Tol {
+				t.Errorf("%s: d/d%s[%d] = %.8g, finite difference %.8g (rel. error %.2g)", name, p.Name, j, g, fd, rel)
+			}
+		}
+	}
+	t.Logf("%s: worst relative error %.2g over %d parameters", name, worst, len(ps))
+}

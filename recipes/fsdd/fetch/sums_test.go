@@ -1,50 +1,15 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
 )
-
-func TestParseSums(t *testing.T) {
-	h := strings.Repeat("ab", 32)
-	for _, tc := range []struct {
-		name, in string
-		want     int    // files, when ok
-		err      string // part of the error, when not
-	}{
-		{"two files", h + "  0_a_0.wav\n" + h + "  1_a_0.wav\n", 2, ""},
-		{"binary marker, CRLF, blank lines", h + " *0_a_0.wav\r\n\n", 1, ""},
-		{"empty", "\n\n", 0, "lists no files"},
-		{"short line", h + " x\n", 0, ":1: want"},
-		{"bad hex", strings.Repeat("zz", 32) + "  a.wav\n", 0, "invalid byte"},
-		{"folder", h + "  a/b.wav\n", 0, "not a plain file name"},
-		{"dotdot", h + "  ..\n", 0, "not a plain file name"},
-		{"twice", h + "  a.wav\n" + h + "  a.wav\n", 0, "listed twice"},
-		{"one space", h + " a.wav\n", 0, "want"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, err := ParseSums(strings.NewReader(tc.in), "list.txt")
-			if tc.err == "" {
-				if err != nil || len(s) != tc.want {
-					t.Errorf("got %d files, %v; want %d", len(s), err, tc.want)
-				}
-				return
-			}
-			if !errors.Is(err, ErrBadSums) || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "list.txt") {
-				t.Errorf("error %v, want ErrBadSums with %q naming list.txt", err, tc.err)
-			}
-		})
-	}
-}
 
 // The committed list is upstream v1.0.10's: 3,000 recordings, six speakers
 // with 500 each, FSDD's digit_speaker_take.wav names.
@@ -107,19 +72,4 @@ func TestFetchSharedRecordings(t *testing.T) {
 	if err != nil || res.Files != len(files) {
 		t.Fatalf("%+v, %v", res, err)
 	}
-}
-
-func FuzzParseSums(f *testing.F) {
-	f.Add([]byte(strings.Repeat("ab", 32) + "  0_a_0.wav\n"))
-	f.Add(upstreamSums[:500])
-	f.Fuzz(func(t *testing.T, in []byte) {
-		s, err := ParseSums(bytes.NewReader(in), "fuzz")
-		if err == nil {
-			for name := range s {
-				if !plainName(name) {
-					t.Errorf("accepted %q", name)
-				}
-			}
-		}
-	})
 }

@@ -5,62 +5,11 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/internal/glibcrand"
 )
 
 // ErrEqualAlign is wrapped when an equal alignment cannot be made.
 var ErrEqualAlign = errors.New("equal alignment failed")
-
-// glibcRand reproduces glibc's rand() after srand(seed) (the TYPE_3
-// additive feedback generator), so that align-equal-compiled chooses the
-// same random paths as Kaldi on Linux.
-type glibcRand struct {
-	r [34]int32 // ring of the last 34 values
-	i int
-}
-
-func newGlibcRand(seed uint32) *glibcRand {
-	g := &glibcRand{}
-	if seed == 0 {
-		seed = 1
-	}
-	var r [344]int32
-	r[0] = int32(seed)
-	for i := 1; i < 31; i++ {
-		// 16807 * r[i-1] % 2147483647 without overflow (Schrage), as glibc.
-		hi := int64(r[i-1]) / 127773
-		lo := int64(r[i-1]) % 127773
-		word := 16807*lo - 2836*hi
-		if word < 0 {
-			word += 2147483647
-		}
-		r[i] = int32(word)
-	}
-	for i := 31; i < 34; i++ {
-		r[i] = r[i-31]
-	}
-	for i := 34; i < 344; i++ {
-		r[i] = int32(uint32(r[i-31]) + uint32(r[i-3]))
-	}
-	copy(g.r[:], r[344-34:])
-	return g
-}
-
-// next returns the next rand() value in [0, 2^31).
-func (g *glibcRand) next() int32 {
-	// r[n] = r[n-31] + r[n-3]; the ring holds r[n-34..n-1].
-	v := int32(uint32(g.r[(g.i+3)%34]) + uint32(g.r[(g.i+31)%34]))
-	g.r[g.i] = v
-	g.i = (g.i + 1) % 34
-	return int32(uint32(v) >> 1)
-}
-
-// randInt is Kaldi's RandInt(lo, hi) on glibc: no draw when lo == hi.
-func (g *glibcRand) randInt(lo, hi int32) int32 {
-	if hi == lo {
-		return lo
-	}
-	return lo + g.next()%(hi+1-lo)
-}
 
 // StringHash is Kaldi's StringHasher (×7853 per byte), truncated to int as
 // align-equal-compiled does to seed its generator.
@@ -83,7 +32,7 @@ func EqualAlign(g *fst.VectorFst, numFrames int, seed int32) ([]int32, error) {
 	if g.Start == fst.NoState {
 		return nil, fmt.Errorf("%w: %w", ErrEqualAlign, ErrEmptyGraph)
 	}
-	rng := newGlibcRand(uint32(seed))
+	rng := glibcrand.New(uint32(seed))
 	var path []fst.StateID
 	var arcOff []int
 	var tries []int
@@ -105,7 +54,7 @@ func EqualAlign(g *fst.VectorFst, numFrames int, seed int32) ([]int32, error) {
 			if tot == 0 {
 				return nil, fmt.Errorf("%w: state %d has no arcs and is not final", ErrEqualAlign, s)
 			}
-			off := int(rng.randInt(0, int32(tot-1)))
+			off := int(rng.RandInt(0, int32(tot-1)))
 			if off >= len(st.Arcs) {
 				break
 			}

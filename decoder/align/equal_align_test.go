@@ -9,16 +9,6 @@ import (
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// glibc's rand() after srand(1) starts 1804289383, 846930886, 1681692777.
-func TestGlibcRand(t *testing.T) {
-	g := newGlibcRand(1)
-	for _, want := range []int32{1804289383, 846930886, 1681692777, 1714636915, 1957747793} {
-		if got := g.next(); got != want {
-			t.Fatalf("rand() = %d, want %d", got, want)
-		}
-	}
-}
-
 // align-equal-compiled on Kaldi's graphs of kaldi-mini's five test
 // utterances gives Kaldi's alignments.
 func TestEqualAlignKaldiMini(t *testing.T) {

@@ -1,5 +1,7 @@
 package tree
 
+import "github.com/strode-asr/strode/internal/glibcrand"
+
 // The C library and C++ standard library behaviour Kaldi's clustering
 // results depend on, reproduced so that strode's trees and questions match
 // Kaldi's on the same statistics: the order in which std::priority_queue
@@ -182,54 +184,9 @@ func heapSelect[T any](v []T, middle int, less func(a, b T) bool) {
 	}
 }
 
-// glibcRand is glibc's rand()/srand() (the TYPE_3 additive feedback
-// generator random_r uses by default): Kaldi's Rand() is rand(), and a
-// Kaldi binary that never calls srand draws the sequence of seed 1.
-type glibcRand struct {
-	r    [31]int32
-	f, b int // indices of the two taps in the ring of 31 words
-}
+// glibcRand is glibc's rand(): Kaldi's Rand(), which tree clustering draws
+// k-means starts from.
+type glibcRand = glibcrand.Rand
 
-// newGlibcRand is srand(seed); glibc treats seed 0 as 1.
-func newGlibcRand(seed uint32) *glibcRand {
-	if seed == 0 {
-		seed = 1
-	}
-	g := &glibcRand{}
-	g.r[0] = int32(seed)
-	word := int32(seed) // glibc's int32_t word
-	for i := 1; i < 31; i++ {
-		// 16807 * word % 2147483647 without overflow (Schrage), the
-		// products in long int.
-		hi, lo := int64(word)/127773, int64(word)%127773
-		word = int32(16807*lo - 2836*hi)
-		if word < 0 {
-			word += 2147483647
-		}
-		g.r[i] = word
-	}
-	g.f, g.b = 3, 0
-	for range 310 {
-		g.next()
-	}
-	return g
-}
-
-// next is one random_r step: the front tap adds the rear one; the result
-// drops the lowest bit.
-func (g *glibcRand) next() int32 {
-	g.r[g.f] = int32(uint32(g.r[g.f]) + uint32(g.r[g.b]))
-	result := int32(uint32(g.r[g.f]) >> 1)
-	g.f++
-	if g.f >= 31 {
-		g.f = 0
-	}
-	g.b++
-	if g.b >= 31 {
-		g.b = 0
-	}
-	return result
-}
-
-// Rand is rand(): a number in [0, 2^31).
-func (g *glibcRand) Rand() int { return int(g.next()) }
+// newGlibcRand is srand(seed).
+func newGlibcRand(seed uint32) *glibcRand { return glibcrand.New(seed) }

@@ -120,6 +120,9 @@ func TestDecoderAlignmentCommandsMatchKaldi(t *testing.T) {
 	sameDecoderFile(t, filepath.Join(tmp, "acm.ali"), filepath.Join(k, "golden/test5_align_compiled_mapped.ali"))
 	runDecoderCmd(t, append(append([]string{"align-mapped", disambig}, script...), tree, mdl, lex, loglikes, "ark:"+traFile, "ark,t:"+filepath.Join(tmp, "am.ali"))...)
 	sameDecoderFile(t, filepath.Join(tmp, "am.ali"), filepath.Join(k, "golden/test5_align_mapped.ali"))
+	// gmm-align-compiled computes the likelihoods itself, from Kaldi's features.
+	runDecoderCmd(t, append(append([]string{"gmm-align-compiled"}, script...), mdl, "ark:"+graphs, "ark:"+filepath.Join(k, "golden/test5_feats.ark"), "ark,t:"+filepath.Join(tmp, "gmm.ali"))...)
+	sameDecoderFile(t, filepath.Join(tmp, "gmm.ali"), filepath.Join(k, "golden/test5_gmm_align.ali"))
 	// Equal alignment depends on the graph's arc order, so use Kaldi's graphs.
 	runDecoderCmd(t, "align-equal-compiled", "ark:"+filepath.Join(k, "golden/test5_graphs.fsts"), "ark:"+filepath.Join(k, "golden/test5_feats.ark"), "ark,t:"+filepath.Join(tmp, "eq.ali"))
 	sameDecoderFile(t, filepath.Join(tmp, "eq.ali"), filepath.Join(k, "golden/test5_align_equal.ali"))

@@ -75,6 +75,21 @@ func runAlignment(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, l
 	}
 	defer sr.Close()
 	sr.SetReuse(true)
+	return alignAll(ctx, al, opt, sr, loglikesRspec, aliWspec, scoresWspec, graphOf, noInputMsg, noInputWhat)
+}
+
+// matrixSeq is a sequence of keyed matrices: a table reader, or features
+// turned into log-likelihoods on the way (gmm-align-compiled).
+type matrixSeq interface {
+	Next() bool
+	Key() string
+	Value() kaldiio.Matrix
+	Err() error
+}
+
+// alignAll aligns every utterance of sr (log-likelihoods) through its graph.
+func alignAll(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, sr matrixSeq, loglikesRspec, aliWspec, scoresWspec string,
+	graphOf func(key string) (*fst.VectorFst, error), noInputMsg, noInputWhat string) error {
 	aw, err := kaldiio.OpenTableWriter(aliWspec, kaldiio.IntVectorCodec, tableStreams(ctx)...)
 	if err != nil {
 		return kaldicmd.Exit(decoderFailure, err)

@@ -18,8 +18,7 @@ import (
 // Kaldi's tools of monophone GMM training (steps/train_mono.sh): a flat
 // start with one Gaussian per pdf at the global mean and variance, then
 // rounds of Viterbi statistics, maximum-likelihood re-estimation with
-// mixing up, and realignment (gmm-align-compiled is gmm-compute-likes piped
-// into align-compiled-mapped).
+// mixing up, and realignment (gmm-align-compiled).
 func init() {
 	register(&kaldicmd.Command{
 		Name:        "gmm-init-mono",

@@ -24,10 +24,13 @@
 #   2 fbank features + CMVN stats per speaker for every data dir, in --nj jobs through --cmd
 #     (copies of the data dirs in --fbank-dir; archives in --feat-store; your feats stay)
 #   3 targets: the pdf counts (priors) of ali.*.gz, and how many training utterances lack one.
-#     With --dict the alignments are made first: a flat start (equal alignment of the training
-#     graphs, exp/strode_mono_ali0), then --flat-start-rounds [2] rounds of the paper's iterative
-#     procedure: a unidirectional SRU trained --align-epochs on the current alignments, then
-#     align-compiled-mapped with it (exp/strode_mono_aliR); the last round's are the targets
+#     With --dict the alignments are made first: a flat start, exp/strode_mono_ali0 (--flat-start
+#     gmm: Kaldi's steps/train_mono.sh with strode's GMM tools on MFCC + deltas, --mono-iters
+#     rounds of EM and realignment from the equal alignment, mixing up to --mono-gauss Gaussians,
+#     in exp/strode_mono_gmm; --flat-start equal: the equal alignment of the training graphs),
+#     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
+#     trained --align-epochs on the current alignments, then align-compiled-mapped with it
+#     (exp/strode_mono_aliR); the last round's are the targets
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
@@ -41,7 +44,9 @@
 #   --lang DIR [data/lang] --ali DIR [exp/tri3_ali] --graph DIR [exp/tri3/graph]
 #   --dict DIR [none]: from scratch (stages 0 and 3 make lang, LM, graph and alignments; --ali is
 #     not read) --oov WORD [<UNK>] --lm FILE [estimated] --lm-text FILE [TRAIN/text] --lm-order N [3]
-#     --flat-start-rounds N [2] --align-epochs N [6; --quick 3]
+#     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
+#     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
+#     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -76,7 +81,12 @@ oov="<UNK>"
 lm=
 lm_text=
 lm_order=3
-flat_start_rounds=2
+flat_start=gmm
+flat_start_rounds=
+mono_iters=40
+mono_gauss=
+mfcc_config=
+mfcc_opts="--use-energy=false --dither=0"
 align_epochs=
 stop_stage=100
 corpus=
@@ -159,6 +169,11 @@ from_scratch=false; mono=$exp/strode_mono
 if [ -n "$dict" ]; then
   from_scratch=true
   [ "$graph" != exp/tri3/graph ] || graph=$mono/graph
+  case "$flat_start" in
+    gmm) : ${flat_start_rounds:=0} ;;
+    equal) : ${flat_start_rounds:=2} ;;
+    *) echo "$0: --flat-start must be gmm or equal, not '$flat_start'" >&2; exit 1 ;;
+  esac
   case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
   ali=${mono}_ali$flat_start_rounds
 fi
@@ -172,15 +187,18 @@ if [ -z "$fbank_config" ] && [ -f conf/mfcc.conf ] && [[ " $fbank_opts" != *--sa
   [ -z "$sf" ] || fbank_opts="$fbank_opts --sample-frequency=$sf"
 fi
 fbank_all="$fbank_opts${fbank_config:+ --config=$fbank_config}"
+# The flat start's MFCC: the experiment's conf/mfcc.conf when it has one (Kaldi's make_mfcc.sh).
+[ -z "$mfcc_config" ] && [ -f conf/mfcc.conf ] && mfcc_config=conf/mfcc.conf
+mfcc_all="$mfcc_opts${mfcc_config:+ --config=$mfcc_config}"
 
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
 # small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
 if $quick; then
-  : ${align_epochs:=3}
+  : ${align_epochs:=3}; : ${mono_gauss:=300}
   : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learn_rate:=0.003}
   model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
 else
-  : ${align_epochs:=6}
+  : ${align_epochs:=6}; : ${mono_gauss:=1000}
   : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learn_rate:=0.002}
   model_opts="--ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
 fi
@@ -231,7 +249,7 @@ fi
 
 if $from_scratch && run_stage 3; then
   log_stage 3 "from scratch: flat start, then $flat_start_rounds rounds of training and realignment"
-  flat_start
+  if [ "$flat_start" = gmm ]; then train_mono; else flat_start; fi
   for r in $(seq 1 $flat_start_rounds); do align_round $r; done
 fi
 if run_stage 3; then

@@ -331,6 +331,71 @@ flat_start() {
   echo "   $a: equal alignments"
 }
 
+# train_mono (stage 3, --dict, --flat-start gmm): Kaldi's steps/train_mono.sh with strode's GMM
+# tools, in exp/strode_mono_gmm: MFCC (+deltas, per-speaker CMN) of the training set; one
+# Gaussian per pdf at the global mean and variance (gmm-init-mono, the monophone tree of
+# phones/sets.int); the equal alignment's statistics; then --mono-iters rounds of Viterbi
+# statistics (gmm-acc-stats-ali) and re-estimation (gmm-est), mixing up to --mono-gauss
+# Gaussians over the first three quarters, realigning (gmm-align-compiled)
+# on train_mono.sh's iterations. Its last alignment and transition model are ${mono}_ali0.
+train_mono() {
+  local g=${mono}_gmm a=${mono}_ali0 d j feats x beam numgauss incgauss max_inc k last=0
+  local realign_iters=" 1 2 3 4 5 6 7 8 9 10 12 14 16 18 20 23 26 29 32 35 38 "
+  if unit_done $a; then echo "   $a: done before ($a/.done)"; return 0; fi
+  d=$(fbank_of $train); j=$(jobs_of $d)
+  rm -rf $g; mkdir -p $g/log $feat_store
+  if [ -f $d/segments ]; then
+    $cmd JOB=1:$j $g/log/make_mfcc.JOB.log \
+      $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
+      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$(cd $feat_store && pwd)/raw_mfcc_mono.JOB.ark,$g/mfcc.JOB.scp
+  else
+    $cmd JOB=1:$j $g/log/make_mfcc.JOB.log \
+      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$(cd $feat_store && pwd)/raw_mfcc_mono.JOB.ark,$g/mfcc.JOB.scp
+  fi
+  $cmd JOB=1:$j $g/log/cmvn.JOB.log \
+    $strode compute-cmvn-stats --spk2utt=ark:$d/split$j/JOB/spk2utt scp:$g/mfcc.JOB.scp ark:$g/cmvn.JOB.ark
+  feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk ark:$g/cmvn.JOB.ark scp:$g/mfcc.JOB.scp ark:- | $strode add-deltas ark:- ark:- |"
+  quietly $g/log/init.log $strode gmm-init-mono --shared-phones=$lang/phones/sets.int \
+    "--train-feats=${feats//JOB/1}" $lang/topo $($strode feat-to-dim "${feats//JOB/1}" - 2>/dev/null) $g/0.mdl $g/tree
+  $cmd JOB=1:$j $g/log/compile_graphs.JOB.log \
+    $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $g/tree $g/0.mdl $lang/L.fst \
+      "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" "ark:| gzip -c > $g/fsts.JOB.gz"
+  $cmd JOB=1:$j $g/log/align.0.JOB.log \
+    $strode align-equal-compiled "ark:gunzip -c $g/fsts.JOB.gz |" "$feats" ark:- \| \
+    $strode gmm-acc-stats-ali $g/0.mdl "$feats" ark:- $g/0.JOB.acc
+  numgauss=$($strode gmm-info $g/0.mdl 2>/dev/null | awk '/gaussians/ {print $NF}')
+  max_inc=$((mono_iters * 3 / 4)); incgauss=$(( (mono_gauss - numgauss) / (max_inc > 0 ? max_inc : 1) ))
+  quietly $g/log/update.0.log $strode gmm-est --min-gaussian-occupancy=3 --mix-up=$numgauss --power=0.25 \
+    $g/0.mdl "$strode gmm-sum-accs - $g/0.*.acc |" $g/1.mdl
+  rm -f $g/0.*.acc
+  beam=6
+  for x in $(seq 1 $((mono_iters - 1))); do
+    if [[ "$realign_iters" == *" $x "* ]]; then
+      $cmd JOB=1:$j $g/log/align.$x.JOB.log \
+        $strode gmm-align-compiled --transition-scale=1.0 --acoustic-scale=0.1 --self-loop-scale=0.1 --beam=$beam \
+          --retry-beam=$((beam * 4)) $g/$x.mdl "ark:gunzip -c $g/fsts.JOB.gz |" "$feats" "ark:| gzip -c > $g/ali.JOB.gz"
+      last=$x
+    fi
+    $cmd JOB=1:$j $g/log/acc.$x.JOB.log \
+      $strode gmm-acc-stats-ali $g/$x.mdl "$feats" "ark:gunzip -c $g/ali.JOB.gz |" $g/$x.JOB.acc
+    quietly $g/log/update.$x.log $strode gmm-est --write-occs=$g/$((x + 1)).occs --mix-up=$numgauss --power=0.25 \
+      $g/$x.mdl "$strode gmm-sum-accs - $g/$x.*.acc |" $g/$((x + 1)).mdl
+    rm -f $g/$x.*.acc $g/$((x - 1)).mdl
+    [ $x -gt $max_inc ] || numgauss=$((numgauss + incgauss))
+    beam=10
+  done
+  x=$mono_iters; cp $g/$x.mdl $g/final.mdl
+  echo "   $g: $($strode gmm-info $g/final.mdl 2>/dev/null | awk '/gaussians/ {print $NF}') Gaussians after $mono_iters iterations;" \
+    "$(grep -h -o 'Overall log-likelihood per frame is [^ ]*' $g/log/align.$last.1.log | sed 's/Overall //') (iteration $last, job 1)"
+  # The targets: the last realignment, with the trained transition model alone.
+  rm -rf $a; mkdir -p $a/log; echo $j > $a/num_jobs
+  quietly $a/log/copy_transition_model.log $strode copy-transition-model $g/final.mdl $a/final.mdl
+  cp $g/tree $a/
+  for k in $(seq $j); do cp $g/ali.$k.gz $a/; done
+  make_counts $a
+  mark_done $a
+}
+
 # align_round R (stage 3, --dict): a unidirectional SRU trained --align-epochs on round R-1's
 # alignments (held-out: --cv-fraction of the speakers), then the training data realigned with it
 # into ${mono}_aliR. One direction is enough to place boundaries and costs half.

@@ -30,7 +30,8 @@
 #     in exp/strode_mono_gmm; --flat-start equal: the equal alignment of the training graphs),
 #     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
 #     trained --align-epochs on the current alignments, then align-compiled-mapped with it
-#     (exp/strode_mono_aliR); the last round's are the targets
+#     (exp/strode_mono_aliR); the last round's are the targets, or with --num-leaves N the
+#     same converted to a tree of N leaves built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
@@ -47,6 +48,9 @@
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
+#     --num-leaves N [0: monophone targets]: a context-dependent tree of N leaves built on the
+#     monophone alignments (Kaldi's train_deltas.sh tree building), the alignments converted to
+#     it (exp/strode_tri_ali) and the triphone graph exp/strode_tri/graph
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -84,6 +88,7 @@ lm_order=3
 flat_start=gmm
 flat_start_rounds=
 mono_iters=40
+num_leaves=0
 mono_gauss=
 mfcc_config=
 mfcc_opts="--use-energy=false --dither=0"
@@ -175,7 +180,14 @@ if [ -n "$dict" ]; then
     *) echo "$0: --flat-start must be gmm or equal, not '$flat_start'" >&2; exit 1 ;;
   esac
   case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
-  ali=${mono}_ali$flat_start_rounds
+  mono_ali=${mono}_ali$flat_start_rounds; ali=$mono_ali
+  # --num-leaves N: context-dependent targets, a tree built on the monophone alignments.
+  case "$num_leaves" in ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number, not '$num_leaves'" >&2; exit 1 ;; esac
+  tri=$exp/strode_tri
+  if [ "$num_leaves" -gt 0 ]; then
+    ali=${tri}_ali
+    [ "$graph" != $mono/graph ] || graph=$tri/graph
+  fi
 fi
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 [ -n "$realign_model" ] || realign_model=${models%% *}
@@ -251,6 +263,7 @@ if $from_scratch && run_stage 3; then
   log_stage 3 "from scratch: flat start, then $flat_start_rounds rounds of training and realignment"
   if [ "$flat_start" = gmm ]; then train_mono; else flat_start; fi
   for r in $(seq 1 $flat_start_rounds); do align_round $r; done
+  [ "$num_leaves" = 0 ] || build_tree
 fi
 if run_stage 3; then
   log_stage 3 "targets: $ali/ali.*.gz through $ali/final.mdl; priors"

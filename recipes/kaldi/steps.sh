@@ -52,7 +52,8 @@ check_files() {
     need $lang/phones/disambig.int 5 "training graphs for realignment"
     need $lang/oov.txt 5 "transcript words missing from the lexicon"
   fi
-  if needs 6 7; then
+  # From scratch with --num-leaves, stage 3 makes the triphone graph.
+  if needs 6 7 && ! { $from_scratch && [ "$num_leaves" != 0 ] && [ "$stage" -le 3 ]; }; then
     need $graph/HCLG.fst 6 "decoding graph"
     need $graph/words.txt 6 "word symbol table"
     need $decode_mdl 6 "the graph's transition model (--decode-mdl)"
@@ -305,11 +306,14 @@ lm_ppl() {
 # make_graph (stage 0, --dict): G.fst of the LM in LANG_test, and HCLG of the monophone model in
 # $mono/graph, unless --graph names a graph of your own.
 make_graph() {
+  if ! unit_done ${lang}_test; then
+    rm -rf ${lang}_test; cp -r $lang ${lang}_test; rm -f ${lang}_test/.done
+    quietly $exp/strode_lm/log/arpa2fst.log $strode arpa2fst --disambig-symbol=#0 --read-symbol-table=$lang/words.txt \
+      "gunzip -c $lm |" ${lang}_test/G.fst
+    mark_done ${lang}_test
+  fi
   [ "$graph" = $mono/graph ] || return 0
   if unit_done $graph; then echo "   $graph: done before ($graph/.done)"; return 0; fi
-  rm -rf ${lang}_test; cp -r $lang ${lang}_test; rm -f ${lang}_test/.done
-  quietly $exp/strode_lm/log/arpa2fst.log $strode arpa2fst --disambig-symbol=#0 --read-symbol-table=$lang/words.txt \
-    "gunzip -c $lm |" ${lang}_test/G.fst
   quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $graph
   mark_done $graph
   echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $mono/log/mkgraph.log | tail -n 1)"
@@ -331,6 +335,29 @@ flat_start() {
   echo "   $a: equal alignments"
 }
 
+# train_mfcc (stage 3, --dict): MFCC of the training set (--mfcc-config/--mfcc-opts) and CMVN
+# stats per speaker, per job of its split, in exp/strode_mfcc, for the GMM flat start and the
+# tree's statistics; sets $mfcc_feats, the features as steps/train_mono.sh and train_deltas.sh
+# read them (per-speaker CMN, deltas), JOB standing for the job.
+train_mfcc() {
+  local m=$exp/strode_mfcc d j store
+  d=$(fbank_of $train); j=$(jobs_of $d)
+  mfcc_feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk ark:$m/cmvn.JOB.ark scp:$m/mfcc.JOB.scp ark:- | $strode add-deltas ark:- ark:- |"
+  if unit_done $m; then return 0; fi
+  rm -rf $m; mkdir -p $m/log $feat_store; store=$(cd $feat_store && pwd)
+  if [ -f $d/segments ]; then
+    $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
+      $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
+      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$store/raw_mfcc_train.JOB.ark,$m/mfcc.JOB.scp
+  else
+    $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
+      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$store/raw_mfcc_train.JOB.ark,$m/mfcc.JOB.scp
+  fi
+  $cmd JOB=1:$j $m/log/cmvn.JOB.log \
+    $strode compute-cmvn-stats --spk2utt=ark:$d/split$j/JOB/spk2utt scp:$m/mfcc.JOB.scp ark:$m/cmvn.JOB.ark
+  mark_done $m
+}
+
 # train_mono (stage 3, --dict, --flat-start gmm): Kaldi's steps/train_mono.sh with strode's GMM
 # tools, in exp/strode_mono_gmm: MFCC (+deltas, per-speaker CMN) of the training set; one
 # Gaussian per pdf at the global mean and variance (gmm-init-mono, the monophone tree of
@@ -343,18 +370,8 @@ train_mono() {
   local realign_iters=" 1 2 3 4 5 6 7 8 9 10 12 14 16 18 20 23 26 29 32 35 38 "
   if unit_done $a; then echo "   $a: done before ($a/.done)"; return 0; fi
   d=$(fbank_of $train); j=$(jobs_of $d)
-  rm -rf $g; mkdir -p $g/log $feat_store
-  if [ -f $d/segments ]; then
-    $cmd JOB=1:$j $g/log/make_mfcc.JOB.log \
-      $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
-      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$(cd $feat_store && pwd)/raw_mfcc_mono.JOB.ark,$g/mfcc.JOB.scp
-  else
-    $cmd JOB=1:$j $g/log/make_mfcc.JOB.log \
-      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$(cd $feat_store && pwd)/raw_mfcc_mono.JOB.ark,$g/mfcc.JOB.scp
-  fi
-  $cmd JOB=1:$j $g/log/cmvn.JOB.log \
-    $strode compute-cmvn-stats --spk2utt=ark:$d/split$j/JOB/spk2utt scp:$g/mfcc.JOB.scp ark:$g/cmvn.JOB.ark
-  feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk ark:$g/cmvn.JOB.ark scp:$g/mfcc.JOB.scp ark:- | $strode add-deltas ark:- ark:- |"
+  rm -rf $g; mkdir -p $g/log
+  train_mfcc; feats=$mfcc_feats
   quietly $g/log/init.log $strode gmm-init-mono --shared-phones=$lang/phones/sets.int \
     "--train-feats=${feats//JOB/1}" $lang/topo $($strode feat-to-dim "${feats//JOB/1}" - 2>/dev/null) $g/0.mdl $g/tree
   $cmd JOB=1:$j $g/log/compile_graphs.JOB.log \
@@ -394,6 +411,42 @@ train_mono() {
   for k in $(seq $j); do cp $g/ali.$k.gz $a/; done
   make_counts $a
   mark_done $a
+}
+
+# build_tree (stage 3, --dict --num-leaves N): the first half of Kaldi's steps/train_deltas.sh on
+# the alignments $mono_ali, in $tri: tree statistics of MFCC + deltas (acc-tree-stats, context
+# width 3, the context-independent phones of the lang), questions from clustering the phones
+# (cluster-phones on phones/sets.int, plus extra_questions.int; compile-questions), the tree
+# (build-tree --max-leaves N, roots.int), its transition model (gmm-init-model), the alignments
+# converted to it in $ali (convert-ali), and the triphone HCLG in $tri/graph.
+build_tree() {
+  local d j a=$mono_ali
+  if unit_done $ali; then echo "   $ali: done before ($ali/.done)"; return 0; fi
+  d=$(fbank_of $train); j=$(jobs_of $d)
+  train_mfcc
+  rm -rf $tri; mkdir -p $tri/log
+  $cmd JOB=1:$j $tri/log/acc_tree.JOB.log \
+    $strode acc-tree-stats --ci-phones=$(cat $lang/phones/context_indep.csl) $a/final.mdl "$mfcc_feats" \
+      "ark:gunzip -c $a/ali.JOB.gz |" $tri/JOB.treeacc
+  quietly $tri/log/sum_tree_acc.log $strode sum-tree-stats $tri/treeacc $tri/*.treeacc
+  rm -f $tri/*.treeacc
+  quietly $tri/log/questions.log $strode cluster-phones $tri/treeacc $lang/phones/sets.int $tri/questions.int
+  cat $lang/phones/extra_questions.int >> $tri/questions.int
+  quietly $tri/log/compile_questions.log $strode compile-questions $lang/topo $tri/questions.int $tri/questions.qst
+  quietly $tri/log/build_tree.log $strode build-tree --verbose=1 --max-leaves=$num_leaves --cluster-thresh=-1 \
+    $tri/treeacc $lang/phones/roots.int $tri/questions.qst $lang/topo $tri/tree
+  quietly $tri/log/init_model.log $strode gmm-init-model --write-occs=$tri/1.occs $tri/tree $tri/treeacc $lang/topo $tri/1.mdl
+  quietly $tri/log/copy_transition_model.log $strode copy-transition-model $tri/1.mdl $tri/final.mdl
+  rm -rf $ali; mkdir -p $ali/log; echo $j > $ali/num_jobs
+  cp $tri/final.mdl $tri/tree $ali/
+  $cmd JOB=1:$j $ali/log/convert.JOB.log \
+    $strode convert-ali $a/final.mdl $tri/final.mdl $tri/tree "ark:gunzip -c $a/ali.JOB.gz |" "ark:| gzip -c > $ali/ali.JOB.gz"
+  if [ "$graph" = $tri/graph ]; then
+    quietly $tri/log/mkgraph.log $strode mkgraph ${lang}_test $tri $graph
+    echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $tri/log/mkgraph.log | tail -n 1)"
+  fi
+  echo "   $tri/tree: $($strode hmm-info $tri/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}') leaves (--num-leaves $num_leaves) from $(basename $a)"
+  mark_done $ali
 }
 
 # align_round R (stage 3, --dict): a unidirectional SRU trained --align-epochs on round R-1's

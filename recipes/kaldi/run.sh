@@ -298,7 +298,16 @@ if run_stage 7; then
   for r in "${runs[@]}"; do
     for src in $sets; do score_set $r $src; done
   done
-  $strode results-table --print-args=false --md=$exp/strode_results.md --json=$exp/strode_results.json \
+  # The target set of the models (the pdfs of their alignments' model), and from scratch the
+  # LM's perplexity and OOV rate per set.
+  pdfs=$($strode hmm-info $final_ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+  targets="$(basename $ali) ($pdfs pdfs)"; lm_opt=
+  if $from_scratch; then
+    targets="mono ($pdfs pdfs)"; [ "$num_leaves" = 0 ] || targets="tree ($pdfs leaves)"
+    lm_opt=--lm-dir=$exp/strode_lm
+  fi
+  $strode results-table --print-args=false --targets="$targets" $lm_opt \
+    --md=$exp/strode_results.md --json=$exp/strode_results.json \
     $(for r in "${runs[@]}"; do final_dir $(run_name $r); done)
   echo "   (also in $exp/strode_results.md and $exp/strode_results.json)"
   if [ -n "$seeds" ]; then

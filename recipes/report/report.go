@@ -37,6 +37,13 @@ type Row struct {
 	SecondsPerEpoch float64 `json:"seconds_per_epoch"`  // mean wall time
 	HeldOutAcc      float64 `json:"held_out_frame_acc"` // percent, of the epoch the model keeps
 
+	Targets string `json:"targets,omitempty"` // the target set, e.g. "mono (127 pdfs)"
+
+	// The LM on this set (ngram -ppl): perplexity, and out-of-vocabulary
+	// words in percent of the set's words.
+	LMPerplexity float64  `json:"lm_ppl,omitempty"`
+	OOVRate      *float64 `json:"oov_rate,omitempty"`
+
 	DecodeSeconds float64 `json:"decode_seconds"` // wall time of forward | latgen, all jobs
 	AudioSeconds  float64 `json:"audio_seconds"`  // 10 ms per frame
 	Jobs          int     `json:"jobs"`
@@ -170,16 +177,80 @@ func readDecodeTime(path string, r *Row) error {
 	return nil
 }
 
-// WriteMarkdown prints the rows as a Markdown table.
+// WriteMarkdown prints the rows as a Markdown table; the target set and
+// the LM's perplexity and OOV rate get columns when some row has them.
 func WriteMarkdown(w io.Writer, rows []Row) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "| model | set | %WER | %SER | errors / words | held-out frame acc | epochs | train s/epoch | decode RTF (jobs) |")
-	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|")
+	targets, lm := false, false
 	for _, r := range rows {
-		fmt.Fprintf(bw, "| %s | %s | %.2f | %.2f | %d / %d | %.2f%% | %d | %.1f | %.3f (%d) |\n",
-			r.Model, r.Set, r.WER, r.SER, r.Errors, r.Words, r.HeldOutAcc, r.Epochs, r.SecondsPerEpoch, r.RTF, r.Jobs)
+		targets = targets || r.Targets != ""
+		lm = lm || r.OOVRate != nil
+	}
+	bw := bufio.NewWriter(w)
+	head, rule := "| model | set |", "|---|---|"
+	if targets {
+		head, rule = head+" targets |", rule+"---|"
+	}
+	head, rule = head+" %WER | %SER | errors / words |", rule+"---|---|---|"
+	if lm {
+		head, rule = head+" LM ppl | %OOV |", rule+"---|---|"
+	}
+	fmt.Fprintln(bw, head+" held-out frame acc | epochs | train s/epoch | decode RTF (jobs) |")
+	fmt.Fprintln(bw, rule+"---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(bw, "| %s | %s |", r.Model, r.Set)
+		if targets {
+			fmt.Fprintf(bw, " %s |", r.Targets)
+		}
+		fmt.Fprintf(bw, " %.2f | %.2f | %d / %d |", r.WER, r.SER, r.Errors, r.Words)
+		if lm {
+			if r.OOVRate != nil {
+				fmt.Fprintf(bw, " %.1f | %.2f |", r.LMPerplexity, *r.OOVRate)
+			} else {
+				fmt.Fprint(bw, " | |")
+			}
+		}
+		fmt.Fprintf(bw, " %.2f%% | %d | %.1f | %.3f (%d) |\n", r.HeldOutAcc, r.Epochs, r.SecondsPerEpoch, r.RTF, r.Jobs)
 	}
 	return bw.Flush()
+}
+
+// AddLM fills each row's LM columns from dir/ppl_SET.txt (the output of
+// ngram -ppl: "file F: S sentences, W words, O OOVs" then "... ppl= P
+// ppl1= P1"), for the sets that have one.
+func AddLM(rows []Row, dir string) error {
+	for i := range rows {
+		path := filepath.Join(dir, "ppl_"+rows[i].Set+".txt")
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		words, oovs, ppl := -1, -1, -1.0
+		for n, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			for j := 1; j < len(f); j++ {
+				switch {
+				case strings.TrimSuffix(f[j], ",") == "words" && words < 0:
+					words, err = strconv.Atoi(f[j-1])
+				case f[j] == "OOVs" && oovs < 0:
+					oovs, err = strconv.Atoi(f[j-1])
+				case f[j-1] == "ppl=":
+					ppl, err = strconv.ParseFloat(f[j], 64)
+				}
+				if err != nil {
+					return fmt.Errorf("%w: %s line %d: %v", ErrFormat, path, n+1, err)
+				}
+			}
+		}
+		if words <= 0 || oovs < 0 || ppl < 0 {
+			return fmt.Errorf("%w: %s: want ngram -ppl's \"W words, O OOVs\" and \"ppl= P\"", ErrFormat, path)
+		}
+		rate := 100 * float64(oovs) / float64(words)
+		rows[i].LMPerplexity, rows[i].OOVRate = ppl, &rate
+	}
+	return nil
 }
 
 // WriteJSONFile writes the rows to path atomically.

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,5 +126,38 @@ func TestCollectErrors(t *testing.T) {
 				t.Errorf("error %v is not ErrFormat", err)
 			}
 		})
+	}
+}
+
+// The LM columns come from ngram -ppl's output per set; a set without one
+// keeps them empty, a malformed file is an error naming it.
+func TestAddLMAndColumns(t *testing.T) {
+	dir := t.TempDir()
+	ppl := "file exp/strode_lm/text_dev: 260 sentences, 1629 words, 13 OOVs\n0 zeroprobs, logprob= -4173.957 ppl= 162.0362 ppl1= 364.9906\n"
+	if err := os.WriteFile(filepath.Join(dir, "ppl_dev.txt"), []byte(ppl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := []Row{{Model: "sru", Set: "dev", Targets: "tree (296 leaves)"}, {Model: "sru", Set: "test"}}
+	if err := AddLM(rows, dir); err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].LMPerplexity != 162.0362 || rows[0].OOVRate == nil || math.Abs(*rows[0].OOVRate-100*13.0/1629) > 1e-9 {
+		t.Errorf("dev: ppl %g, OOV rate %v", rows[0].LMPerplexity, rows[0].OOVRate)
+	}
+	if rows[1].OOVRate != nil {
+		t.Errorf("test has no ppl file but got OOV rate %g", *rows[1].OOVRate)
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| targets |", "| LM ppl | %OOV |", "| sru | dev | tree (296 leaves) |", "| 162.0 | 0.80 |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "ppl_dev.txt"), []byte("nothing here\n"), 0o644)
+	if err := AddLM(rows, dir); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "ppl_dev.txt") {
+		t.Errorf("malformed ppl file: %v", err)
 	}
 }

@@ -46,23 +46,29 @@ func init() {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
 				defer graphs.Close()
-				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*fst.VectorFst, error) {
-					ok, err := graphs.HasKey(key)
-					if err != nil {
-						return nil, err
-					}
-					if !ok {
-						return nil, errNoInput
-					}
-					g, err := graphs.Value(key)
-					return &g, err
-				}, "No fst for utterance %s", "loglikes")
+				return runAlignment(ctx, al, opt, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No fst for utterance %s", "loglikes")
 			}
 		},
 	})
 }
 
 var errNoInput = errors.New("no input for utterance")
+
+// graphLookup finds an utterance's training graph in a table (errNoInput
+// when it has none).
+func graphLookup(graphs *kaldiio.RandomAccessReader[fst.VectorFst]) func(key string) (*fst.VectorFst, error) {
+	return func(key string) (*fst.VectorFst, error) {
+		ok, err := graphs.HasKey(key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errNoInput
+		}
+		g, err := graphs.Value(key)
+		return &g, err
+	}
+}
 
 // runAlignment is the loop of align-compiled-mapped and align-mapped: for
 // each log-likelihood matrix, get the utterance's graph, align, write the

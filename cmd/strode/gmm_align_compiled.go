@@ -51,17 +51,7 @@ func init() {
 				}
 				defer feats.Close()
 				likes := &gmmLikes{feats: feats, scorer: gmm.NewBatchScorer(&m.AM)}
-				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), func(key string) (*fst.VectorFst, error) {
-					ok, err := graphs.HasKey(key)
-					if err != nil {
-						return nil, err
-					}
-					if !ok {
-						return nil, errNoInput
-					}
-					g, err := graphs.Value(key)
-					return &g, err
-				}, "No graph found for utterance %s", "graph")
+				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No graph found for utterance %s", "graph")
 			}
 		},
 	})

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,22 +106,10 @@ func TestSplitTargets(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, full := SplitTargets(c.occs, c.target, c.power, c.minCount)
-		if !equalInts(got, c.want) || full != c.full {
+		if !slices.Equal(got, c.want) || full != c.full {
 			t.Errorf("SplitTargets(%v, %d, %g, %g) = %v %v, want %v %v", c.occs, c.target, c.power, c.minCount, got, full, c.want, c.full)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Splitting keeps the total weight and places each pair of means

@@ -36,7 +36,9 @@
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
 #   6 decode every --dev/--test set: forward | latgen-faster-mapped in --nj jobs through
-#     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them
+#     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them; from
+#     scratch with the GMM flat start and monophone targets, the GMM too (MFCC + deltas, scored:
+#     exp/strode_mono_gmm/decode_SET/best_wer), the baseline a Kaldi user's exp/mono would give
 #   7 score (local/score.sh's LM-weight x penalty sweep, best_wer) and the results table:
 #     exp/strode_results.md and exp/strode_results.json
 # Options (defaults in brackets):
@@ -290,6 +292,10 @@ if run_stage 6; then
   for r in "${runs[@]}"; do
     for src in $sets; do decode_set $r $src; done
   done
+  # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded.
+  if $from_scratch && [ "$flat_start" = gmm ] && [ "$graph" = $mono/graph ]; then
+    for src in $sets; do decode_gmm $src; done
+  fi
 fi
 
 if run_stage 7; then

@@ -335,27 +335,48 @@ flat_start() {
   echo "   $a: equal alignments"
 }
 
-# train_mfcc (stage 3, --dict): MFCC of the training set (--mfcc-config/--mfcc-opts) and CMVN
-# stats per speaker, per job of its split, in exp/strode_mfcc, for the GMM flat start and the
-# tree's statistics; sets $mfcc_feats, the features as steps/train_mono.sh and train_deltas.sh
-# read them (per-speaker CMN, deltas), JOB standing for the job.
-train_mfcc() {
-  local m=$exp/strode_mfcc d j store
-  d=$(fbank_of $train); j=$(jobs_of $d)
+# make_mfcc SRC (stages 3 and 6, --dict): MFCC (--mfcc-config/--mfcc-opts) and CMVN stats per
+# speaker of data dir SRC, per job of its split, in exp/strode_mfcc/NAME; sets $mfcc_feats, the
+# features as steps/train_mono.sh, train_deltas.sh and decode.sh read them (per-speaker CMN,
+# deltas), JOB standing for the job. The GMM flat start, the tree's statistics and the GMM's
+# decodes use them.
+make_mfcc() {
+  local d j store name m
+  name=$(basename $1); m=$exp/strode_mfcc/$name; d=$(fbank_of $1); j=$(jobs_of $d)
   mfcc_feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk ark:$m/cmvn.JOB.ark scp:$m/mfcc.JOB.scp ark:- | $strode add-deltas ark:- ark:- |"
   if unit_done $m; then return 0; fi
   rm -rf $m; mkdir -p $m/log $feat_store; store=$(cd $feat_store && pwd)
   if [ -f $d/segments ]; then
     $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
       $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
-      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$store/raw_mfcc_train.JOB.ark,$m/mfcc.JOB.scp
+      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
   else
     $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
-      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$store/raw_mfcc_train.JOB.ark,$m/mfcc.JOB.scp
+      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
   fi
   $cmd JOB=1:$j $m/log/cmvn.JOB.log \
     $strode compute-cmvn-stats --spk2utt=ark:$d/split$j/JOB/spk2utt scp:$m/mfcc.JOB.scp ark:$m/cmvn.JOB.ark
   mark_done $m
+}
+
+# decode_gmm SRC (stage 6, --dict --flat-start gmm, monophone graph): the flat start's GMM decoded
+# as steps/decode.sh decodes it (MFCC + deltas, acoustic scale 0.083333), into
+# exp/strode_mono_gmm/decode_NAME, scored as the networks are: the baseline a Kaldi user
+# knows (exp/mono/decode_*), and a check of the lang, LM and graph apart from the networks.
+decode_gmm() {
+  local src=$1 g=${mono}_gmm name dir j
+  name=$(basename $src); dir=$g/decode_$name; j=$(jobs_of $(fbank_of $src))
+  if unit_done $dir; then echo "   GMM $name: done before ($dir/.done)"; return 0; fi
+  make_mfcc $src
+  rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+  $cmd JOB=1:$j $dir/log/decode.JOB.log \
+    $strode gmm-compute-likes $g/final.mdl "$mfcc_feats" ark:- \| \
+    $strode latgen-faster-mapped --acoustic-scale=0.083333 --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
+      --allow-partial=true --word-symbol-table=$graph/words.txt $g/final.mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
+  $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
+    --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
+  echo "   GMM $name: $(cat $dir/best_wer)"
+  mark_done $dir
 }
 
 # train_mono (stage 3, --dict, --flat-start gmm): Kaldi's steps/train_mono.sh with strode's GMM
@@ -371,7 +392,7 @@ train_mono() {
   if unit_done $a; then echo "   $a: done before ($a/.done)"; return 0; fi
   d=$(fbank_of $train); j=$(jobs_of $d)
   rm -rf $g; mkdir -p $g/log
-  train_mfcc; feats=$mfcc_feats
+  make_mfcc $train; feats=$mfcc_feats
   quietly $g/log/init.log $strode gmm-init-mono --shared-phones=$lang/phones/sets.int \
     "--train-feats=${feats//JOB/1}" $lang/topo $($strode feat-to-dim "${feats//JOB/1}" - 2>/dev/null) $g/0.mdl $g/tree
   $cmd JOB=1:$j $g/log/compile_graphs.JOB.log \
@@ -423,7 +444,7 @@ build_tree() {
   local d j a=$mono_ali
   if unit_done $ali; then echo "   $ali: done before ($ali/.done)"; return 0; fi
   d=$(fbank_of $train); j=$(jobs_of $d)
-  train_mfcc
+  make_mfcc $train
   rm -rf $tri; mkdir -p $tri/log
   $cmd JOB=1:$j $tri/log/acc_tree.JOB.log \
     $strode acc-tree-stats --ci-phones=$(cat $lang/phones/context_indep.csl) $a/final.mdl "$mfcc_feats" \

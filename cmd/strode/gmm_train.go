@@ -139,11 +139,11 @@ func init() {
 						accs.Transitions[tid]++
 						like += float64(accs.GMM.AccumulateForGmm(&m.AM, x.Row(t), int(pdf), 1))
 					}
-					ctx.Vlog(2, "Average like for this file is %g over %d frames.", like/float64(len(ali)), len(ali))
+					ctx.Vlog(2, "Average like for this file is %s over %d frames.", g6(like/float64(len(ali))), len(ali))
 					totLike += like
 					done++
 					if done%50 == 0 {
-						ctx.Log("Processed %d utterances; for utterance %s avg. like is %g over %d frames.", done, key, like/float64(len(ali)), len(ali))
+						ctx.Log("Processed %d utterances; for utterance %s avg. like is %s over %d frames.", done, key, g6(like/float64(len(ali))), len(ali))
 					}
 				}
 				if err := feats.Err(); err != nil {
@@ -151,7 +151,7 @@ func init() {
 				}
 				ctx.Log("Done %d files, %d with no alignments, %d with other errors.", done, noAli, other)
 				frames := accs.GMM.TotFrames
-				ctx.Log("Overall avg like per frame (Gaussian only) = %g over %g frames.", totLike/max(frames, 1), frames)
+				ctx.Log("Overall avg like per frame (Gaussian only) = %s over %s frames.", g6(totLike/max(frames, 1)), g6(frames))
 				if err := kaldiio.WriteObject(ctx.Arg(3), gmm.AccsCodec, *binary, &accs, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}
@@ -184,7 +184,7 @@ func init() {
 						return kaldicmd.Exit(decoderFailure, fmt.Errorf("%s: %w", ctx.Arg(i), err))
 					}
 				}
-				ctx.Log("Summed %d stats, total count %g, avg like/frame %g", len(ctx.Args())-1, sum.GMM.TotFrames, sum.GMM.TotLogLike/max(sum.GMM.TotFrames, 1e-20))
+				ctx.Log("Summed %d stats, total count %s, avg like/frame %s", len(ctx.Args())-1, g6(sum.GMM.TotFrames), g6(sum.GMM.TotLogLike/max(sum.GMM.TotFrames, 1e-20)))
 				if err := kaldiio.WriteObject(ctx.Arg(0), gmm.AccsCodec, *binary, &sum, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
@@ -260,8 +260,8 @@ func init() {
 				if res.Floored > 0 {
 					ctx.Warn("%d variances floored in %d Gaussians.", res.Floored, res.FlooredGauss)
 				}
-				ctx.Log("GMM update: Overall avg like per frame = %g over %g frames.", accs.GMM.TotLogLike/max(accs.GMM.TotFrames, 1e-20), accs.GMM.TotFrames)
-				ctx.Log("GMM update: Overall objective function improvement is %g per frame over %g frames", res.ObjChange/max(res.Count, 1e-20), res.Count)
+				ctx.Log("GMM update: Overall avg like per frame = %s over %s frames.", g6(accs.GMM.TotLogLike/max(accs.GMM.TotFrames, 1e-20)), g6(accs.GMM.TotFrames))
+				ctx.Log("GMM update: Overall objective function improvement is %s per frame over %s frames", g6(res.ObjChange/max(res.Count, 1e-20)), g6(res.Count))
 				if mix.MixUp != 0 || *occsOut != "" {
 					occs := make([]float64, len(accs.GMM.Accs))
 					for i := range accs.GMM.Accs {
@@ -297,6 +297,9 @@ func init() {
 		},
 	})
 }
+
+// g6 prints a number as Kaldi's logs do (six significant digits).
+func g6(v float64) string { return hmm.FormatG6(v) }
 
 // globalMeanVar is the mean and variance of every frame of rspec (as
 // gmm-init-mono's --train-feats, in double); a variance that is not

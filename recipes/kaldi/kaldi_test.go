@@ -131,7 +131,7 @@ const quickWERBar = 10.0
 // exp/MODEL/decode_test/lat.{1,2}.gz, scoring and the results table.
 func TestQuickKaldiMini(t *testing.T) {
 	dir, out := quickRun(t)
-	if !strings.Contains(string(out), "| model | set | %WER |") {
+	if !strings.Contains(string(out), "| model | set | targets | %WER |") {
 		t.Errorf("no results table printed:\n%s", out)
 	}
 	for _, m := range []string{"sru", "strode"} {

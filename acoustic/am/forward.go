@@ -7,20 +7,20 @@ import (
 )
 
 // Forwarder runs a model on one utterance at a time, as nnet-forward does,
-// keeping one graph per (rounded-up) length.
+// keeping the graphs of the most recent (rounded-up) lengths.
 type Forwarder struct {
 	Model   *Model
 	Quantum int // lengths are rounded up to a multiple of this (default 50)
-	graphs  map[int]*Batch
+	graphs  *graphCache
 }
 
 // NewForwarder returns a forwarder for m.
 func NewForwarder(m *Model) *Forwarder {
-	return &Forwarder{Model: m, Quantum: 50, graphs: map[int]*Batch{}}
+	return &Forwarder{Model: m, Quantum: 50, graphs: newGraphCache(32)}
 }
 
 // Run evaluates the model on u and returns the graph after the run (valid
-// until the next Run with a length of the same quantum): Output(0, …) gives
+// until the next Run): Output(0, …) gives
 // the logits, Rows(TTilde, 0) the boundaries, u.Rows rows each, frame
 // t's row computed at frame t+TargetDelay (delay.go).
 func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
@@ -34,13 +34,9 @@ func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
 	delay := f.Model.Opts.TargetDelay
 	u = delayed(u, delay)
 	t := (u.Rows + f.Quantum - 1) / f.Quantum * f.Quantum
-	g, ok := f.graphs[t]
-	if !ok {
-		var err error
-		if g, err = f.Model.Build(t, 1, Infer); err != nil {
-			return nil, err
-		}
-		f.graphs[t] = g
+	g, err := f.graphs.get(graphKey{T: t, B: 1, Mode: Infer}, func() (*Batch, error) { return f.Model.Build(t, 1, Infer) })
+	if err != nil {
+		return nil, err
 	}
 	if err := g.Load([]*Utterance{u}, nil); err != nil {
 		return nil, err
@@ -62,11 +58,7 @@ func (f *Forwarder) Logits(u *Utterance) ([]float64, error) {
 }
 
 // Close releases the graphs.
-func (f *Forwarder) Close() {
-	for _, g := range f.graphs {
-		g.Close()
-	}
-}
+func (f *Forwarder) Close() { f.graphs.close() }
 
 // OutputOptions are nnet-forward's output options.
 type OutputOptions struct {

@@ -68,7 +68,7 @@ func (t *Trainer) RunIteration(utts []*Utterance, o IterationOptions) (Iteration
 			if o.NumMinibatches > 0 && st.Minibatches == o.NumMinibatches {
 				break
 			}
-			g, err := t.graph(maxRows(b), Train)
+			g, err := t.graph(b, Train)
 			if err != nil {
 				return st, err
 			}

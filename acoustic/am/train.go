@@ -42,6 +42,9 @@ type TrainOptions struct {
 	BatchUtts   int // utterances per minibatch
 	BatchFrames int // padded frames per minibatch (longest · count)
 	Quantum     int // minibatch lengths are rounded up to a multiple of this (fewer graph shapes)
+	// GraphCache is how many minibatch graphs (one per shape) are kept
+	// built; the least recently used is dropped beyond it (≤ 0: all).
+	GraphCache int
 	Seed        int64
 	Checkpoint  string // file written after every epoch ("" none)
 	Resume      bool   // continue from Checkpoint
@@ -60,7 +63,7 @@ func DefaultTrainOptions() TrainOptions {
 	a.LearningRate, a.ClipNorm = 1e-3, 5
 	return TrainOptions{Optimizer: "adam", Adam: a, SGD: optim.SGDOptions{LearningRate: 0.008, Momentum: 0.9, ClipNorm: 5},
 		MaxEpochs: 20, MinEpochs: 1, HalvingFactor: 0.5, StartHalvingImpr: 0.01, EndHalvingImpr: 0.001,
-		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, Seed: 777}
+		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, GraphCache: 8, Seed: 777}
 }
 
 // Register adds the options to fs (nnet1's names where it has them).
@@ -81,6 +84,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.BatchUtts, "minibatch-utts", o.BatchUtts, "utterances per minibatch")
 	fs.IntVar(&o.BatchFrames, "minibatch-frames", o.BatchFrames, "padded frames per minibatch")
 	fs.IntVar(&o.Quantum, "length-quantum", o.Quantum, "round minibatch lengths up to a multiple of this")
+	fs.IntVar(&o.GraphCache, "graph-cache-capacity", o.GraphCache, "minibatch graphs kept built, one per shape, least recently used dropped first (as nnet3's --compiler.cache-capacity; each holds buffers for its rows; 0: all)")
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "seed for initialisation, shuffling and dropout")
 	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
 	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")
@@ -129,7 +133,7 @@ type Trainer struct {
 	Log      func(format string, args ...any)
 	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
 
-	graphs map[[2]int]*Batch // (T, mode) → graph
+	graphs *graphCache
 	opt    optimizer
 	st     trainerState
 	best   [][]float64
@@ -140,7 +144,7 @@ func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: map[[2]int]*Batch{}}
+	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: newGraphCache(o.GraphCache)}
 	o.SGD.ClipNorm = o.Adam.ClipNorm
 	switch o.Optimizer {
 	case "adam":
@@ -154,31 +158,25 @@ func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
 	return t, nil
 }
 
-func (t *Trainer) graph(rows int, mode Mode) (*Batch, error) {
+// graph returns the graph for minibatch b: its length rounded up to the
+// quantum, as many utterances as it has.
+func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
 	q := t.Opts.Quantum
-	tt := (rows + q - 1) / q * q
-	k := [2]int{tt, int(mode)}
-	if g, ok := t.graphs[k]; ok {
-		return g, nil
-	}
-	smoothing := 0.0
-	if mode == Train {
-		smoothing = t.Opts.LabelSmoothing
-	}
-	g, err := t.File.Model.build(tt, t.Opts.BatchUtts, mode, smoothing)
-	if err != nil {
-		return nil, err
-	}
-	t.graphs[k] = g
-	return g, nil
+	k := graphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
+	return t.graphs.get(k, func() (*Batch, error) {
+		smoothing := 0.0
+		if mode == Train {
+			smoothing = t.Opts.LabelSmoothing
+		}
+		return t.File.Model.build(k.T, k.B, mode, smoothing)
+	})
 }
 
+// GraphsBuilt is how many minibatch graphs have been built so far.
+func (t *Trainer) GraphsBuilt() int { return t.graphs.Builds }
+
 // Close releases the graphs.
-func (t *Trainer) Close() {
-	for _, g := range t.graphs {
-		g.Close()
-	}
-}
+func (t *Trainer) Close() { t.graphs.close() }
 
 // Evaluate computes the held-out statistics.
 // The utterances are as loaded: Evaluate applies the model's target delay.
@@ -186,7 +184,7 @@ func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
 	var s Stats
 	utts = delayedAll(utts, t.File.Model.Opts.TargetDelay)
 	for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, nil) {
-		g, err := t.graph(maxRows(b), Eval)
+		g, err := t.graph(b, Eval)
 		if err != nil {
 			return s, err
 		}
@@ -274,7 +272,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
 		defer rep.Finish() // on an error return; a no-op after the Finish below
 		for _, b := range batches {
-			g, err := t.graph(maxRows(b), Train)
+			g, err := t.graph(b, Train)
 			if err != nil {
 				return err
 			}

@@ -29,5 +29,8 @@ var app = &kaldicmd.App{
 func register(cmds ...*kaldicmd.Command) { app.Add(cmds...) }
 
 func main() {
-	os.Exit(app.Run(os.Args, kaldicmd.StdStreams()))
+	stop := startProfiles()
+	status := app.Run(os.Args, kaldicmd.StdStreams())
+	stop()
+	os.Exit(status)
 }

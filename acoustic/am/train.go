@@ -63,7 +63,7 @@ func DefaultTrainOptions() TrainOptions {
 	a.LearningRate, a.ClipNorm = 1e-3, 5
 	return TrainOptions{Optimizer: "adam", Adam: a, SGD: optim.SGDOptions{LearningRate: 0.008, Momentum: 0.9, ClipNorm: 5},
 		MaxEpochs: 20, MinEpochs: 1, HalvingFactor: 0.5, StartHalvingImpr: 0.01, EndHalvingImpr: 0.001,
-		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, GraphCache: 8, Seed: 777}
+		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, GraphCache: 4, Seed: 777}
 }
 
 // Register adds the options to fs (nnet1's names where it has them).

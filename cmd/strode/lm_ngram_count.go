@@ -19,16 +19,20 @@ const ngramCountDescription = "Count n-grams in a text and estimate an interpola
 	"<unk> (or the -map-unk word), which is a word of the model only with -unk. Options take\n" +
 	"SRILM's single-dash form (-order 3). Without -lm, -write or -write-vocab the counts go to\n" +
 	"standard output (SRILM prints the Kneser-Ney-modified counts there when -kndiscount is\n" +
-	"given; these are the raw counts). Only -kndiscount is implemented (not Good-Turing)."
+	"given; these are the raw counts). -wbdiscount is Witten-Bell discounting on raw counts instead,\n" +
+	"which needs no count-of-counts: a small vocabulary (digits) or a small text, where modified\n" +
+	"Kneser-Ney's discounts cannot be estimated, still gives a model. Only these two are\n" +
+	"implemented (not SRILM's default Good-Turing)."
 
 func init() {
 	register(&kaldicmd.Command{
 		Name:        "ngram-count",
 		Summary:     "Estimate an n-gram LM (ARPA) from text, as SRILM's ngram-count -kndiscount -interpolate",
 		Description: ngramCountDescription,
-		ArgsUsage:   "-text FILE [-order N] -kndiscount [-interpolate] [-vocab FILE [-unk]] -lm FILE",
+		ArgsUsage:   "-text FILE [-order N] -kndiscount|-wbdiscount [-interpolate] [-vocab FILE [-unk]] -lm FILE",
 		Examples: []string{
 			"strode ngram-count -order 3 -kndiscount -interpolate -text data/local/lm/text -lm data/local/lm/lm.arpa.gz",
+			"strode ngram-count -order 3 -wbdiscount -interpolate -text data/train/digits.txt -lm lm.arpa.gz",
 		},
 		MinArgs: 0,
 		MaxArgs: -1,
@@ -44,7 +48,7 @@ type countOptions struct {
 	order                      int
 	text, vocab, lmFile, write string
 	writeVocab, mapUnk         string
-	unk, kn, interpolate       bool
+	unk, kn, wb, interpolate   bool
 	debug                      int
 	gtmin                      [10]int64 // [0] is -gtmin (orders above 9), [n] is -gtNmin
 }
@@ -59,6 +63,7 @@ func (o *countOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.unk, "unk", false, "keep <unk> in LM")
 	fs.StringVar(&o.mapUnk, "map-unk", "", "word to map unknown words to (default <unk>)")
 	fs.BoolVar(&o.kn, "kndiscount", false, "use modified Kneser-Ney discounting")
+	fs.BoolVar(&o.wb, "wbdiscount", false, "use Witten-Bell discounting")
 	fs.BoolVar(&o.interpolate, "interpolate", false, "use interpolated estimates")
 	fs.IntVar(&o.debug, "debug", 0, "debugging level (1: counts and discounts on stderr)")
 	fs.Var((*countValue)(&o.gtmin[0]), "gtmin", "lower cutoff for orders above 9")
@@ -100,8 +105,11 @@ func runNgramCount(ctx *kaldicmd.Context) error {
 	if o.text == "" {
 		return fmt.Errorf("%w: -text FILE is required (reading count files is not implemented)", kaldicmd.ErrUsage)
 	}
-	if o.lmFile != "" && !o.kn {
-		return fmt.Errorf("%w: only modified Kneser-Ney (-kndiscount) is implemented; SRILM's default Good-Turing is not", kaldicmd.ErrUsage)
+	if o.lmFile != "" && o.kn == o.wb {
+		if o.kn {
+			return fmt.Errorf("%w: -kndiscount and -wbdiscount: give one", kaldicmd.ErrUsage)
+		}
+		return fmt.Errorf("%w: give -kndiscount or -wbdiscount: only modified Kneser-Ney and Witten-Bell are implemented; SRILM's default Good-Turing is not", kaldicmd.ErrUsage)
 	}
 	vocab := lm.NewVocab(o.mapUnk, o.unk)
 	if o.vocab != "" {
@@ -158,7 +166,7 @@ func readVocabFile(ctx *kaldicmd.Context, path string, vocab *lm.Vocab) error {
 }
 
 func estimateAndWrite(ctx *kaldicmd.Context, o *countOptions, counts *lm.Counts) error {
-	opt := lm.Options{Interpolate: o.interpolate, MinCount: make([]int64, o.order)}
+	opt := lm.Options{Interpolate: o.interpolate, WittenBell: o.wb, MinCount: make([]int64, o.order)}
 	for n := 1; n <= o.order; n++ {
 		if n <= 9 {
 			opt.MinCount[n-1] = o.gtmin[n]

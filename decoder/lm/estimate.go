@@ -20,8 +20,16 @@ func DefaultMinCount(order int) int64 {
 	return 2
 }
 
-// Options are ngram-count's estimation options for -kndiscount.
+// Options are ngram-count's estimation options for -kndiscount and
+// -wbdiscount.
 type Options struct {
+	// WittenBell is -wbdiscount: Witten–Bell discounting on raw counts at
+	// every order instead of modified Kneser–Ney. It needs no
+	// count-of-counts, so it estimates what Kneser–Ney cannot: a small
+	// vocabulary (digits: every word follows many others, so no unigram has
+	// a continuation count of 1 to 4) or a text too small for positive
+	// discounts.
+	WittenBell bool
 	// MinCount[n-1] is -gtNmin: n-grams of order n whose count (for the
 	// lower orders: continuation count) is below it get no probability of
 	// their own; their mass goes to the back-off. Orders past the slice
@@ -85,6 +93,11 @@ func (e *estimator) warn(format string, a ...any) {
 // an order lacks n-grams seen 1, 2, 3 or 4 times (the discounts need all
 // four count-of-counts), as SRILM does. The counts' trie becomes the
 // model's: the counts stay readable but must not be added to afterwards.
+//
+// With opt.WittenBell it is `ngram-count -wbdiscount` instead (SRILM's
+// WittenBell): in a context with total count N and V distinct words seen,
+// a word seen n times gets n/(N+V) and the lower order the weight
+// V/(N+V); no discounts are returned.
 func (c *Counts) Estimate(opt Options) (*Model, []Discounts, error) {
 	if c.Sentences == 0 {
 		return nil, nil, fmt.Errorf("%w: no sentences to estimate from", ErrInput)
@@ -108,6 +121,9 @@ func (c *Counts) Estimate(opt Options) (*Model, []Discounts, error) {
 		}
 	}
 	e.kn[c.Order-1] = c.count[c.Order-1]
+	if opt.WittenBell {
+		copy(e.kn, c.count) // raw counts at every order
+	}
 	e.m = &Model{Vocab: c.Vocab, Order: c.Order, t: c.t,
 		prob: make([][]float32, c.Order), bow: make([][]float32, c.Order), hasBow: make([][]bool, c.Order)}
 	for k := range c.Order {
@@ -123,6 +139,9 @@ func (c *Counts) Estimate(opt Options) (*Model, []Discounts, error) {
 		e.estimateLevel(k)
 	}
 	e.fixup()
+	if opt.WittenBell {
+		return e.m, nil, nil
+	}
 	return e.m, e.disc, nil
 }
 
@@ -150,6 +169,10 @@ func (e *estimator) prepare() {
 	}
 	e.kn = make([][]int64, n)
 	e.kn[n-1] = e.c.count[n-1]
+	if e.opt.WittenBell {
+		copy(e.kn, e.c.count)
+		return
+	}
 	for k := 0; k < n-1; k++ {
 		kn := make([]int64, len(e.c.count[k]))
 		for id := range kn {
@@ -171,6 +194,9 @@ func (e *estimator) prepare() {
 // n-grams that predict an event (ModKneserNey::estimate).
 func (e *estimator) discounts() error {
 	e.disc = make([]Discounts, e.c.Order)
+	if e.opt.WittenBell {
+		return nil
+	}
 	for k := range e.c.Order {
 		var nc [5]int64
 		for id, cnt := range e.kn[k] {
@@ -188,7 +214,7 @@ func (e *estimator) discounts() error {
 		d.D2 = 2 - 3*y*float64(d.N3)/float64(d.N2)
 		d.D3 = 3 - 4*y*float64(d.N4)/float64(d.N3)
 		if d.D1 < 0 || d.D2 < 0 || d.D3 < 0 {
-			return fmt.Errorf("%w: order %d: one of modified KneserNey discounts is negative (D1=%g D2=%g D3+=%g from n1=%d n2=%d n3=%d n4=%d)",
+			return fmt.Errorf("%w: order %d: one of modified KneserNey discounts is negative (D1=%g D2=%g D3+=%g from n1=%d n2=%d n3=%d n4=%d): too little text for this order (SRILM stops here too); use a lower -order or more text",
 				ErrInput, k+1, d.D1, d.D2, d.D3, d.N1, d.N2, d.N3, d.N4)
 		}
 		e.disc[k] = d
@@ -315,6 +341,10 @@ func (e *estimator) estimateLevel(k int) {
 		for {
 			totalProb := 0.0
 			lowerWeight := (d.D1*float64(observed-min2) + d.D2*float64(min2-min3) + d.D3*float64(min3)) / float64(total)
+			wbCoeff := float64(total) / float64(total+observed) // WittenBell::discount
+			if e.opt.WittenBell {
+				lowerWeight = float64(observed) / float64(total+observed) // WittenBell::lowerOrderWeight
+			}
 			for i, g := range group {
 				w, n := e.c.t.levels[k].word[g], e.kn[k][g]
 				if n == 0 {
@@ -331,6 +361,9 @@ func (e *estimator) estimateLevel(k int) {
 				coeff := 0.0
 				if n >= minCount {
 					coeff = (float64(n) - d.discount(n)) / float64(n)
+					if e.opt.WittenBell {
+						coeff = wbCoeff
+					}
 				}
 				p := coeff * float64(n) / float64(total)
 				if interpolate {

@@ -464,3 +464,63 @@ func TestEstimateBadInput(t *testing.T) {
 		t.Errorf("tiny text: %v, want the count-of-counts error", err)
 	}
 }
+
+// Witten–Bell (-wbdiscount -interpolate) on the bigram toy, raw counts at
+// both orders. Unigrams: a 7, b 4, c 2, </s> 4; N = 17, V = 4 events, so
+// p(w) = n/21 + 4/21 · 1/4:
+//
+//	p(a) = 8/21   p(b) = 5/21   p(c) = 3/21   p(</s>) = 5/21
+//
+// A context with total N and V distinct words gives n/(N+V) plus
+// V/(N+V) times the unigram, and V/(N+V) is its back-off weight:
+//
+//	<s> (a 3, b 1; N 4, V 2): p(a|<s>) = 3/6 + 2/6·8/21 = 79/126, p(b|<s>) = 31/126, bow 1/3
+//	a (a 4, </s> 2, b 1; N 7, V 3): p(a|a) = 18/35, p(</s>|a) = 19/70, p(b|a) = 6/35, bow 3/10
+//	b (c 2, b 1, </s> 1; N 4, V 3): p(c|b) = 2/7 + 3/7·3/21 = 17/49, p(b|b) = p(</s>|b) = 12/49, bow 3/7
+//	c (b 1, </s> 1; N 2, V 2): p(b|c) = p(</s>|c) = 1/4 + 1/2·5/21 = 31/84, bow 1/2
+func TestToyBigramWittenBellByHand(t *testing.T) {
+	m, d := estimate(t, countSentences(t, 2, toyBigram...), Options{Interpolate: true, WittenBell: true})
+	if d != nil {
+		t.Errorf("Witten-Bell returned Kneser-Ney discounts %+v", d)
+	}
+	checkNgrams(t, m, []ngramWant{
+		{"a", 8.0 / 21, 3.0 / 10}, {"b", 5.0 / 21, 3.0 / 7}, {"c", 3.0 / 21, 1.0 / 2},
+		{"</s>", 5.0 / 21, 0}, {"<s>", 0, 1.0 / 3},
+		{"<s> a", 79.0 / 126, 0}, {"<s> b", 31.0 / 126, 0},
+		{"a a", 18.0 / 35, 0}, {"a </s>", 19.0 / 70, 0}, {"a b", 6.0 / 35, 0},
+		{"b c", 17.0 / 49, 0}, {"b b", 12.0 / 49, 0}, {"b </s>", 12.0 / 49, 0},
+		{"c b", 31.0 / 84, 0}, {"c </s>", 31.0 / 84, 0},
+	})
+	if got, want := m.Prob("c", "<s>"), math.Log10(1.0/3*3.0/21); math.Abs(got-want) > 1e-6 {
+		t.Errorf("p(c|<s>) = %.8f, hand-computed %.8f", got, want)
+	}
+}
+
+// A digit-string text is beyond modified Kneser–Ney (every digit follows
+// more than four others, so no unigram has a continuation count of 1 to 4;
+// SRILM stops too) and within Witten–Bell, whose trigram model is proper.
+func TestWittenBellWhereKneserNeyCannot(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	digits := strings.Fields("zero one two three four five six seven eight nine oh")
+	var sents []string
+	for range 160 {
+		var s []string
+		for range 1 + rng.Intn(7) {
+			s = append(s, digits[rng.Intn(len(digits))])
+		}
+		sents = append(sents, strings.Join(s, " "))
+	}
+	if _, _, err := countSentences(t, 3, sents...).Estimate(Options{Interpolate: true}); err == nil {
+		t.Fatal("modified Kneser-Ney estimated digit strings: want the count-of-counts error")
+	}
+	m, _ := estimate(t, countSentences(t, 3, sents...), Options{Interpolate: true, WittenBell: true})
+	for _, h := range [][]string{{BOS}, {BOS, "one"}, {"two", "three"}, {"oh"}, {}} {
+		sum := 0.0
+		for _, w := range append(digits, EOS) {
+			sum += math.Pow(10, m.Prob(w, h...))
+		}
+		if math.Abs(sum-1) > 1e-5 {
+			t.Errorf("probabilities after %q sum to %.8f", strings.Join(h, " "), sum)
+		}
+	}
+}

@@ -279,7 +279,7 @@ make_lang() {
 }
 
 # make_lm (stage 0, --dict): unless --lm names one, the --lm-order interpolated modified
-# Kneser-Ney LM of --lm-text (default: the training set's text) on the lexicon's words, with
+# Kneser-Ney (or, where that cannot be estimated, Witten-Bell) LM of --lm-text (default: the training set's text) on the lexicon's words, with
 # transcript words outside it counted as the OOV word, in exp/strode_lm/lm.arpa.gz.
 make_lm() {
   local dir=$exp/strode_lm
@@ -289,8 +289,16 @@ make_lm() {
   mkdir -p $dir/log
   grep -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt | cut -d' ' -f1 > $dir/vocab
   cut -d' ' -f2- ${lm_text:-$train/text} > $dir/lm_text
-  quietly $dir/log/ngram_count.log $strode ngram-count -order $lm_order -kndiscount -interpolate \
-    -vocab $dir/vocab -unk -map-unk "$oov" -text $dir/lm_text -lm $lm
+  # Modified Kneser-Ney, unless its discounts cannot be estimated (SRILM stops there too): a
+  # small vocabulary such as digits, where every word follows more than four others, or a text
+  # too small for the order. Witten-Bell needs no count-of-counts.
+  local counts="$strode ngram-count -order $lm_order -interpolate -vocab $dir/vocab -unk -map-unk $oov -text $dir/lm_text -lm $lm"
+  if ! $counts -kndiscount > $dir/log/ngram_count.log 2>&1; then
+    grep -q 'modified KneserNey' $dir/log/ngram_count.log ||
+      { echo "$0: failed: $counts -kndiscount" >&2; tail -n 20 $dir/log/ngram_count.log | sed 's/^/  /' >&2; return 1; }
+    echo "   $(grep -o 'order [0-9]*: one of [^(]*' $dir/log/ngram_count.log | head -n 1)($dir/log/ngram_count.log): Witten-Bell discounting instead"
+    quietly $dir/log/ngram_count.log $counts -wbdiscount
+  fi
   echo "   $lm: $(gunzip -c $lm | grep -E '^ngram [0-9]+=' | tr '\n' ' ')"
 }
 

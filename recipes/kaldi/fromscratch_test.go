@@ -1,0 +1,63 @@
+package kaldi
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fromScratchWERBar is what --quick from scratch must reach on kaldi-mini's
+// test set (110 words of espeak digits): the flat start's GMM and the
+// networks trained on its alignment.
+const fromScratchWERBar = 20.0
+
+// TestFromScratchKaldiMini runs the pipeline as a user with no GMM system
+// would: an s5 dir holding only data/train, data/test and data/local/dict
+// (kaldi-mini without its lang dirs and exp/), through `run.sh --dict
+// data/local/dict --train data/train --dev "" --test data/test --nj 2
+// --oov "<SIL>" --quick`, and reads every model's score from exp/**/decode_test/best_wer.
+// kaldi-mini's dict is not speechocean762's: its own phone set without
+// stress marks, SIL the only silence phone, and "<SIL>" as the OOV word (its
+// lexicon has no <UNK>; Kaldi built its lang with that OOV word too).
+func TestFromScratchKaldiMini(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a GMM and two networks (about 2 minutes on 2 cores): without -short")
+	}
+	dir := copyExperiment(t)
+	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
+		must(t, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
+		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --dict: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	found, err := filepath.Glob(filepath.Join(dir, "exp", "*", "decode_test", "best_wer"))
+	must(t, err)
+	seen := map[string]bool{}
+	for _, f := range found {
+		b, err := os.ReadFile(f)
+		must(t, err)
+		// %WER 1.82 [ 2 / 110, 0 ins, 1 del, 1 sub ] exp/sru/decode_test/wer_10_0.0
+		fs := strings.Fields(string(b))
+		if len(fs) < 6 || fs[0] != "%WER" {
+			t.Errorf("%s: %q is not a best_wer line", f, b)
+			continue
+		}
+		wer, err := strconv.ParseFloat(fs[1], 64)
+		must(t, err)
+		model := filepath.Base(filepath.Dir(filepath.Dir(f)))
+		seen[model] = true
+		if fs[5] != "110," || wer > fromScratchWERBar {
+			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), fromScratchWERBar)
+		}
+	}
+	for _, m := range []string{"strode_mono_gmm", "sru", "strode"} {
+		if !seen[m] {
+			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
+		}
+	}
+}

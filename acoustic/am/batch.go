@@ -111,10 +111,18 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		if isFixed {
 			tt = net.Const("t_tilde", eps, n, 1)
 		} else {
-			bz = m.boundaryZ(net, e)
+			if bz, err = m.boundaryZ(net, e); err != nil {
+				return nil, err
+			}
 			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
 		}
-		h0 := net.MatMul(e, net.P(m.Proj))
+		// The head's products with the encoder's output e (H wide) and the
+		// next input (the spliced features) are the only large ones in it:
+		// float32 through internal/gemm, as the SRU's and the output layer's.
+		h0, err := sru.MatMul(net, e, net.P(m.Proj))
+		if err != nil {
+			return nil, err
+		}
 		f := func(h *autodiff.Node) *autodiff.Node {
 			h = net.Tanh(m.ODE[0].Apply(net, h))
 			h = net.Tanh(m.ODE[1].Apply(net, h))
@@ -153,7 +161,11 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			}
 			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
-			hid := net.Tanh(m.PriorIn.Apply(net, xnextn))
+			hin, err := sru.Affine(net, xnextn, m.PriorIn.W, m.PriorIn.B)
+			if err != nil {
+				return nil, err
+			}
+			hid := net.Tanh(hin)
 			mu := m.PriorMu.Apply(net, hid)
 			v := net.AddConst(net.Softplus(m.PriorVar.Apply(net, hid)), 1e-3)
 			d := net.Sub(htilde, mu)

@@ -14,7 +14,7 @@ import (
 
 // TestFixedTTildeZeroIsProjection: with --fixed-t-tilde=0 h̃ is P·e, the
 // projected encoder output with no ODE step (relative difference from a
-// plain float64 product ≤ 1e-12, the summation order aside), t̃ is 0 in
+// plain float64 product ≤ 1e-5: the product runs in float32, batch.go), t̃ is 0 in
 // every row, f_o is left out of the training graph and there is no KL term.
 func TestFixedTTildeZeroIsProjection(t *testing.T) {
 	o := tinyOptions(KindSTRODE)
@@ -40,7 +40,7 @@ func TestFixedTTildeZeroIsProjection(t *testing.T) {
 		}
 		want := matVec(enc[i*h:(i+1)*h], m.Proj.Data, s)
 		for j, w := range want {
-			if got := ht[i*s+j]; math.Abs(got-w) > 1e-12*math.Max(1, math.Abs(w)) {
+			if got := ht[i*s+j]; math.Abs(got-w) > 1e-5*math.Max(1, math.Abs(w)) {
 				t.Errorf("frame %d h~[%d] = %.17g, P e = %.17g", i, j, got, w)
 			}
 		}

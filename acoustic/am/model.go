@@ -113,13 +113,17 @@ const phiZBias = 0.5413248546129181
 // of Φ in t needs only a(t)'s signs (Φ' = σ(a + b)·a'(t)), so "free" makes
 // b(z) = tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2 with free signs and biases,
 // the last bias starting t̃ at one frame.
-func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) *autodiff.Node {
+func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) (*autodiff.Node, error) {
 	if m.PhiZ[0] == nil {
-		return m.Boundary.B(net, e)
+		return m.Boundary.B(net, e), net.Err()
 	}
-	h := net.Tanh(m.PhiZ[0].Apply(net, e))
+	h0, err := sru.Affine(net, e, m.PhiZ[0].W, m.PhiZ[0].B) // H wide: float32 (batch.go)
+	if err != nil {
+		return nil, err
+	}
+	h := net.Tanh(h0)
 	h = net.Tanh(m.PhiZ[1].Apply(net, h))
-	return m.PhiZ[2].Apply(net, h)
+	return m.PhiZ[2].Apply(net, h), net.Err()
 }
 
 // NumParams is the number of trainable values.

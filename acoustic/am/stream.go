@@ -264,9 +264,16 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 		if isFixed {
 			tt = net.Const("t_tilde", eps, rows, 1)
 		} else {
-			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, rows, 1), m.boundaryZ(net, e))
+			bz, err := m.boundaryZ(net, e)
+			if err != nil {
+				return nil, err
+			}
+			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, rows, 1), bz)
 		}
-		h0 := net.MatMul(e, net.P(m.Proj))
+		h0, err := sru.MatMul(net, e, net.P(m.Proj)) // as Model.build computes it
+		if err != nil {
+			return nil, err
+		}
 		f := func(h *autodiff.Node) *autodiff.Node {
 			h = net.Tanh(m.ODE[0].Apply(net, h))
 			h = net.Tanh(m.ODE[1].Apply(net, h))

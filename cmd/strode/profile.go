@@ -3,15 +3,20 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"sync"
+	"syscall"
 )
 
 // Profiles for finding where a command spends its time or memory, named by
 // environment variables so that every subcommand has them without an
 // option of its own: STRODE_CPUPROFILE=FILE writes a CPU profile of the
 // whole run, STRODE_MEMPROFILE=FILE a heap profile at its end (go tool
-// pprof reads both).
+// pprof reads both). A run stopped by SIGINT or SIGTERM (timeout, run.pl's
+// kill) still writes them, then exits with 128 + the signal, as the signal
+// would have.
 func startProfiles() (stop func()) {
 	var stops []func()
 	if f := os.Getenv("STRODE_CPUPROFILE"); f != "" {
@@ -38,9 +43,22 @@ func startProfiles() (stop func()) {
 			}
 		})
 	}
-	return func() {
-		for _, s := range stops {
-			s()
-		}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			for _, s := range stops {
+				s()
+			}
+		})
 	}
+	if len(stops) > 0 {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+		go func() {
+			s := <-sig
+			stop()
+			os.Exit(128 + int(s.(syscall.Signal)))
+		}()
+	}
+	return stop
 }

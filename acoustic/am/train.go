@@ -44,7 +44,7 @@ type TrainOptions struct {
 	Quantum     int // minibatch lengths are rounded up to a multiple of this (fewer graph shapes)
 	// GraphCache is how many minibatch graphs (one per shape) are kept
 	// built; the least recently used is dropped beyond it (≤ 0: all).
-	GraphCache int
+	GraphCache  int
 	Seed        int64
 	Checkpoint  string // file written after every epoch ("" none)
 	Resume      bool   // continue from Checkpoint

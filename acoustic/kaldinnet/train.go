@@ -12,6 +12,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/internal/cputime"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -193,6 +194,9 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	tr.Log, tr.Progress = log, progress
 	if err := tr.Train(utts, valid); err != nil {
 		return nil, err
+	}
+	if rss := cputime.PeakRSS(); rss > 0 {
+		log("peak resident memory %.2f GB; %d minibatch graphs built (--graph-cache-capacity %d)", float64(rss)/(1<<30), tr.GraphsBuilt(), s.Train.GraphCache)
 	}
 	if err := f.Save(out); err != nil {
 		return nil, err

@@ -15,3 +15,14 @@ func TestProcessGrows(t *testing.T) {
 		t.Errorf("CPU time grew by %v over busy work", d)
 	}
 }
+
+// TestPeakRSSCoversTouchedMemory: 64 MB written raise the peak to at least that.
+func TestPeakRSSCoversTouchedMemory(t *testing.T) {
+	b := make([]byte, 64<<20)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	if p := PeakRSS(); p < int64(len(b)) || b[len(b)-1] != 255 {
+		t.Errorf("peak RSS %d bytes after touching %d", p, len(b))
+	}
+}

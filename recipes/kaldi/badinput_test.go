@@ -94,3 +94,53 @@ func dropLine(t *testing.T, path string, i int) {
 	l := lines(t, path)
 	must(t, os.WriteFile(path, []byte(strings.Join(append(l[:i:i], l[i+1:]...), "")), 0o644))
 }
+
+// TestBadDictInput: from scratch (--dict), bad input stops stage 0 with a
+// message naming the file (and the line, for the lexicon).
+func TestBadDictInput(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		want   []string
+	}{
+		{"lexicon phone in no phone list", func(t *testing.T, dir string) {
+			f, err := os.OpenFile(filepath.Join(dir, "data/local/dict/lexicon.txt"), os.O_APPEND|os.O_WRONLY, 0)
+			must(t, err)
+			_, err = f.WriteString("nine N AY N ZZ\n")
+			must(t, err)
+			must(t, f.Close())
+			must(t, os.Remove(filepath.Join(dir, "data/local/dict/lexiconp.txt")))
+		}, []string{`data/local/dict/lexicon.txt:13: phone "ZZ" (word nine) is in neither silence_phones.txt nor nonsilence_phones.txt`,
+			"data/local/dict is not a valid dict dir"}},
+		{"training data dir without text", func(t *testing.T, dir string) {
+			must(t, os.Remove(filepath.Join(dir, "data/train/text")))
+		}, []string{"data/train/text (stage 0: the training transcripts"}},
+		{"test data dir without text", func(t *testing.T, dir string) {
+			must(t, os.Remove(filepath.Join(dir, "data/test/text")))
+		}, []string{"data/test/text (stage 0: the transcripts of data/test"}},
+		{"no dict dir", func(t *testing.T, dir string) {
+			must(t, os.RemoveAll(filepath.Join(dir, "data/local/dict")))
+		}, []string{"data/local/dict (stage 0: the dict dir (--dict))"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyExperiment(t)
+			for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
+				must(t, os.RemoveAll(filepath.Join(dir, d)))
+			}
+			c.damage(t, dir)
+			out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
+				"--test", "data/test", "--oov", "<SIL>", "--stop-stage", "0").CombinedOutput()
+			if err == nil {
+				t.Fatalf("run.sh succeeded on bad input:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(string(out), "panic") {
+				t.Errorf("a panic:\n%s", out)
+			}
+		})
+	}
+}

@@ -241,6 +241,7 @@ if [ "$corpus" = chime5 ] && run_stage 0; then
 fi
 
 if $from_scratch && run_stage 0; then
+  check_dict_inputs
   log_stage 0 "from scratch: lang dir $lang, a $lm_order-gram LM and HCLG from $dict"
   make_lang
   make_lm

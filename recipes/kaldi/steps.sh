@@ -23,13 +23,35 @@ needs() {
   [ "$1" -le "$check_to" ] && [ "$2" -ge "$stage" ]
 }
 
+# need FILE STAGE WHAT: adds FILE to the list of what is missing (check_files, check_dict_inputs).
+need() {
+  [ -e "$1" ] || missing+=("$1 (stage $2: $3)")
+}
+
+# report_missing: stops the recipe listing what need found missing, if anything.
+report_missing() {
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "$0: the experiment in $PWD lacks:" >&2
+    printf '  %s\n' "${missing[@]}" >&2
+    exit 1
+  fi
+}
+
+# check_dict_inputs (before stage 0, --dict): the dict dir and the transcripts the lang, LM and
+# perplexities are made from are there, or the recipe stops listing what is missing.
+check_dict_inputs() {
+  local missing=() d
+  need $dict 0 "the dict dir (--dict)"
+  need $train/text 0 "the training transcripts: the training graphs of stage 3, and the LM's text without --lm-text or --lm"
+  [ -z "$lm_text" ] || [ -n "$lm" ] || need $lm_text 0 "the LM's text (--lm-text)"
+  for d in $sets; do need $d/text 0 "the transcripts of $d (the LM's perplexity on it)"; done
+  report_missing
+}
+
 # check_files (before stage 1): every file the chosen stages need is there, or the recipe stops
 # listing what is missing.
 check_files() {
   local missing=() d f
-  need() {  # need FILE STAGE WHAT
-    [ -e "$1" ] || missing+=("$1 (stage $2: $3)")
-  }
   if needs 2 7; then
     for d in $train $sets; do
       for f in wav.scp utt2spk spk2utt; do need $d/$f 2 "features of $d"; done
@@ -58,11 +80,7 @@ check_files() {
     need $graph/words.txt 6 "word symbol table"
     need $decode_mdl 6 "the graph's transition model (--decode-mdl)"
   fi
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "$0: the experiment in $PWD lacks:" >&2
-    printf '  %s\n' "${missing[@]}" >&2
-    exit 1
-  fi
+  report_missing
 }
 
 # check_layout (stage 1): the data dirs are valid, and the alignments' model is the graph's.

@@ -144,3 +144,27 @@ func TestBadDictInput(t *testing.T) {
 		})
 	}
 }
+
+// TestDictOOVsCounted: transcript words the lexicon lacks are counted per
+// set and become the OOV word, as Kaldi's sym2int.pl --map-oov makes them.
+func TestDictOOVsCounted(t *testing.T) {
+	dir := copyExperiment(t)
+	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
+		must(t, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	text := filepath.Join(dir, "data/train/text")
+	ls := lines(t, text) // each with its newline
+	ls[0] = strings.TrimSuffix(ls[0], "\n") + " zork\n"
+	must(t, os.WriteFile(text, []byte(strings.Join(ls, "")), 0o644))
+	out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
+		"--test", "data/test", "--oov", "<SIL>", "--stop-stage", "0").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --stop-stage 0: %v\n%s", err, out)
+	}
+	for _, w := range []string{"data/train/text: 1 of 607 words not in the lexicon (mapped to <SIL>)",
+		"data/test/text: 0 of 110 words not in the lexicon"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -294,6 +294,18 @@ make_lang() {
   mark_done $lang
   echo "   $lang: $(grep -c -v -E '^(<eps>|#)' $lang/phones.txt) phones, $(grep -c -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt) words;" \
     "$mono: $($strode hmm-info $mono/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
+  count_oovs
+}
+
+# count_oovs (stage 0, --dict): how many words of the training and scored transcripts the
+# lexicon lacks; they become the OOV word (--oov) as sym2int.pl --map-oov makes them in Kaldi.
+count_oovs() {
+  local d n
+  for d in $train $sets; do
+    n=$($strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/text 2>&1 >/dev/null |
+      sed -n 's/.*Replaced \([0-9]*\) instances of OOVs.*/\1/p')
+    echo "   $d/text: ${n:-0} of $(cut -d' ' -f2- $d/text | wc -w) words not in the lexicon (mapped to $oov)"
+  done
 }
 
 # make_lm (stage 0, --dict): unless --lm names one, the --lm-order interpolated modified

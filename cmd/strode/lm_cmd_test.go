@@ -148,3 +148,29 @@ func TestNgramCountErrors(t *testing.T) {
 		t.Errorf("-help: exit %d\n%s", code, stdout)
 	}
 }
+
+// ngram-count -wbdiscount writes decoder/lm's hand-computed Witten-Bell toy:
+// p(a|<s>) = 79/126 (log10 -0.20274), bow(<s>) = 1/3 (log10 -0.4771); the
+// ARPA file compiles with arpa2fst.
+func TestNgramCountWittenBell(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "text")
+	os.WriteFile(text, []byte("a a a a\nb c b c\na\na a b b\n"), 0o644)
+	arpa := filepath.Join(dir, "lm.arpa")
+	code, _, stderr := runStrode(t, "", "ngram-count", "-order", "2", "-wbdiscount", "-interpolate", "-text", text, "-lm", arpa)
+	if code != 0 {
+		t.Fatalf("ngram-count -wbdiscount: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(arpa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"-99\t<s>\t-0.4771212\n", "-0.2027435\t<s> a\n"} {
+		if !strings.Contains(string(b), line) {
+			t.Errorf("ARPA file lacks %q:\n%s", line, b)
+		}
+	}
+	if code, _, stderr = runStrode(t, "", "arpa2fst", "--disambig-symbol=#0", arpa, filepath.Join(dir, "G.fst")); code != 0 {
+		t.Errorf("arpa2fst on the Witten-Bell ARPA file: exit %d\n%s", code, stderr)
+	}
+}

@@ -7,12 +7,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/strode-asr/strode/internal/testhttp"
 )
 
 // Test helpers: small corpora of generated files, tar.gz archives of them,
@@ -171,32 +170,14 @@ func flatArchive(t testing.TB, files map[string][]byte, extra ...entry) []byte {
 	return makeArchive(t, "0123abc", append(entries, extra...)...)
 }
 
-// serve starts a server on 127.0.0.1 that answers every GET with body, or
-// with its first n bytes when 0 <= n < len(body) (declaring the full length,
-// as an interrupted download does). It stops when the test ends.
+// serve is testhttp.Serve at the archive's path.
 func serve(t testing.TB, body []byte, n int) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/x-gzip")
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		if n >= 0 && n < len(body) {
-			w.Write(body[:n])
-			return // the server closes the connection short of Content-Length
-		}
-		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/resources/101/toy762.tar.gz"
+	return testhttp.Serve(t, body, n, "/resources/101/toy762.tar.gz")
 }
 
-// closedPort returns a 127.0.0.1 URL nothing listens on.
+// closedPort is an address nothing listens on, at the archive's path.
 func closedPort(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/toy762.tar.gz"
+	return testhttp.ClosedURL(t, "/resources/101/toy762.tar.gz")
 }

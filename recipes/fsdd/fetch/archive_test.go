@@ -9,12 +9,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/strode-asr/strode/internal/testhttp"
 )
 
 // Test helpers: synthetic recordings, GitHub-style archives of them, and a
@@ -134,32 +133,14 @@ func makeArchive(t testing.TB, files map[string][]byte, extra ...entry) []byte {
 	return buf.Bytes()
 }
 
-// serve starts a server on 127.0.0.1 that answers every GET with body, or
-// with its first n bytes when 0 <= n < len(body) (declaring the full length,
-// as an interrupted download does). It stops when the test ends.
+// serve is testhttp.Serve at the archive's path.
 func serve(t testing.TB, body []byte, n int) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/x-gzip")
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		if n >= 0 && n < len(body) {
-			w.Write(body[:n])
-			return // the server closes the connection short of Content-Length
-		}
-		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/v1.0.10.tar.gz"
+	return testhttp.Serve(t, body, n, "/v1.0.10.tar.gz")
 }
 
-// closedPort returns a 127.0.0.1 URL nothing listens on.
+// closedPort is an address nothing listens on, at the archive's path.
 func closedPort(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1.0.10.tar.gz"
+	return testhttp.ClosedURL(t, "/v1.0.10.tar.gz")
 }

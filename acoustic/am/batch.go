@@ -124,9 +124,9 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			return nil, err
 		}
 		f := func(h *autodiff.Node) *autodiff.Node {
-			h = net.Tanh(m.ODE[0].Apply(net, h))
-			h = net.Tanh(m.ODE[1].Apply(net, h))
-			return m.ODE[2].Apply(net, h)
+			h = net.Tanh(linear(net, m.ODE[0], h))
+			h = net.Tanh(linear(net, m.ODE[1], h))
+			return linear(net, m.ODE[2], h)
 		}
 		htilde = h0
 		if !isFixed || fixed != 0 {
@@ -161,13 +161,9 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			}
 			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
-			hin, err := sru.Affine(net, xnextn, m.PriorIn.W, m.PriorIn.B)
-			if err != nil {
-				return nil, err
-			}
-			hid := net.Tanh(hin)
-			mu := m.PriorMu.Apply(net, hid)
-			v := net.AddConst(net.Softplus(m.PriorVar.Apply(net, hid)), 1e-3)
+			hid := net.Tanh(linear(net, m.PriorIn, xnextn))
+			mu := linear(net, m.PriorMu, hid)
+			v := net.AddConst(net.Softplus(linear(net, m.PriorVar, hid)), 1e-3)
 			d := net.Sub(htilde, mu)
 			// log N = −½log 2π − ½log σ² − (h̃−μ)²/(2σ²)
 			logN := net.AddConst(net.Neg(net.Add(net.Scale(net.Log(v), 0.5), net.Div(net.Square(d), net.Scale(v, 2)))), -halfLog2Pi)

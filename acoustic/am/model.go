@@ -122,8 +122,21 @@ func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) (*autodiff.Node, error)
 		return nil, err
 	}
 	h := net.Tanh(h0)
-	h = net.Tanh(m.PhiZ[1].Apply(net, h))
-	return m.PhiZ[2].Apply(net, h), net.Err()
+	h = net.Tanh(linear(net, m.PhiZ[1], h))
+	return linear(net, m.PhiZ[2], h), net.Err()
+}
+
+// linear is l applied to the rows x as one fused float32 node (sru.Affine):
+// the STRODE head's layers, which run over every frame of the minibatch
+// and, as gorgonia's MatMul and broadcast add, cost a float64 product, a
+// repeated bias and two copies each. The gradient checks turn
+// sru.Float32Products off and get the float64 graph.
+func linear(net *nn.Net, l *nn.Linear, x *autodiff.Node) *autodiff.Node {
+	y, err := sru.Affine(net, x, l.W, l.B)
+	if err != nil {
+		return net.Fail(l.W.Name, err)
+	}
+	return y
 }
 
 // NumParams is the number of trainable values.

@@ -275,9 +275,9 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 			return nil, err
 		}
 		f := func(h *autodiff.Node) *autodiff.Node {
-			h = net.Tanh(m.ODE[0].Apply(net, h))
-			h = net.Tanh(m.ODE[1].Apply(net, h))
-			return m.ODE[2].Apply(net, h)
+			h = net.Tanh(linear(net, m.ODE[0], h))
+			h = net.Tanh(linear(net, m.ODE[1], h))
+			return linear(net, m.ODE[2], h)
 		}
 		htilde := h0
 		if !isFixed || fixed != 0 {

@@ -27,6 +27,10 @@ func (g *Graph) Err() error { return g.err }
 // NodeCount is the number of nodes in the graph (for overhead reports).
 func (g *Graph) NodeCount() int { return len(g.g.AllNodes()) }
 
+// Fail records err as the graph's error (the first one stays) for an
+// operation built outside this package, and returns nil.
+func (g *Graph) Fail(op string, err error) *Node { return g.fail(op, err) }
+
 func (g *Graph) fail(op string, err error) *Node {
 	if g.err == nil && err != nil {
 		g.err = fmt.Errorf("graph: %s: %w", op, err)

@@ -3,6 +3,7 @@ package lattice
 import (
 	"container/heap"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"sort"
 )
@@ -13,12 +14,32 @@ type DeterminizeOptions struct {
 	// Delta is the tolerance for treating two subsets' weights as equal
 	// (Kaldi's --delta, default 1/1024).
 	Delta float32
+	// MaxMem is Kaldi's --max-mem: when the determinization's approximate
+	// memory (subset elements, output arcs, transition-id strings) passes
+	// it, the determinization stops where its queue has got to, which is a
+	// narrower beam than asked; it is then retried on the input pruned to a
+	// narrower beam (DeterminizePruned). A weak acoustic model can leave
+	// thousands of word sequences within the lattice beam, whose subsets
+	// grow without bound (16 GB on one 2.6-second utterance). ≤ 0: no limit.
+	MaxMem int64
+	// RetryCutoff is Kaldi's retry_cutoff: a determinization stopped by
+	// MaxMem is kept when it reached this fraction of the beam.
+	RetryCutoff float64
+	// Warn, when not nil, receives Kaldi's warning and log lines about a
+	// determinization stopped by MaxMem and retried.
+	Warn func(string)
 }
 
-// DefaultDeterminizeOptions are Kaldi's defaults.
+// DefaultDeterminizeOptions are Kaldi's defaults (latgen's
+// DeterminizeLatticePhonePrunedOptions: --max-mem 50000000; the pruned
+// determinizer's retry_cutoff 0.5).
 func DefaultDeterminizeOptions() DeterminizeOptions {
-	return DeterminizeOptions{Delta: 1.0 / 1024}
+	return DeterminizeOptions{Delta: 1.0 / 1024, MaxMem: 50000000, RetryCutoff: 0.5}
 }
+
+// determinizeMaxIters bounds the retries at narrower beams, as Kaldi's
+// DeterminizeLatticePruned does.
+const determinizeMaxIters = 10
 
 // detElem is one member of a determinized state's subset: an input state
 // with the weight and transition-id string (an id in the determinizer's
@@ -59,6 +80,9 @@ type determinizer struct {
 	// elems is the closure's result, reused from one closure to the next:
 	// stateFor keeps a copy of a new state's subset.
 	elems []detElem
+	// For the memory estimate: output arcs and their transition-ids,
+	// elements of the stored subsets, bytes of the index's keys.
+	arcs, arcTids, elemCount, keyBytes int64
 }
 
 // DeterminizePruned determinizes a state-level lattice on its words, as
@@ -71,11 +95,44 @@ type determinizer struct {
 // beyond the beam are not expanded, as the pruned determinizer does.
 //
 // in must be acyclic; it is pruned and reordered in place.
+//
+// With opts.MaxMem the determinization stops when its approximate memory
+// passes that, and is retried on the input pruned to a narrower beam
+// (beam·√(effective/beam), at least half the beam) until the beam it
+// reaches is at least opts.RetryCutoff of the beam tried, at most
+// determinizeMaxIters times, as Kaldi's DeterminizeLatticePruned does; the
+// last try's lattice is returned even if it fell short.
 func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*CompactLattice, error) {
+	for iter := 0; ; iter++ {
+		out, effective, err := determinizeOnce(in, beam, opts)
+		if err != nil || effective >= beam || effective >= beam*opts.RetryCutoff ||
+			math.IsInf(beam, 1) || iter+1 == determinizeMaxIters {
+			return out, err
+		}
+		effective = max(effective, 0)
+		beam = max(beam*math.Sqrt(effective/beam), beam/2)
+		if opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("Pruned state-level lattice with beam %g and retrying determinization with that beam.", beam))
+		}
+	}
+}
+
+// approxSize are the byte sizes the memory estimate counts, as Kaldi's
+// determinizer counts its repository, arcs and elements.
+const (
+	elemBytes = 24 // detElem, padded
+	arcBytes  = 40 // CompactArc without its transition-ids
+	nodeBytes = 12 // tidNode
+)
+
+// determinizeOnce is one try of DeterminizePruned: it returns the lattice
+// and the beam it reached (beam when it finished; less when MaxMem stopped
+// it).
+func determinizeOnce(in *Lattice, beam float64, opts DeterminizeOptions) (*CompactLattice, float64, error) {
 	out := &CompactLattice{Start: NoState}
 	ok, err := in.Prune(beam)
 	if err != nil || !ok {
-		return out, err
+		return out, beam, err
 	}
 	d := &determinizer{in: in, opts: opts, out: out, index: map[string][]int32{}, strs: newTidStore()}
 	n := len(in.States)
@@ -96,6 +153,7 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 	// The start state's subset is not normalized (Kaldi keeps its weights).
 	start := d.minimal(d.closure([]detElem{{state: in.Start, w: One, str: emptyString}}))
 	d.stateFor(start, 0)
+	effective := beam
 	for d.queue.Len() > 0 {
 		it := heap.Pop(&d.queue).(detItem)
 		s := it.state
@@ -105,11 +163,26 @@ func DeterminizePruned(in *Lattice, beam float64, opts DeterminizeOptions) (*Com
 		if it.priority > cutoff {
 			break
 		}
+		if mem := d.memory(); opts.MaxMem > 0 && mem > opts.MaxMem {
+			effective = it.priority - d.bwd[in.Start]
+			if opts.Warn != nil {
+				opts.Warn(fmt.Sprintf("Did not reach requested beam in determinize-lattice: size exceeds maximum %d bytes; (repo,arcs,elems) = (%d,%d,%d), effective beam was %g vs. requested beam %g",
+					opts.MaxMem, int64(d.strs.n)*nodeBytes, d.arcs*arcBytes+d.arcTids*4, d.elemCount*elemBytes, effective, beam))
+			}
+			break
+		}
 		d.done[s] = true
 		d.expand(s)
 	}
 	out.Connect()
-	return out, nil
+	return out, effective, nil
+}
+
+// memory is the approximate size of the determinization so far: the
+// transition-id strings, the output arcs and the elements of the stored
+// subsets with their index keys.
+func (d *determinizer) memory() int64 {
+	return int64(d.strs.n)*nodeBytes + d.arcs*arcBytes + d.arcTids*4 + d.elemCount*elemBytes + d.keyBytes
 }
 
 // closure follows word-less arcs from the elements, keeping for each input
@@ -237,6 +310,8 @@ func (d *determinizer) stateFor(elems []detElem, fwd float64) int32 {
 	s := d.out.AddState()
 	d.index[string(k)] = append(d.index[string(k)], s)
 	d.subset = append(d.subset, append([]detElem(nil), elems...))
+	d.elemCount += int64(len(elems))
+	d.keyBytes += int64(len(k))
 	d.fwd = append(d.fwd, fwd)
 	d.done = append(d.done, false)
 	if s == 0 {
@@ -303,6 +378,8 @@ func (d *determinizer) expand(s int32) {
 			w := d.normalize(sub)
 			next := d.stateFor(sub, d.fwd[s]+latCost(w.W))
 			d.out.States[s].Arcs = append(d.out.States[s].Arcs, CompactArc{Label: arcs[i].word, W: w, Next: next})
+			d.arcs++
+			d.arcTids += int64(len(w.Tids))
 		}
 		i = j
 	}

@@ -69,7 +69,12 @@ func (d *LatticeDecoder) FinalResult(acousticScale float32, allowPartial bool) (
 		unscale[1][1] = 1 / float64(acousticScale)
 	}
 	if d.opts.DeterminizeLattice {
-		clat, err := lattice.DeterminizePruned(raw, d.opts.LatticeBeam, lattice.DeterminizeOptions{Delta: float32(d.opts.Delta)})
+		dopts := lattice.DefaultDeterminizeOptions()
+		dopts.Delta, dopts.MaxMem = float32(d.opts.Delta), int64(d.opts.MaxMem)
+		if warn := d.warn; warn != nil {
+			dopts.Warn = func(s string) { warn("%s", s) }
+		}
+		clat, err := lattice.DeterminizePruned(raw, d.opts.LatticeBeam, dopts)
 		if err != nil {
 			return nil, err
 		}

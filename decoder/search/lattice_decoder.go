@@ -213,6 +213,7 @@ func frontierBits(states int) (tokBits, maxStamp uint32) {
 type LatticeDecoder struct {
 	g    *Graph
 	opts Options
+	warn func(string, ...any) // Decode's, for FinalResult's determinization (nil: none)
 	beam, latBeam, beamDelta,
 	pruneDelta float32
 
@@ -401,6 +402,7 @@ func (d *LatticeDecoder) Decode(dec Decodable, warn func(string, ...any)) error 
 		d.tidLL = make([]float32, n)
 	}
 	d.reset()
+	d.warn = warn
 	d.pushFrame()
 	d.findOrAdd(d.g.Start, 0)
 	d.processNonemitting(d.beam, warn)

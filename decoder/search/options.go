@@ -18,7 +18,7 @@ type Options struct {
 	HashRatio          float64 // --hash-ratio (accepted; the dense state table needs no hash)
 	PruneScale         float64 // not a command-line option in Kaldi either
 	Delta              float64 // --delta: determinization tolerance
-	MaxMem             int     // --max-mem (accepted; not enforced)
+	MaxMem             int     // --max-mem: the lattice determinization's memory bound (lattice.DeterminizeOptions)
 	PhoneDeterminize   bool    // --phone-determinize (accepted; one word-level pass gives the same lattice)
 	WordDeterminize    bool    // --word-determinize
 	Minimize           bool    // --minimize (accepted; not implemented)

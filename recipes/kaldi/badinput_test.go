@@ -55,18 +55,25 @@ func TestBadInput(t *testing.T) {
 			extra := c.damage(t, dir)
 			args := append(append([]string{"--stop-stage", "1"}, kaldiMiniArgs...), extra...)
 			out, err := recipe(t, dir, args...).CombinedOutput()
-			if err == nil {
-				t.Fatalf("run.sh succeeded on bad input:\n%s", out)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			if strings.Contains(string(out), "panic") {
-				t.Errorf("a panic:\n%s", out)
-			}
+			checkFailure(t, out, err, c.want)
 		})
+	}
+}
+
+// checkFailure: the recipe failed (err), saying every one of want, without
+// a panic.
+func checkFailure(t *testing.T, out []byte, err error, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("run.sh succeeded on bad input:\n%s", out)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(string(out), "panic") {
+		t.Errorf("a panic:\n%s", out)
 	}
 }
 
@@ -130,17 +137,7 @@ func TestBadDictInput(t *testing.T) {
 			c.damage(t, dir)
 			out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
 				"--test", "data/test", "--oov", "<SIL>", "--stop-stage", "0").CombinedOutput()
-			if err == nil {
-				t.Fatalf("run.sh succeeded on bad input:\n%s", out)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			if strings.Contains(string(out), "panic") {
-				t.Errorf("a panic:\n%s", out)
-			}
+			checkFailure(t, out, err, c.want)
 		})
 	}
 }

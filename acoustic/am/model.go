@@ -117,11 +117,7 @@ func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) (*autodiff.Node, error)
 	if m.PhiZ[0] == nil {
 		return m.Boundary.B(net, e), net.Err()
 	}
-	h0, err := sru.Affine(net, e, m.PhiZ[0].W, m.PhiZ[0].B) // H wide: float32 (batch.go)
-	if err != nil {
-		return nil, err
-	}
-	h := net.Tanh(h0)
+	h := net.Tanh(linear(net, m.PhiZ[0], e))
 	h = net.Tanh(linear(net, m.PhiZ[1], h))
 	return linear(net, m.PhiZ[2], h), net.Err()
 }

@@ -170,8 +170,7 @@ func (e *estimator) prepare() {
 	e.kn = make([][]int64, n)
 	e.kn[n-1] = e.c.count[n-1]
 	if e.opt.WittenBell {
-		copy(e.kn, e.c.count)
-		return
+		return // raw counts at every order: Estimate sets them once the vocabulary's unigrams are in
 	}
 	for k := 0; k < n-1; k++ {
 		kn := make([]int64, len(e.c.count[k]))
@@ -341,8 +340,9 @@ func (e *estimator) estimateLevel(k int) {
 		for {
 			totalProb := 0.0
 			lowerWeight := (d.D1*float64(observed-min2) + d.D2*float64(min2-min3) + d.D3*float64(min3)) / float64(total)
-			wbCoeff := float64(total) / float64(total+observed) // WittenBell::discount
+			var wbCoeff float64
 			if e.opt.WittenBell {
+				wbCoeff = float64(total) / float64(total+observed)        // WittenBell::discount
 				lowerWeight = float64(observed) / float64(total+observed) // WittenBell::lowerOrderWeight
 			}
 			for i, g := range group {

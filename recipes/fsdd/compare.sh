@@ -5,8 +5,9 @@
 #   recipes/fsdd/compare.sh --seeds "1 2 3" --models "dnn sru odernn strode" --exp-dir exp/fsdd_compare
 #
 # For every speaker of the corpus (or --speakers "..."), run.sh holds that speaker out, builds the
-# front end once (stages 0-5: data, features, graph, flat start and realignment, with --seed) and
-# trains and decodes every model once per seed of --seeds (stages 6-7, DIR/SPEAKER/MODEL_seedN).
+# front end once (stages 0-3: data, lang, LM and graph, features, flat start and realignment,
+# with --seed) and trains and decodes every model once per seed of --seeds (stages 4-7,
+# DIR/SPEAKER/MODEL_seedN).
 # Then strode compare pairs the runs on (speaker, seed): mean WER +- s.e. per model, and for every
 # pair of models the mean paired difference with its s.e., a 95% interval and the win/loss count
 # (DIR/compare.md, compare.json, compare.png). A speaker whose results.json exists is not run

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kill -9 during training, then --resume: bitwise the same model as an uninterrupted run?
-#   recipes/fsdd/resume_check.sh [--strode BIN] exp/fsdd     (after run.sh has made exp/fsdd/ali2)
+#   recipes/fsdd/resume_check.sh [--strode BIN] exp/fsdd     (after run.sh has made exp/fsdd/strode_mono_ali2)
 # Trains a small strode model for 3 epochs uninterrupted (a.am) and again with
 # a kill -9 in epoch 2 then --resume (b.am); prints both parameter SHA-256s.
 # The free b(z) and SpecAugment masks are on, so their random draws are covered.
@@ -13,9 +13,9 @@ strode=
 # The work happens in a scratch folder: absolute paths.
 case "$strode" in */*) S=$(cd "$(dirname "$strode")" && pwd)/$(basename "$strode") ;; *) S=$strode ;; esac
 D=$(cd "$1" && pwd)
-opts="--preset=small --sru-hidden=64 --sru-layers=2 --ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16 --phi-z=free --freq-masks=1 --freq-mask-width=3 --time-masks=1 --time-mask-width=4 --model=strode --max-iters=3 --seed=5 --utt-cmvn=true --norm-vars=true --transition-model=$D/ali2/final.mdl --cv-fraction=0.25"
-feats=scp:$D/data/train/feats.scp
-ali="ark:gunzip -c $D/ali2/ali.1.gz |"
+opts="--preset=small --sru-hidden=64 --sru-layers=2 --ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16 --phi-z=free --freq-masks=1 --freq-mask-width=3 --time-masks=1 --time-mask-width=4 --model=strode --max-iters=3 --seed=5 --utt-cmvn=true --norm-vars=true --transition-model=$D/strode_mono_ali2/final.mdl --cv-fraction=0.25"
+feats=scp:$D/data-fbank/train/feats.scp
+ali="ark:gunzip -c $D/strode_mono_ali2/ali.*.gz |"
 w=$(mktemp -d); cd "$w"; echo "work dir $w"
 $S train $opts --checkpoint=a.ckpt $feats "$ali" a.am 2> a.log
 $S train $opts --checkpoint=b.ckpt $feats "$ali" b.am 2> b1.log &

@@ -4,11 +4,12 @@
 #
 #   recipes/fsdd/run.sh --fsdd-dir ../shared/data/fsdd --test-speakers george --exp-dir exp/fsdd [--quick]
 #
-# This recipe is FSDD's front end to recipes/kaldi/run.sh, the one pipeline every corpus
-# shares: stages 0 and 2-4 (data dirs, lang and graph, flat start, realignment) make a Kaldi
-# experiment in --exp-dir; stages 1 and 5-7 are that recipe's features, targets, training,
-# decoding and scoring, run in it (the models' logs and decode dirs are where it puts them).
-# Stages (--stage N / --stop-stage N):
+# This recipe is FSDD's front end to recipes/kaldi/run.sh --dict, the from-scratch pipeline
+# every corpus shares: stage 0 writes the data dirs and the dict dir, the pipeline makes the
+# Kaldi experiment in --exp-dir (its lang, LM, graph, features, alignments, models and decodes,
+# where it puts them), and stages 8-9 are FSDD's own checks on the test speaker.
+# Stages (--stage N / --stop-stage N; 0-7 are the pipeline's own stage numbers, passed on to it,
+# and every finished unit of work has a .done file and is skipped when re-run):
 #   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys and the dict dir
 #     data/local/dict (strode fsdd-data-prep); takes 5-9 of the
 #     training speakers are the held-out (cross-validation) set of the neural training. With
@@ -18,30 +19,34 @@
 #     "0.9 1.0 1.1" once more per VTLN warp factor of the takes at their own speed (wF-SPK): augmentation that imitates other speakers; with
 #     --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes times (pitch and rate varied) in
 #     each of N synthetic voices (English accents x male variants), speakers ttsNN that train with the
-#     others (installed with apt-get when missing and run as root; otherwise the command is named)
-#   1 fbank features (--num-mel-bins at 8 kHz, default 23, warped per utterance by utt2warp; waves at
-#     a higher rate, as espeak-ng's, downsampled), CMVN stats per speaker: recipes/kaldi stages 1-2
-#   2 lang dir (built-in digits lexicon, no "oh") + monophone tree/model, one-digit grammar HCLG
-#   3 flat start: training graphs and equally spaced alignments
-#   4 realignment rounds: an SRU on the current alignments, forward, align-compiled-mapped
-#   5 pdf counts of the final alignment (priors): recipes/kaldi stage 3
-#   6 train sru and strode on the final alignment: recipes/kaldi stage 4
-#   7 forward with priors | latgen-faster-mapped in --nj jobs, scoring of the 1-best at acoustic
-#     scale 0.1, the results table: recipes/kaldi stages 6-7; then DIR/results.json
+#     others (installed with apt-get when missing and run as root; otherwise the command is named).
+#     Then the pipeline's stage 0: the lang dir (the ten digits, no "oh", <SIL> the OOV word,
+#     phones without word positions), the Witten-Bell trigram of the training transcripts (one
+#     digit per sentence: in effect a one-digit grammar) and its monophone HCLG
+#   1 the pipeline's layout check
+#   2 fbank features (--num-mel-bins at 8 kHz, default 23, warped per utterance by utt2warp; waves at
+#     a higher rate, as espeak-ng's, downsampled), CMVN stats per speaker
+#   3 flat start (equally spaced alignments of the training graphs), then 2 rounds of the paper's
+#     realignment: a unidirectional SRU trained on the current alignments, realigning with it
+#     (strode_mono_ali1, strode_mono_ali2); the pdf counts (priors) of the last
+#   4 train --models on those alignments
+#   6-7 forward with priors | latgen-faster-mapped in --nj jobs, scoring of the 1-best at acoustic
+#     scale 0.1, the results table; then DIR/results.json
 #   8 check: forward written to a file, then latgen-faster-mapped on it, gives the same 1-best
 #   9 unsupervised adaptation to the test speaker (--adapt, default true; see below)
-# --models "sru strode" (the default) picks the models of stages 6-9 (any of dnn sru odernn
-# strode); --parallel-models BOOL (default true) trains them as parallel processes in stage 6.
-# --seeds "N ..." trains and decodes every model once per seed in stages 6-7 (DIR/MODEL_seedN, the
-# front end of stages 0-5 stays --seed's) and compares them (DIR/strode_compare.md, strode
+# --models "sru strode" (the default) picks the models of stages 4-9 (any of dnn sru odernn
+# strode); --parallel-models BOOL (default true) trains them as parallel processes in stage 4.
+# --seeds "N ..." trains and decodes every model once per seed in stages 4-7 (DIR/MODEL_seedN, the
+# front end of stages 0-3 stays --seed's) and compares them (DIR/strode_compare.md, strode
 # compare); stages 8-9 then are skipped. recipes/fsdd/compare.sh runs this for every speaker.
 # --test-takes N: the test speaker's takes 0..N-1 of every digit (default 10 with --quick, else 50).
 # Model options: --target-delay N (the networks' outputs lag N frames behind their labels, so
 # the unidirectional SRU sees N frames beyond the one it labels), --context N (splice +-N frames),
-# --bidirectional BOOL (the sru and strode models of stage 6; default true), --align-bidirectional
-# BOOL (the realignment SRUs of stage 4; default false), --hidden N (units per SRU layer and
-# direction), --train-opts "..." (more options for every strode train), --epochs N (stage 6),
-# --spec-augment "..." (strode train's SpecAugment masks in stage 6; default none).
+# --bidirectional BOOL (the sru and strode models of stage 4; default true),
+# --hidden N (units per SRU layer and direction), --train-opts "..." (more options for every
+# strode train, the realigners' too), --epochs N (stage 4), --spec-augment "..." (strode train's
+# SpecAugment masks of the sru, strode and odernn models of stage 4; default none),
+# --pipeline-opts "..." (more options for recipes/kaldi/run.sh, last so that they win).
 # Stage 9 (--adapt true, the default; false skips it) adapts to the test speaker without its transcripts: the
 # stage-7 1-best paths of the --adapt-keep most confident test utterances (mean posterior of the
 # path's pdfs) are the targets of --adapt-epochs epochs of fine-tuning at --adapt-lr, then the
@@ -74,7 +79,6 @@ speeds=
 target_delay=0
 context=4
 bidirectional=true        # measured better than one direction on jackson and nicolas (RESULTS.md)
-align_bidirectional=false # the realigners stay one-directional (cheaper; the alignments the bidirectional models were measured on)
 hidden=
 train_opts=          # more options for every strode train
 spec_augment=        # SpecAugment masks in stage 6: off (measured worse on jackson and yweweler, RESULTS.md)
@@ -89,6 +93,7 @@ adapt_rounds=        # 3 (--quick: 1); each further round starts from the previo
 # bins): they keep it from fitting the errors of the 1-best it trains on (RESULTS.md)
 adapt_spec_augment="--freq-masks=2 --freq-mask-width=4 --time-masks=1 --time-mask-width=5"
 models="sru strode"
+pipeline_opts=       # more options for recipes/kaldi/run.sh
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/recipes/local/parse_options.sh"
@@ -115,9 +120,12 @@ fsdd_dir=$(cd "$fsdd_dir" && pwd)
 mkdir -p "$exp_dir"
 exp_dir=$(cd "$exp_dir" && pwd)
 data=$exp_dir/data
+fbank=$exp_dir/data-fbank  # the pipeline's copies of the data dirs, with feats.scp and cmvn.scp
+# What the pipeline makes in --exp-dir (recipes/kaldi/run.sh --exp . --lang lang): the lang dir,
+# the monophone graph and the last realignment round's alignments, the models' targets.
 lang=$exp_dir/lang
-mono=$exp_dir/mono0
-fbank=$exp_dir/data-fbank  # the features of recipes/kaldi stage 2: data-fbank/{train,test}
+graph=$exp_dir/strode_mono/graph
+ali=$exp_dir/strode_mono_ali$align_rounds
 
 feat_opts="--sample-frequency=8000 --num-mel-bins=$num_mel_bins --dither=0 --allow-downsample=true"
 # CMVN per speaker (means and variances over all of a speaker's takes, as Kaldi's
@@ -130,23 +138,11 @@ cmvn_opts() { echo "--cmvn=scp:$fbank/$1/cmvn.scp --utt2spk=ark:$fbank/$1/utt2sp
 [ -z "$hidden" ] || model_opts="$model_opts --sru-hidden=$hidden"
 model_opts="$model_opts $train_opts"
 common_train_opts="--preset=$preset $model_opts --target-delay=$target_delay --phi-z=free --seed=$seed --minibatch-utts=16 --minibatch-frames=4000 --patience=3"
-# Round r of stage 4 trains an SRU on the alignments of round r-1 (round 0: equal
-# alignments) and realigns the training data with it; the last round's are the targets.
-ali_dir() { if [ $1 = 0 ]; then echo $mono; else echo $exp_dir/ali$1; fi; }
-ali=$(ali_dir $align_rounds)
-# The shared pipeline, run in the experiment this recipe makes (--exp . : exp_dir/MODEL).
-pipeline() {
-  (cd $exp_dir && "$root/recipes/kaldi/run.sh" --strode "$strode" --nj $nj --cmd "$cmd" --exp . \
-    --train data/train --dev "" --test data/test --lang lang --ali $(basename $ali) --graph mono0/graph \
-    --fbank-opts "$feat_opts" --cv-utts data/train/cv_heldout.list --exclude-utts data/train/cv.list \
-    --models "$models" --seed $seed --preset $preset --context $context \
-    --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learn-rate 0.001 --parallel-models $parallel_models \
-    --train-opts "$model_opts --target-delay=$target_delay $spec_augment" \
-    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 \
-    ${seeds:+--seeds "$seeds"} "$@")
-}
+# SpecAugment (--spec-augment) for the recurrent models of stage 4, not the realigners of stage 3.
+aug_opts=()
+if [ -n "$spec_augment" ]; then for m in sru strode odernn; do aug_opts+=(--$m-opts "$spec_augment"); done; fi
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
-# The trained runs of stages 6-7: MODEL, or MODEL_seedN for every seed of --seeds.
+# The trained runs of stages 4-7: MODEL, or MODEL_seedN for every seed of --seeds.
 if [ -z "$seeds" ]; then run_dirs=$(for m in $models; do echo $exp_dir/$m; done)
 else run_dirs=$(for m in $models; do for sd in $seeds; do echo $exp_dir/${m}_seed$sd; done; done); fi
 # espeak-ng for --tts-voices, installed when missing and run as root (else fsdd-data-prep names the command).
@@ -165,68 +161,25 @@ if run_stage 0; then
     "$fsdd_dir" $data 2>&1 | sed 's/^/   /'
 fi
 
-if run_stage 1; then
-  log_stage 1 "fbank features, CMVN stats per speaker (recipes/kaldi stages 1-2)"
-  rm -f $fbank/{train,test}/.done  # this stage always recomputes, as before
-  pipeline --stage 1 --stop-stage 2 | sed 's/^/   /'
-  # The realignment networks of stage 4 train on feats_tr.scp with the held-out feats_cv.scp
-  # (the held-out takes at their own speed; the alignments cover all).
-  $strode filter-scp --print-args=false --exclude $data/train/cv.list $fbank/train/feats.scp > $data/train/feats_tr.scp
-  $strode filter-scp --print-args=false $data/train/cv_heldout.list $fbank/train/feats.scp > $data/train/feats_cv.scp
-fi
-
-if run_stage 2; then
-  log_stage 2 "lang dir, monophone model, one-digit graph"
-  mkdir -p $mono/log
-  $strode prepare-lang --position-dependent-phones=false --mono-dir=$mono builtin:digits-no-oh "<SIL>" $exp_dir/local/lang $lang 2> $mono/log/prepare_lang.log
-  $strode mkgraph --grammar=one-word $lang $mono $mono/graph 2> $mono/log/mkgraph.log
-fi
-
-if run_stage 3; then
-  log_stage 3 "flat start (equal alignments)"
-  mkdir -p $mono/log
-  $strode sym2int --field=2- $lang/words.txt $data/train/text > $mono/train.tra 2> $mono/log/sym2int.log
-  $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $mono/tree $mono/final.mdl $lang/L.fst \
-    ark:$mono/train.tra ark:$mono/graphs.fsts 2> $mono/log/compile_graphs.log
-  $strode align-equal-compiled ark:$mono/graphs.fsts scp:$fbank/train/feats.scp "ark:| gzip -c > $mono/ali.1.gz" \
-    2> $mono/log/align_equal.log
-fi
-
-if run_stage 4; then
-  for r in $(seq 1 $align_rounds); do
-    prev=$(ali_dir $((r-1))); am=$exp_dir/sru_ali$r; out=$(ali_dir $r)
-    log_stage 4 "round $r: SRU on $(basename $prev)'s alignments, then realignment"
-    mkdir -p $am/log $out/log
-    $strode train $common_train_opts --bidirectional=$align_bidirectional --model=sru --max-iters=$align_epochs \
-      $(cmvn_opts train) $splice_opts --transition-model=$mono/final.mdl \
-      --feature-description="compute-fbank-feats $feat_opts" --checkpoint=$am/checkpoint.am --resume=true \
-      --cv-feats=scp:$data/train/feats_cv.scp \
-      scp:$data/train/feats_tr.scp "ark:gunzip -c $prev/ali.1.gz |" $am/final.am 2> $am/log/train.log
-    grep -E "epoch [0-9]+:|resumed from" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' || true
-    $strode forward --apply-log=true $(cmvn_opts train) $am/final.am scp:$fbank/train/feats.scp ark:- 2> $am/log/forward.log |
-      $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 \
-        $mono/final.mdl ark:$mono/graphs.fsts ark:- "ark:| gzip -c > $out/ali.1.gz" 2> $out/log/align.log
-    cp $mono/final.mdl $out/final.mdl
-    grep -E "Overall|Done" $out/log/align.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
-  done
-fi
-
-if run_stage 5; then
-  log_stage 5 "pdf counts (priors) of $(basename $ali) (recipes/kaldi stage 3)"
-  pipeline --stage 3 --stop-stage 3 | sed 's/^/   /'
-fi
-
-if run_stage 6; then
-  log_stage 6 "train $models on $(basename $ali) (recipes/kaldi stage 4)"
-  for d in $run_dirs; do rm -f $d/.done; done  # this stage always retrains (resuming a killed run's checkpoints)
-  rm -f $fbank/train_tr/.done $fbank/train_cv/.done
-  pipeline --stage 4 --stop-stage 4 | sed 's/^/   /'
+# Stages 0-7: the from-scratch pipeline in the experiment this recipe makes (paths relative to
+# it). The held-out set of every network is the held-out takes at their own speed
+# (cv_heldout.list), and none of their copies trains (cv.list). Scoring keeps one LM weight and
+# no penalty: RESULTS.md's figures are the 1-best at acoustic scale 0.1.
+if [ "$stage" -le 7 ] && [ "$stop_stage" -ge 0 ]; then
+  (cd $exp_dir && "$root/recipes/kaldi/run.sh" --strode "$strode" --nj $nj --cmd "$cmd" --exp . \
+    --dict data/local/dict --oov "<SIL>" --position-dependent-phones false --lang lang \
+    --train data/train --dev "" --test data/test --stage $stage --stop-stage $((stop_stage < 7 ? stop_stage : 7)) \
+    --flat-start equal --flat-start-rounds $align_rounds --align-epochs $align_epochs \
+    --fbank-opts "$feat_opts" --cv-utts data/train/cv_heldout.list --exclude-utts data/train/cv.list \
+    --models "$models" --seed $seed --preset $preset --context $context \
+    --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learn-rate 0.001 --parallel-models $parallel_models \
+    --train-opts "$model_opts --target-delay=$target_delay" ${aug_opts[@]+"${aug_opts[@]}"} \
+    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 \
+    ${seeds:+--seeds "$seeds"} $pipeline_opts) 2>&1 | sed 's/^/   /'
 fi
 
 if run_stage 7; then
-  log_stage 7 "decode the test speakers and score (recipes/kaldi stages 6-7), $exp_dir/results.json"
-  for d in $run_dirs; do rm -f $d/decode_test/.done; done
-  pipeline --stage 6 --stop-stage 7 | sed 's/^/   /'
+  echo "   FSDD's results: $exp_dir/results.json"
   for d in $run_dirs; do  # the 1-best at acoustic scale 0.1 (LM weight 10, no penalty), as the figures in RESULTS.md
     cp $d/decode_test/wer_10_0.0 $d/decode_test/wer
     $strode lattice-best-path --acoustic-scale=0.1 "ark:gunzip -c $d/decode_test/lat.*.gz |" ark,t:$d/decode_test/words.int \
@@ -246,7 +199,7 @@ if run_stage 8; then
     dir=$exp_dir/$m/decode_test
     $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am \
       scp:$fbank/test/feats.scp ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
-    $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $mono/graph/HCLG.fst \
+    $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $graph/HCLG.fst \
       ark:$dir/loglikes.ark ark:$dir/lat_file.ark 2> $dir/log/decode_file.log
     $strode lattice-best-path --acoustic-scale=0.1 ark:$dir/lat_file.ark ark,t:$dir/words_file.int 2> $dir/log/best_path.log
     if cmp -s $dir/words.int $dir/words_file.int; then echo "   $m: identical 1-best ($(wc -l < $dir/words.int) utterances)";
@@ -278,7 +231,7 @@ if $adapt && run_stage 9; then
       grep -E "epoch [0-9]+:" $dir/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-110 || true
       $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $dir/final.am scp:$fbank/test/feats.scp ark:- 2> $dir/decode_test/log/forward.log |
         $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 --word-symbol-table=$lang/words.txt \
-          $ali/final.mdl $mono/graph/HCLG.fst ark:- "ark:| gzip -c > $dir/decode_test/lat.1.gz" ark,t:$dir/decode_test/words.int 2> $dir/decode_test/log/decode.log
+          $ali/final.mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/decode_test/lat.1.gz" ark,t:$dir/decode_test/words.int 2> $dir/decode_test/log/decode.log
       $strode int2sym --field=2- $lang/words.txt $dir/decode_test/words.int > $dir/decode_test/hyp.txt 2> $dir/decode_test/log/int2sym.log
       $strode compute-wer --text --mode=present ark:$data/test/text ark:$dir/decode_test/hyp.txt > $dir/decode_test/wer 2> $dir/decode_test/log/wer.log
       echo "   $m adapted, round $r ($(wc -l < $dir/keep.list) of $(wc -l < $dir/confidence) test utterances): $(grep WER $dir/decode_test/wer) (speaker-independent: $(grep WER $exp_dir/$m/decode_test/wer))"

@@ -7,7 +7,7 @@
 #
 # For every speaker SPK of the comparison and constant C, the front end (data, features, graph,
 # final alignments, priors) is copied to DIR/SPK/tC and recipes/fsdd/run.sh trains and decodes
-# strode there once per seed (stages 6-7) with --fixed-t-tilde=C and the comparison's sizes.
+# strode there once per seed (stages 4-7) with --fixed-t-tilde=C and the comparison's sizes.
 # strode compare then pairs every run with the learned-t~ strode of the same speaker and seed
 # (DIR/compare.md, .json, .png). t-tilde-stats gives, per speaker and seed, the learned model's
 # t~ on the held-out takes (DIR/SPK/t_tilde_seedN.md). A finished (speaker, C, seed) is not redone.
@@ -57,13 +57,14 @@ for spk in $speakers; do
       echo "== $spk, t~ fixed to $c: strode x seeds$todo (log: $dir/run.log)"
       if [ ! -d $dir/data-fbank ]; then
         rm -rf $dir; mkdir -p $dir
-        for x in data data-fbank fbank lang mono0 $(basename $(readlink -f $src/strode_seed${seeds%% *}/ali)) strode_targets; do
+        # The front end the pipeline made (its .done files make it skip all of it).
+        for x in data data-fbank fbank lang lang_test strode_lm strode_mono strode_mono_ali* strode_targets; do
           cp -r $src/$x $dir/
         done
       fi
       start=$(date +%s)
       "$root/recipes/fsdd/run.sh" --fsdd-dir "$fsdd_dir" \
-        --test-speakers $spk --exp-dir $dir --stage 6 --stop-stage 7 --models strode --seeds "${todo# }" --strode "$strode" \
+        --test-speakers $spk --exp-dir $dir --stage 4 --stop-stage 7 --models strode --seeds "${todo# }" --strode "$strode" \
         --train-opts "--fixed-t-tilde=$c" ${sizes[@]+"${sizes[@]}"} > $dir/run.log 2>&1 ||
         { echo "ttilde_ablation.sh: run.sh failed for $spk, C = $c; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }
       echo "   $(( $(date +%s) - start )) s"

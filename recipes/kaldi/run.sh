@@ -29,7 +29,8 @@
 #     rounds of EM and realignment from the equal alignment, mixing up to --mono-gauss Gaussians,
 #     in exp/strode_mono_gmm; --flat-start equal: the equal alignment of the training graphs),
 #     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
-#     trained --align-epochs on the current alignments, then align-compiled-mapped with it
+#     trained --align-epochs on the current alignments (held out: stage 4's set), then
+#     align-compiled-mapped with it
 #     (exp/strode_mono_aliR); the last round's are the targets, or with --num-leaves N the
 #     same converted to a tree of N leaves built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
@@ -47,6 +48,7 @@
 #   --lang DIR [data/lang] --ali DIR [exp/tri3_ali] --graph DIR [exp/tri3/graph]
 #   --dict DIR [none]: from scratch (stages 0 and 3 make lang, LM, graph and alignments; --ali is
 #     not read) --oov WORD [<UNK>] --lm FILE [estimated] --lm-text FILE [TRAIN/text] --lm-order N [3]
+#     --position-dependent-phones B [true] (prepare_lang.sh's; false: one phone per dict phone)
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
@@ -84,6 +86,7 @@ set -euo pipefail
 stage=0
 dict=
 oov="<UNK>"
+position_dependent_phones=true
 lm=
 lm_text=
 lm_order=3

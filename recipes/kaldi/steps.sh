@@ -266,7 +266,7 @@ align_with() {
       "ark:$strode forward --no-softmax=true --class-frame-counts=$counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $am scp:$d/split$j/JOB/feats.scp ark:- |" \
       "ark:| gzip -c > $out/ali.JOB.gz"
   make_counts $out
-  grep -h -E "^LOG .*Overall|^LOG .*Done" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
+  grep -h -E "^LOG \(strode align-compiled-mapped\) (Overall|Done)" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
 }
 
 # realign R (stage 5): the training data aligned by $(realign_src R) into exp/MODEL_aliR.
@@ -290,7 +290,7 @@ make_lang() {
     echo "$0: stage 0: $lang exists and was not made by this recipe; pass --lang with a new directory for the lang that --dict makes" >&2
     exit 1
   fi
-  quietly $mono/log/prepare_lang.log $strode prepare-lang --mono-dir=$mono $dict "$oov" $exp/strode_lm/lang_tmp $lang
+  quietly $mono/log/prepare_lang.log $strode prepare-lang --position-dependent-phones=$position_dependent_phones --mono-dir=$mono $dict "$oov" $exp/strode_lm/lang_tmp $lang
   mark_done $lang
   echo "   $lang: $(grep -c -v -E '^(<eps>|#)' $lang/phones.txt) phones, $(grep -c -v -E '^(<eps>|#0|<s>|</s>) ' $lang/words.txt) words;" \
     "$mono: $($strode hmm-info $mono/final.mdl 2>/dev/null | tr '\n' ',' | sed 's/,$//')"
@@ -509,18 +509,20 @@ build_tree() {
 }
 
 # align_round R (stage 3, --dict): a unidirectional SRU trained --align-epochs on round R-1's
-# alignments (held-out: --cv-fraction of the speakers), then the training data realigned with it
-# into ${mono}_aliR. One direction is enough to place boundaries and costs half.
+# alignments, held out the set the models of stage 4 are (split_tr_cv), then the training data
+# realigned with it into ${mono}_aliR. One direction is enough to place boundaries and costs half.
 align_round() {
-  local r=$1 d prev am out
-  d=$(fbank_of $train); prev=${mono}_ali$(($1-1)); am=${mono}_nnet$r; out=${mono}_ali$r
+  local r=$1 prev am out
+  prev=${mono}_ali$(($1-1)); am=${mono}_nnet$r; out=${mono}_ali$r
   if unit_done $out; then echo "   $out: done before ($out/.done)"; return 0; fi
+  split_tr_cv
   echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
   mkdir -p $am/log
   $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
     --learn-rate=$learn_rate $train_opts $(pipeline_flags) --transition-model=$prev/final.mdl \
     "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
-    scp:$d/feats.scp "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
+    --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
+  grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true
   align_with $am/final.am $(counts_of $prev) $prev $out
   mark_done $out
 }

@@ -1,9 +1,10 @@
 // Package fsdd is the Free Spoken Digit Dataset recipe: run.sh trains the
 // sru and strode acoustic models on some speakers' takes and decodes the
-// held-out speakers with Kaldi-style stages (data, features, lang and graph,
-// flat start, realignment, priors, training, decoding, a forward-to-file
-// check, test-speaker adaptation). The logic lives in the strode binary:
-// this package holds the corpus front end of stage 0, DataPrep (strode
+// held-out speakers. It is a front end of the from-scratch pipeline
+// (recipes/kaldi/run.sh --dict: lang and LM, graph, features, flat start,
+// realignment, priors, training, decoding) with two stages of its own after
+// it (a forward-to-file check, test-speaker adaptation). The logic lives in
+// the strode binary: this package holds the corpus front end of stage 0, DataPrep (strode
 // fsdd-data-prep: the Kaldi data directories, speed- and warp-perturbed and
 // synthetic-voice copies of the training takes, and the dict directory of
 // the ten digit words, WriteDict), the choice of the utterances stage 9

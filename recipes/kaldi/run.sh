@@ -55,6 +55,8 @@
 #     --num-leaves N [0: monophone targets]: a context-dependent tree of N leaves built on the
 #     monophone alignments (Kaldi's train_deltas.sh tree building), the alignments converted to
 #     it (exp/strode_tri_ali) and the triphone graph exp/strode_tri/graph
+#     --tree-feats mfcc|fbank [mfcc]: the tree's statistics from MFCC (train_deltas.sh's) or from
+#     the networks' fbank, either + deltas with per-speaker CMN
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -94,6 +96,7 @@ flat_start=gmm
 flat_start_rounds=
 mono_iters=40
 num_leaves=0
+tree_feats=mfcc
 mono_gauss=
 mfcc_config=
 mfcc_opts="--use-energy=false --dither=0"
@@ -189,6 +192,7 @@ if [ -n "$dict" ]; then
   # --num-leaves N: context-dependent targets, a tree built on the monophone alignments.
   case "$num_leaves" in ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number, not '$num_leaves'" >&2; exit 1 ;; esac
   tri=$exp/strode_tri
+  case "$tree_feats" in mfcc|fbank) ;; *) echo "$0: --tree-feats must be mfcc or fbank, not '$tree_feats'" >&2; exit 1 ;; esac
   if [ "$num_leaves" -gt 0 ]; then
     ali=${tri}_ali
     [ "$graph" != $mono/graph ] || graph=$tri/graph

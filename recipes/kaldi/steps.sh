@@ -473,7 +473,8 @@ train_mono() {
 }
 
 # build_tree (stage 3, --dict --num-leaves N): the first half of Kaldi's steps/train_deltas.sh on
-# the alignments $mono_ali, in $tri: tree statistics of MFCC + deltas (acc-tree-stats, context
+# the alignments $mono_ali, in $tri: tree statistics of --tree-feats + deltas with per-speaker
+# CMN (MFCC as train_deltas.sh, or the networks' fbank; acc-tree-stats, context
 # width 3, the context-independent phones of the lang), questions from clustering the phones
 # (cluster-phones on phones/sets.int, plus extra_questions.int; compile-questions), the tree
 # (build-tree --max-leaves N, roots.int), its transition model (gmm-init-model), the alignments
@@ -482,10 +483,14 @@ build_tree() {
   local d j a=$mono_ali
   if unit_done $ali; then echo "   $ali: done before ($ali/.done)"; return 0; fi
   d=$(fbank_of $train); j=$(jobs_of $d)
-  make_mfcc $train
+  if [ "$tree_feats" = fbank ]; then
+    feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk scp:$d/cmvn.scp scp:$d/split$j/JOB/feats.scp ark:- | $strode add-deltas ark:- ark:- |"
+  else
+    make_mfcc $train; feats=$mfcc_feats
+  fi
   rm -rf $tri; mkdir -p $tri/log
   $cmd JOB=1:$j $tri/log/acc_tree.JOB.log \
-    $strode acc-tree-stats --ci-phones=$(cat $lang/phones/context_indep.csl) $a/final.mdl "$mfcc_feats" \
+    $strode acc-tree-stats --ci-phones=$(cat $lang/phones/context_indep.csl) $a/final.mdl "$feats" \
       "ark:gunzip -c $a/ali.JOB.gz |" $tri/JOB.treeacc
   quietly $tri/log/sum_tree_acc.log $strode sum-tree-stats $tri/treeacc $tri/*.treeacc
   rm -f $tri/*.treeacc
@@ -504,7 +509,7 @@ build_tree() {
     quietly $tri/log/mkgraph.log $strode mkgraph ${lang}_test $tri $graph
     echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $tri/log/mkgraph.log | tail -n 1)"
   fi
-  echo "   $tri/tree: $($strode hmm-info $tri/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}') leaves (--num-leaves $num_leaves) from $(basename $a)"
+  echo "   $tri/tree: $($strode hmm-info $tri/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}') leaves (--num-leaves $num_leaves) from $(basename $a), $tree_feats statistics"
   mark_done $ali
 }
 

@@ -163,13 +163,21 @@ func determinizeOnce(in *Lattice, beam float64, opts DeterminizeOptions) (*Compa
 		if it.priority > cutoff {
 			break
 		}
-		if mem := d.memory(); opts.MaxMem > 0 && mem > opts.MaxMem {
-			effective = it.priority - d.bwd[in.Start]
-			if opts.Warn != nil {
-				opts.Warn(fmt.Sprintf("Did not reach requested beam in determinize-lattice: size exceeds maximum %d bytes; (repo,arcs,elems) = (%d,%d,%d), effective beam was %g vs. requested beam %g",
-					opts.MaxMem, int64(d.strs.n)*nodeBytes, d.arcs*arcBytes+d.arcTids*4, d.elemCount*elemBytes, effective, beam))
+		if opts.MaxMem > 0 && d.memory() > opts.MaxMem {
+			// Most of it is usually strings no subset refers to any more:
+			// rebuild the store, and stop only if that did not bring the
+			// total under 80% of the bound (Kaldi's margin, so as not to
+			// rebuild again at once).
+			repo := int64(d.strs.n) * nodeBytes
+			d.rebuildStrings()
+			if d.memory() > opts.MaxMem*8/10 {
+				effective = it.priority - d.bwd[in.Start]
+				if opts.Warn != nil {
+					opts.Warn(fmt.Sprintf("Did not reach requested beam in determinize-lattice: size exceeds maximum %d bytes; (repo,arcs,elems) = (%d,%d,%d), after rebuilding, repo size was %d, effective beam was %g vs. requested beam %g",
+						opts.MaxMem, repo, d.arcs*arcBytes+d.arcTids*4, d.elemCount*elemBytes, int64(d.strs.n)*nodeBytes, effective, beam))
+				}
+				break
 			}
-			break
 		}
 		d.done[s] = true
 		d.expand(s)
@@ -183,6 +191,35 @@ func determinizeOnce(in *Lattice, beam float64, opts DeterminizeOptions) (*Compa
 // subsets with their index keys.
 func (d *determinizer) memory() int64 {
 	return int64(d.strs.n)*nodeBytes + d.arcs*arcBytes + d.arcTids*4 + d.elemCount*elemBytes + d.keyBytes
+}
+
+// rebuildStrings replaces the string store by one that holds only the
+// strings of the output states' subsets (Kaldi's RebuildRepository): the
+// closures leave behind the strings of every element they replaced, and
+// normalization the prefixes it moved onto arcs. Equal strings share their
+// nodes in the new store.
+func (d *determinizer) rebuildStrings() {
+	fresh := newTidStore()
+	type edge struct{ parent, tid int32 }
+	nodes := map[edge]int32{}
+	for _, sub := range d.subset {
+		for i := range sub {
+			e := &sub[i]
+			d.buf = d.strs.appendTo(d.buf[:0], e.str)
+			str := emptyString
+			for _, tid := range d.buf {
+				k := edge{str.node, tid}
+				if n, ok := nodes[k]; ok {
+					str.node = n
+					continue
+				}
+				str = fresh.append(str, tid)
+				nodes[k] = str.node
+			}
+			e.str = str
+		}
+	}
+	d.strs = fresh
 }
 
 // closure follows word-less arcs from the elements, keeping for each input

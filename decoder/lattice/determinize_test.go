@@ -2,6 +2,7 @@ package lattice
 
 import (
 	"bytes"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -105,5 +106,64 @@ func TestDeterminizeMaxMem(t *testing.T) {
 	_, words, _, _ := bp.LinearSequence()
 	if len(words) != 20 || slices.ContainsFunc(words, func(w int32) bool { return w != 1 }) {
 		t.Errorf("bounded lattice's best path %v, want word 1 at all 20 positions", words)
+	}
+}
+
+// branchy is n words, each after k alternative chains of m word-less arcs
+// (transition-ids only, costs 0..k-1) that meet again: every closure builds
+// k·m strings of which one survives, and normalization moves that one onto
+// the word's arc, so the string store fills with strings nothing refers to.
+func branchy(n, k, m int) *Lattice {
+	l := &Lattice{}
+	l.Start = l.AddState()
+	tid := int32(1)
+	for i := 0; i < n; i++ {
+		from, meet := int32(len(l.States)-1), l.AddState()
+		for j := 0; j < k; j++ {
+			prev := from
+			for x := 0; x < m; x++ {
+				next := meet
+				if x < m-1 {
+					next = l.AddState()
+				}
+				l.States[prev].Arcs = append(l.States[prev].Arcs, Arc{ILabel: tid, W: Weight{Acoustic: float32(j)}, Next: next})
+				tid++
+				prev = next
+			}
+		}
+		word := l.AddState()
+		l.States[meet].Arcs = append(l.States[meet].Arcs, Arc{ILabel: tid, OLabel: int32(1 + i%3), Next: word})
+		tid++
+	}
+	l.States[len(l.States)-1].Final = One
+	return l
+}
+
+// Passing --max-mem first rebuilds the string store, as Kaldi's
+// RebuildRepository does: where the dead strings were what passed the
+// bound, the determinization goes on to its beam and gives the unbounded
+// lattice, with no warning.
+func TestDeterminizeRebuildsStrings(t *testing.T) {
+	full, err := DeterminizePruned(branchy(40, 4, 6), 1e9, DefaultDeterminizeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	o := DefaultDeterminizeOptions()
+	o.MaxMem, o.Warn = 8000, func(s string) { warnings = append(warnings, s) }
+	got, err := DeterminizePruned(branchy(40, 4, 6), 1e9, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings:\n%s", strings.Join(warnings, "\n"))
+	}
+	if !reflect.DeepEqual(got, full) {
+		t.Errorf("bounded lattice differs from the unbounded one:\n%+v\n%+v", got, full)
+	}
+	// The same bound without rebuilding would have stopped: 40 words × 4
+	// chains × 6 transition-ids of nodes alone pass it.
+	if n := int64(40*4*6) * nodeBytes; n <= o.MaxMem {
+		t.Errorf("the strings (%d bytes) do not pass --max-mem %d: the test proves nothing", n, o.MaxMem)
 	}
 }

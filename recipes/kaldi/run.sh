@@ -71,6 +71,11 @@
 #   --exclude-utts FILE (utterances kept out of training; default: the held-out ones)
 #   --preset P [small] --hidden N --layers N --context N [4] --bidirectional B [true]
 #   --epochs N [20, early stopping] --minibatch-utts N [8] --learn-rate F [0.002]
+#   --causal B [false]: causal models for online decoding: unidirectional, --context frames on the
+#     left only, online CMVN (apply-cmvn-online with the training set's global stats in
+#     exp/strode_online, each speaker's stats carried from utterance to utterance); stage 6 then
+#     also decodes every set with online2-wav-latgen-faster in --chunk-length [0.18] s chunks
+#     (MODEL/decode_SET_online) and counts the utterances whose 1-best is the offline decode's
 #   --train-opts "..." (more strode train options) --parallel-models B [true]
 #   --sru-opts, --strode-opts, --odernn-opts, --dnn-opts "...": strode train options for that
 #     model only, after all others [dnn: nnet1's +-5 splicing and 2-utterance minibatches]
@@ -130,6 +135,8 @@ hidden=
 layers=
 context=4
 bidirectional=true
+causal=false
+chunk_length=0.18
 epochs=
 minibatch_utts=
 learn_rate=
@@ -197,6 +204,12 @@ if [ -n "$dict" ]; then
     ali=${tri}_ali
     [ "$graph" != $mono/graph ] || graph=$tri/graph
   fi
+fi
+# --causal: nothing looks ahead (strode train --causal refuses what would) and CMVN is online.
+causal_flag=; global_cmvn=$exp/strode_online/global_cmvn.stats
+if $causal; then
+  bidirectional=false; causal_flag=--causal
+  [ "$num_jobs_final" -le 1 ] || { echo "$0: --causal trains in one job (--num-jobs-final 1)" >&2; exit 1; }
 fi
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 [ -n "$realign_model" ] || realign_model=${models%% *}
@@ -267,6 +280,7 @@ fi
 if run_stage 2; then
   log_stage 2 "fbank features and CMVN stats per speaker ($fbank_all)"
   for src in $train $sets; do make_fbank $src; done
+  ! $causal || make_global_cmvn
 fi
 
 if $from_scratch && run_stage 3; then
@@ -298,7 +312,7 @@ fi
 if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
   for r in "${runs[@]}"; do
-    for src in $sets; do decode_set $r $src; done
+    for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
   done
   # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded.
   if $from_scratch && [ "$flat_start" = gmm ] && [ "$graph" = $mono/graph ]; then
@@ -310,7 +324,7 @@ if run_stage 7; then
   log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
   : > $exp/strode_compare.runs
   for r in "${runs[@]}"; do
-    for src in $sets; do score_set $r $src; done
+    for src in $sets; do score_set $r $src; ! $causal || score_set $r $src _online; done
   done
   # The target set of the models (the pdfs of their alignments' model), and from scratch the
   # LM's perplexity and OOV rate per set.

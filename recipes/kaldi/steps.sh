@@ -141,6 +141,17 @@ make_fbank() {
   mark_done $d
 }
 
+# make_global_cmvn (stage 2, --causal): the global CMVN stats of the training set's fbank, the
+# prior of online CMVN (Kaldi's global_cmvn.stats), and the fbank options as a config file for
+# online2-wav-latgen-faster (the options of --fbank-config first, so that --fbank-opts win).
+make_global_cmvn() {
+  local o=$exp/strode_online
+  mkdir -p $o/log
+  quietly $o/log/global_cmvn.log $strode compute-cmvn-stats scp:$(fbank_of $train)/feats.scp $global_cmvn
+  { [ -z "$fbank_config" ] || grep -v -E '^[[:space:]]*(#|$)' $fbank_config; for x in $fbank_opts; do echo $x; done; } > $o/fbank.conf
+  echo "   online CMVN: $global_cmvn (global stats of $(basename $train)), fbank options $o/fbank.conf"
+}
+
 # make_counts ALI (stages 3 and 5): the priors (pdf counts) of an alignment dir, into $(counts_of ALI).
 # Every pdf of the model gets a count (--counts-dim), also the ones no frame is aligned to (a
 # small training set, a flat start): the priors must have the network's output dimension.
@@ -189,19 +200,28 @@ model_flags() {  # the model options common to strode train and strode train-par
 own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
   case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
 }
-pipeline_flags() {  # the features as the models see them
-  echo --cmvn=scp:$(fbank_of $train)/cmvn.scp --utt2spk=ark:$(fbank_of $train)/utt2spk --norm-vars=true \
-    --left-context=$context --right-context=$context
+pipeline_flags() {  # the features as the models see them in training
+  if $causal; then echo --left-context=$context --right-context=0
+  else echo $(cmvn_of $(fbank_of $train)) --norm-vars=true --left-context=$context --right-context=$context; fi
 }
+# feats_of DIR: the features of data dir DIR (or a split of one) as the networks read them: its
+# fbank (with cmvn_of's per-speaker CMVN), or with --causal after online CMVN (apply-cmvn-online
+# with the training set's global stats, each speaker's stats carried from one utterance to the
+# next as online decoding carries them); cmvn_of DIR: the per-speaker CMVN options (none then).
+feats_of() {
+  if $causal; then echo "ark:$strode apply-cmvn-online --spk2utt=ark:$1/spk2utt $global_cmvn scp:$1/feats.scp ark:- |"
+  else echo "scp:$1/feats.scp"; fi
+}
+cmvn_of() { $causal || echo "--cmvn=scp:$1/cmvn.scp --utt2spk=ark:$1/utt2spk"; }
 train_one() {  # train_one MODEL ALI DIR SEED
   local m=$1 a=$2 dir=$3 sd=$4
   if [ "$num_jobs_final" -le 1 ]; then
     # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
-      --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
+      --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
       "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
-      --curves-png=$dir/curves.png --cv-feats=scp:$cv/feats.scp $(own_opts $m) \
-      scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
+      --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(own_opts $m) \
+      "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
   else
     # The driver runs here and sends each iteration's jobs through --cmd; a re-run continues
     # after the last averaged model.
@@ -263,7 +283,7 @@ align_with() {
     $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $out/tree $out/final.mdl $lang/L.fst \
       "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" ark:- \| \
     $strode align-compiled-mapped --beam=10 --retry-beam=40 --acoustic-scale=0.1 --self-loop-scale=0.1 $out/final.mdl ark:- \
-      "ark:$strode forward --no-softmax=true --class-frame-counts=$counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk $am scp:$d/split$j/JOB/feats.scp ark:- |" \
+      "ark:$strode forward --no-softmax=true --class-frame-counts=$counts $(cmvn_of $d) $am '$(feats_of $d/split$j/JOB)' ark:- |" \
       "ark:| gzip -c > $out/ali.JOB.gz"
   make_counts $out
   grep -h -E "^LOG \(strode align-compiled-mapped\) (Overall|Done)" $out/log/align.*.log | sed 's/^LOG (strode align-compiled-mapped) /   /' || true
@@ -524,9 +544,9 @@ align_round() {
   echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
   mkdir -p $am/log
   $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
-    --learn-rate=$learn_rate $train_opts $(pipeline_flags) --transition-model=$prev/final.mdl \
+    --learn-rate=$learn_rate $train_opts $(pipeline_flags) $causal_flag --transition-model=$prev/final.mdl \
     "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
-    --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
+    "--cv-feats=$(feats_of $cv)" "$(feats_of $tr)" "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
   grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true
   align_with $am/final.am $(counts_of $prev) $prev $out
   mark_done $out
@@ -546,8 +566,8 @@ decode_set() {
   cp $decode_mdl $mdir/final.mdl
   t0=$(date +%s.%N)
   $cmd JOB=1:$j $dir/log/decode.JOB.log \
-    $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts --cmvn=scp:$d/cmvn.scp --utt2spk=ark:$d/utt2spk \
-      $mdir/final.am scp:$d/split$j/JOB/feats.scp ark:- \| \
+    $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts $(cmvn_of $d) \
+      $mdir/final.am "$(feats_of $d/split$j/JOB)" ark:- \| \
     $strode latgen-faster-mapped --acoustic-scale=$acwt --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
       --allow-partial=true --word-symbol-table=$graph/words.txt $decode_mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
   t1=$(date +%s.%N)
@@ -558,12 +578,48 @@ decode_set() {
   mark_done $dir
 }
 
-# score_set RUN SRC (stage 7): recipes/local/score.sh (the LM-weight x penalty sweep, best_wer)
-# through --cmd, and the run's line in exp/strode_compare.runs (strode compare over seeds).
+# decode_online RUN SRC (stage 6, --causal): SRC decoded by online2-wav-latgen-faster from its
+# audio, --chunk-length seconds at a time (features, online CMVN, the model's recurrent state and
+# the search carried from chunk to chunk), lattices in MODELDIR/decode_SET_online; then its 1-best
+# against the offline decode's (forward | latgen-faster-mapped on the same online-CMVN features):
+# the same on every utterance is what online decoding promises.
+decode_online() {
+  local r=$1 src=$2 m mdir name d dir off j wavs t0 t1
+  m=$(run_name $r); mdir=$(final_dir $m)
+  name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_${name}_online; off=$mdir/decode_$name
+  if unit_done $dir; then echo "   $m $name online: done before ($dir/.done)"; return 0; fi
+  j=$(jobs_of $d); rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+  wavs="scp:$d/split$j/JOB/wav.scp"
+  [ ! -f $d/segments ] || wavs="ark:$strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- |"
+  t0=$(date +%s.%N)
+  $cmd JOB=1:$j $dir/log/decode.JOB.log \
+    $strode online2-wav-latgen-faster --transition-model=$decode_mdl --class-frame-counts=$mdir/pdf.counts \
+      --feature-type=fbank --fbank-config=$exp/strode_online/fbank.conf --global-cmvn-stats=$global_cmvn \
+      --chunk-length=$chunk_length --acoustic-scale=$acwt --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
+      --word-symbol-table=$graph/words.txt $mdir/final.am $graph/HCLG.fst ark:$d/split$j/JOB/spk2utt "$wavs" \
+      "ark:| gzip -c > $dir/lat.JOB.gz"
+  t1=$(date +%s.%N)
+  awk -v t0=$t0 -v t1=$t1 '{ printf "%.3f %s %s\n", t1 - t0, $2, $3 }' $off/decode_time > $dir/decode_time
+  for x in $off $dir; do
+    $strode lattice-best-path --acoustic-scale=$acwt "ark:gunzip -c $x/lat.*.gz |" ark,t:- 2> $dir/log/best_path_$(basename $x).log |
+      LC_ALL=C sort > $dir/1best_$(basename $x).txt
+  done
+  awk 'NR == FNR { off[$1] = $0; next } { n++; if (off[$1] == $0) same++ }
+    END { printf "%d of %d utterances: online 1-best = offline 1-best (%.2f%%)\n", same, n, n ? 100 * same / n : 0 }' \
+    $dir/1best_decode_$name.txt $dir/1best_$(basename $dir).txt > $dir/online_vs_offline
+  # Per job: the compute real-time factor and the per-chunk latency (median, p95).
+  grep -h -o 'Compute: real-time factor.*' $dir/log/decode.*.log > $dir/compute_timing || true
+  echo "   $m $name online (chunks of $chunk_length s): $(cat $dir/online_vs_offline); job 1: $(head -n 1 $dir/compute_timing | sed 's/^Compute: //')"
+  mark_done $dir
+}
+
+# score_set RUN SRC [SUFFIX] (stage 7): recipes/local/score.sh (the LM-weight x penalty sweep,
+# best_wer) of MODELDIR/decode_SET$SUFFIX through --cmd; without SUFFIX (the offline decode) also
+# the run's line in exp/strode_compare.runs (strode compare over seeds).
 score_set() {
-  local r=$1 src=$2 dir
-  dir=$(final_dir $(run_name $r))/decode_$(basename $src)
-  echo "${r%%:*} $(basename $src) ${r#*:} $dir/best_wer" >> $exp/strode_compare.runs
+  local r=$1 src=$2 suffix=${3-} dir
+  dir=$(final_dir $(run_name $r))/decode_$(basename $src)$suffix
+  [ -n "$suffix" ] || echo "${r%%:*} $(basename $src) ${r#*:} $dir/best_wer" >> $exp/strode_compare.runs
   $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
     --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
   echo "   $(cat $dir/best_wer)"

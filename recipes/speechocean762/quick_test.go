@@ -32,8 +32,15 @@ const (
 // beside the other packages: 10 training speakers instead of 12 (the fewest
 // that leave one for the networks' held-out set at --cv-spk-percent 10), one
 // model (strode, the toolkit's point), 3 epochs instead of 8 and 15
-// iterations of the GMM flat start instead of 40: 70 s on 2 idle cores.
-var ciOptions = []string{"--quick-train-speakers", "10", "--models", "strode", "--pipeline-opts", "--epochs 3 --mono-iters 15"}
+// iterations of the GMM flat start instead of 40: 70 s on 2 idle cores. The
+// model is causal (--causal: online CMVN, no look-ahead), so that dev is also
+// decoded online, from the audio in 0.18 s chunks, and its 1-best compared
+// with the offline decode's (measured: 60 of 60 the same; 90.28 % WER both).
+var ciOptions = []string{"--quick-train-speakers", "10", "--models", "strode", "--pipeline-opts", "--epochs 3 --mono-iters 15 --causal true"}
+
+// minOnlineSame is the share of dev utterances whose online 1-best must be
+// the offline decode's (percent).
+const minOnlineSame = 99
 
 // TestQuickRecipe runs `run.sh --quick` on ../shared/data/speechocean762 from
 // scratch — data and dict dirs, lang with position-dependent phones, a trigram
@@ -82,8 +89,8 @@ func TestQuickRecipe(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range res.Results {
-		if r.Set != "dev" {
-			t.Errorf("%s decoded on %q: --quick has only dev", r.Model, r.Set)
+		if r.Set != "dev" && (r.Set != "dev_online" || !testing.Short()) {
+			t.Errorf("%s decoded on %q: --quick has only dev (and dev_online with --causal)", r.Model, r.Set)
 		}
 		if r.Words < 300 {
 			t.Errorf("%s: %d reference words on dev, want the 3 quick dev speakers' 319", r.Model, r.Words)
@@ -113,8 +120,30 @@ func TestQuickRecipe(t *testing.T) {
 	if !strings.Contains(string(ppl), "OOVs") || !strings.Contains(string(ppl), "ppl=") {
 		t.Errorf("ppl_dev.txt is not ngram -ppl's output:\n%s", ppl)
 	}
+	if testing.Short() {
+		checkOnline(t, filepath.Join(exp, "exp", "strode", "decode_dev_online", "online_vs_offline"))
+	}
 	// Position-dependent phones, as prepare_lang.sh makes them by default.
 	if _, err := os.Stat(filepath.Join(exp, "data", "lang", "phones", "word_boundary.int")); err != nil {
 		t.Errorf("lang dir without word_boundary.int: %v", err)
 	}
+}
+
+// checkOnline reads the pipeline's count of utterances whose online 1-best
+// is the offline one ("60 of 60 utterances: online 1-best = offline 1-best
+// (100.00%)") and holds it to minOnlineSame.
+func checkOnline(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var same, n int
+	if _, err := fmt.Sscanf(string(b), "%d of %d utterances", &same, &n); err != nil || n == 0 {
+		t.Fatalf("%s: %q is not the pipeline's count (%v)", path, b, err)
+	}
+	if n < 50 || 100*same < minOnlineSame*n {
+		t.Errorf("%s: %s want at least %d%% of the 60 dev utterances", path, strings.TrimSpace(string(b)), minOnlineSame)
+	}
+	t.Logf("online against offline: %s", strings.TrimSpace(string(b)))
 }

@@ -102,18 +102,30 @@ func TestBaselinesReproducible(t *testing.T) {
 	}
 }
 
-// TestODERNNFloat32MatchesFloat64: the training graph of odernn with the
-// float32 products (fused ODE-RNN cell with internal/gemm, fused SRU
-// stacks with the decoder's input gradient, float32 affines) gives the
-// float64 graph's loss and parameter gradients (the ones TestGradients
+// TestFloat32MatchesFloat64: the training graphs of odernn and strode with
+// the float32 products (odernn: the fused ODE-RNN cell with internal/gemm,
+// fused SRU stacks with the decoder's input gradient, float32 affines;
+// strode: the head's float32 layers and its fused float32 Euler solve) give
+// the float64 graph's loss and parameter gradients (the ones TestGradients
 // checks against finite differences), relative to the largest entry of
 // each: 2e-4 for the loss, 2e-3 for the gradients (float32 sums over
 // frames, steps and utterances).
-func TestODERNNFloat32MatchesFloat64(t *testing.T) {
+func TestFloat32MatchesFloat64(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
-	o := tinyOptions(KindODERNN)
+	for _, kind := range []string{KindODERNN, KindSTRODE} {
+		t.Run(kind, func(t *testing.T) { checkFloat32MatchesFloat64(t, kind) })
+	}
+}
+
+func checkFloat32MatchesFloat64(t *testing.T, kind string) {
+	o := tinyOptions(kind)
 	o.SRU.Hidden, o.ODEState, o.ODEHidden, o.ODE.Steps, o.InputDim = 6, 5, 7, 4, 4
 	o.SRU.Dropout = 0.2
+	if kind == KindSTRODE {
+		// the free b(z) runs through the head's float32 layers too; the
+		// terms' weights large enough that their gradients count
+		o.PhiZ, o.WKL, o.WP = PhiZFree, 0.5, 0.5
+	}
 	m, err := New(o, 9)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
-	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
@@ -123,14 +122,9 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := func(h *autodiff.Node) *autodiff.Node {
-			h = net.Tanh(linear(net, m.ODE[0], h))
-			h = net.Tanh(linear(net, m.ODE[1], h))
-			return linear(net, m.ODE[2], h)
-		}
 		htilde = h0
 		if !isFixed || fixed != 0 {
-			htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
+			htilde = m.solveODE(net, h0, tt)
 		}
 		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
+	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
@@ -133,6 +134,30 @@ func linear(net *nn.Net, l *nn.Linear, x *autodiff.Node) *autodiff.Node {
 		return net.Fail(l.W.Name, err)
 	}
 	return y
+}
+
+// solveODE is h̃: the head's ODE dh/dτ = f(h) integrated from h0 over the
+// intervals tt (one per row). With the products in float32
+// (sru.Float32Products) and fixed Euler steps, the whole solve is one fused
+// float32 node (ode.Solver.SolveMLP: the K steps, their trajectory and the
+// reverse pass by hand), where building it from graph operations costs K ×
+// (three products, two tanh, an add and a column scale) of float64 nodes and
+// their copies. RK4, --ode-unfused and the gradient checks' float64
+// products build it from graph operations.
+func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
+	o := m.Opts.ODE
+	if sru.Float32Products && o.Method == ode.Euler && !o.Unfused {
+		o.DType = ode.Float32
+		f := ode.MLP{W0: net.P(m.ODE[0].W), B0: net.P(m.ODE[0].B), W1: net.P(m.ODE[1].W), B1: net.P(m.ODE[1].B),
+			W2: net.P(m.ODE[2].W), B2: net.P(m.ODE[2].B)}
+		return ode.Solver{Opts: o}.SolveMLP(net.Graph, f, h0, tt)
+	}
+	f := func(h *autodiff.Node) *autodiff.Node {
+		h = net.Tanh(linear(net, m.ODE[0], h))
+		h = net.Tanh(linear(net, m.ODE[1], h))
+		return linear(net, m.ODE[2], h)
+	}
+	return ode.Solver{Opts: o}.Solve(net.Graph, f, h0, tt)
 }
 
 // NumParams is the number of trainable values.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
-	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/internal/gemm"
 )
@@ -274,14 +273,9 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := func(h *autodiff.Node) *autodiff.Node {
-			h = net.Tanh(linear(net, m.ODE[0], h))
-			h = net.Tanh(linear(net, m.ODE[1], h))
-			return linear(net, m.ODE[2], h)
-		}
 		htilde := h0
 		if !isFixed || fixed != 0 {
-			htilde = ode.Solver{Opts: o.ODE}.Solve(net.Graph, f, h0, tt)
+			htilde = m.solveODE(net, h0, tt)
 		}
 		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
 		if err != nil {

@@ -87,6 +87,10 @@ func New(o Options, seed int64) (*Model, error) {
 		} else {
 			m.Boundary = strode.NewBoundary(&m.Params, "phi", h, o.PhiHidden, rng)
 		}
+		// a(t) and b(z) run over every frame: float32 products as the
+		// head's other layers (the KL's densities on a few fixed times stay
+		// float64).
+		m.Boundary.Product = product32
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
 		m.PriorIn = nn.NewLinear(&m.Params, "gauss.0", o.InputDim, o.PriorHidden, rng)
 		m.PriorMu = nn.NewLinear(&m.Params, "gauss.mu", o.PriorHidden, s, rng)
@@ -158,6 +162,16 @@ func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
 		return linear(net, m.ODE[2], h)
 	}
 	return ode.Solver{Opts: o}.Solve(net.Graph, f, h0, tt)
+}
+
+// product32 is x·w as one fused float32 node (sru.MatMul; float64 when the
+// gradient checks turn sru.Float32Products off).
+func product32(net *nn.Net, x, w *autodiff.Node) *autodiff.Node {
+	y, err := sru.MatMul(net, x, w)
+	if err != nil {
+		return net.Fail("product", err)
+	}
+	return y
 }
 
 // NumParams is the number of trainable values.

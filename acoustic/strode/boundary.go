@@ -21,9 +21,22 @@ type Boundary struct {
 	W1, W2, W3 *optim.Param // 1×H, H×H, H×1
 	V1, V2, V3 *optim.Param // D×H, H×H, H×1
 
+	// Product computes a(t)'s and b(z)'s products over the batch (x·w,
+	// rows × hidden); nil: the graph's float64 MatMul. A caller that trains
+	// in float32 sets a float32 product (the acoustic model's head).
+	Product func(n *nn.Net, x, w *autodiff.Node) *autodiff.Node
+
 	// fullGrad replaces sg(t) by t in Next, so that finite differences of
 	// the forward pass check every other gradient path (tests only).
 	fullGrad bool
+}
+
+// mm is x·w through Product.
+func (b *Boundary) mm(n *nn.Net, x, w *autodiff.Node) *autodiff.Node {
+	if b.Product != nil {
+		return b.Product(n, x, w)
+	}
+	return n.MatMul(x, w)
 }
 
 // NewBoundary adds Φ's parameters for latent size dz and hidden size h,
@@ -51,12 +64,12 @@ func (b *Boundary) A(n *nn.Net, t *autodiff.Node) (a, da *autodiff.Node) {
 // value is a(t) alone: Next needs no a'(t), and nodes built but unused
 // would still run on every pass of the machine.
 func (b *Boundary) value(n *nn.Net, t *autodiff.Node) *autodiff.Node {
-	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(t, n.P(b.W1)), n.P(b.W2))), n.P(b.W3))
+	return b.mm(n, n.Tanh(b.mm(n, b.mm(n, t, n.P(b.W1)), n.P(b.W2))), n.P(b.W3))
 }
 
 // B is b(z) for a batch of latent vectors z (R×D), a column R×1.
 func (b *Boundary) B(n *nn.Net, z *autodiff.Node) *autodiff.Node {
-	return n.MatMul(n.Tanh(n.MatMul(n.MatMul(z, n.P(b.V1)), n.P(b.V2))), n.P(b.V3))
+	return b.mm(n, n.Tanh(b.mm(n, b.mm(n, z, n.P(b.V1)), n.P(b.V2))), n.P(b.V3))
 }
 
 // BFused is B, b(z) = tanh(z·V1·V2)·V3, as one fused graph node.

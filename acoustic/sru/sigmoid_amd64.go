@@ -8,3 +8,6 @@ var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
 func sigmoid8(x *float32, n int)
+
+//go:noescape
+func exp8(x *float32, n int)

@@ -185,3 +185,50 @@ loop:
 	VZEROUPPER
 done:
 	RET
+
+// func exp8(x *float32, n int)
+//
+// x[i] = e^{x[i]} in place for i < n, n a multiple of 8: sigmoid8's steps
+// without the negation and the division (exp32's steps lane by lane, the
+// multiply-adds rounded once).
+TEXT ·exp8(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	JZ   expdone
+	VMOVUPS ·sigP0(SB), Y8
+	VMOVUPS ·sigP1(SB), Y9
+	VMOVUPS ·sigP2(SB), Y10
+	VMOVUPS ·sigP3(SB), Y11
+	VMOVUPS ·sigP4(SB), Y12
+	VMOVUPS ·sigP5(SB), Y13
+	VMOVUPS ·sigOne(SB), Y14
+exploop:
+	VMOVUPS (SI), Y0
+	VMINPS  ·sigHi(SB), Y0, Y0
+	VMAXPS  ·sigLo(SB), Y0, Y0
+	VMULPS  ·sigLog2e(SB), Y0, Y1
+	VROUNDPS $0, Y1, Y1            // fx = round(x·log2 e)
+	VMOVAPS Y0, Y2
+	VFNMADD231PS ·sigC1(SB), Y1, Y2 // r = x − fx·c1
+	VFNMADD231PS ·sigC2(SB), Y1, Y2 // r −= fx·c2
+	VMULPS  Y2, Y2, Y3             // z = r²
+	VMOVAPS Y8, Y4
+	VFMADD213PS Y9, Y2, Y4         // y = y·r + p1
+	VFMADD213PS Y10, Y2, Y4
+	VFMADD213PS Y11, Y2, Y4
+	VFMADD213PS Y12, Y2, Y4
+	VFMADD213PS Y13, Y2, Y4
+	VFMADD213PS Y2, Y3, Y4         // y = y·z + r
+	VADDPS  Y14, Y4, Y4            // y += 1
+	VCVTPS2DQ Y1, Y5
+	VPADDD  ·sigBias(SB), Y5, Y5
+	VPSLLD  $23, Y5, Y5            // 2^fx
+	VMULPS  Y5, Y4, Y0             // e^x
+	VMOVUPS Y0, (SI)
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  exploop
+	VZEROUPPER
+expdone:
+	RET

@@ -152,6 +152,25 @@ func TestExp32(t *testing.T) {
 	}
 }
 
+// TestExpInPlace bounds ExpInPlace's error against math.Exp (vector and
+// scalar tail, 3e-7 relative like exp32), clamped outside [−87.33, 88.37].
+func TestExpInPlace(t *testing.T) {
+	xs := make([]float32, 1005)
+	for i := range xs {
+		xs[i] = float32(i-800) * 0.107
+	}
+	xs[0], xs[1], xs[1004] = -1e30, -200, 1e30
+	ys := append([]float32(nil), xs...)
+	ExpInPlace(ys)
+	for i, x := range xs {
+		c := math.Min(math.Max(float64(x), -87.33), 88.37)
+		want := math.Exp(float64(float32(c)))
+		if rel := math.Abs(float64(ys[i])-want) / want; rel > 3e-7 || math.IsInf(float64(ys[i]), 0) || ys[i] <= 0 {
+			t.Errorf("e^%g: %g, want %g (relative error %.3g)", x, ys[i], want, rel)
+		}
+	}
+}
+
 // TestAffineMatchesGraph: the float32 output layer against the float64
 // graph's MatMul and AddRow, value and all three gradients.
 func TestAffineMatchesGraph(t *testing.T) {

@@ -135,49 +135,60 @@ DATA ·sigP5+24(SB)/4, $0x3f000000
 DATA ·sigP5+28(SB)/4, $0x3f000000
 GLOBL ·sigP5(SB), RODATA|NOPTR, $32
 
+// EXP8 sets Y0 to e^{Y0} lane by lane as exp32 computes it (clamp to
+// [sigLo, sigHi], fx = round(x·log2 e), r = x − fx·ln 2 in two parts
+// (Cody–Waite), y = 1 + r + r²·P(r), then y·2^fx through the exponent
+// bits), the multiply-adds rounded once. It needs the polynomial in Y8-Y13
+// and 1 in Y14, and overwrites Y1-Y5.
+#define EXP8 \
+	VMINPS  ·sigHi(SB), Y0, Y0 \
+	VMAXPS  ·sigLo(SB), Y0, Y0 \
+	VMULPS  ·sigLog2e(SB), Y0, Y1 \
+	VROUNDPS $0, Y1, Y1 \
+	VMOVAPS Y0, Y2 \
+	VFNMADD231PS ·sigC1(SB), Y1, Y2 \
+	VFNMADD231PS ·sigC2(SB), Y1, Y2 \
+	VMULPS  Y2, Y2, Y3 \
+	VMOVAPS Y8, Y4 \
+	VFMADD213PS Y9, Y2, Y4 \
+	VFMADD213PS Y10, Y2, Y4 \
+	VFMADD213PS Y11, Y2, Y4 \
+	VFMADD213PS Y12, Y2, Y4 \
+	VFMADD213PS Y13, Y2, Y4 \
+	VFMADD213PS Y2, Y3, Y4 \
+	VADDPS  Y14, Y4, Y4 \
+	VCVTPS2DQ Y1, Y5 \
+	VPADDD  ·sigBias(SB), Y5, Y5 \
+	VPSLLD  $23, Y5, Y5 \
+	VMULPS  Y5, Y4, Y0
+
+// LOADPOLY loads EXP8's constants.
+#define LOADPOLY \
+	VMOVUPS ·sigP0(SB), Y8 \
+	VMOVUPS ·sigP1(SB), Y9 \
+	VMOVUPS ·sigP2(SB), Y10 \
+	VMOVUPS ·sigP3(SB), Y11 \
+	VMOVUPS ·sigP4(SB), Y12 \
+	VMOVUPS ·sigP5(SB), Y13 \
+	VMOVUPS ·sigOne(SB), Y14
+
 // func sigmoid8(x *float32, n int)
 //
 // x[i] = σ(x[i]) = 1/(1 + e^{−x[i]}) in place for i < n, n a multiple of 8:
-// e^{−x} as exp32 computes it (clamp, n = round(x·log2 e), r = x − n·ln 2,
-// polynomial, scale by 2^n through the exponent bits), then one division.
+// e^{−x} by EXP8, then one division.
 TEXT ·sigmoid8(SB), NOSPLIT, $0-16
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
 	JZ   done
 	VXORPS  Y7, Y7, Y7
-	VMOVUPS ·sigP0(SB), Y8
-	VMOVUPS ·sigP1(SB), Y9
-	VMOVUPS ·sigP2(SB), Y10
-	VMOVUPS ·sigP3(SB), Y11
-	VMOVUPS ·sigP4(SB), Y12
-	VMOVUPS ·sigP5(SB), Y13
-	VMOVUPS ·sigOne(SB), Y14
+	LOADPOLY
 loop:
 	VMOVUPS (SI), Y0
 	VSUBPS  Y0, Y7, Y0             // x = −x
-	VMINPS  ·sigHi(SB), Y0, Y0
-	VMAXPS  ·sigLo(SB), Y0, Y0
-	VMULPS  ·sigLog2e(SB), Y0, Y1
-	VROUNDPS $0, Y1, Y1            // fx = round(x·log2 e)
-	VMOVAPS Y0, Y2
-	VFNMADD231PS ·sigC1(SB), Y1, Y2 // r = x − fx·c1
-	VFNMADD231PS ·sigC2(SB), Y1, Y2 // r −= fx·c2
-	VMULPS  Y2, Y2, Y3             // z = r²
-	VMOVAPS Y8, Y4
-	VFMADD213PS Y9, Y2, Y4         // y = y·r + p1
-	VFMADD213PS Y10, Y2, Y4
-	VFMADD213PS Y11, Y2, Y4
-	VFMADD213PS Y12, Y2, Y4
-	VFMADD213PS Y13, Y2, Y4
-	VFMADD213PS Y2, Y3, Y4         // y = y·z + r
-	VADDPS  Y14, Y4, Y4            // y += 1
-	VCVTPS2DQ Y1, Y5
-	VPADDD  ·sigBias(SB), Y5, Y5
-	VPSLLD  $23, Y5, Y5            // 2^fx
-	VMULPS  Y5, Y4, Y4             // e^{−x}
-	VADDPS  Y14, Y4, Y4
-	VDIVPS  Y4, Y14, Y0            // 1/(1 + e^{−x})
+	EXP8
+	VADDPS  Y14, Y0, Y0
+	VDIVPS  Y0, Y14, Y0            // 1/(1 + e^{−x})
 	VMOVUPS Y0, (SI)
 	ADDQ $32, SI
 	DECQ CX
@@ -188,43 +199,16 @@ done:
 
 // func exp8(x *float32, n int)
 //
-// x[i] = e^{x[i]} in place for i < n, n a multiple of 8: sigmoid8's steps
-// without the negation and the division (exp32's steps lane by lane, the
-// multiply-adds rounded once).
+// x[i] = e^{x[i]} in place for i < n, n a multiple of 8 (EXP8).
 TEXT ·exp8(SB), NOSPLIT, $0-16
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
 	JZ   expdone
-	VMOVUPS ·sigP0(SB), Y8
-	VMOVUPS ·sigP1(SB), Y9
-	VMOVUPS ·sigP2(SB), Y10
-	VMOVUPS ·sigP3(SB), Y11
-	VMOVUPS ·sigP4(SB), Y12
-	VMOVUPS ·sigP5(SB), Y13
-	VMOVUPS ·sigOne(SB), Y14
+	LOADPOLY
 exploop:
 	VMOVUPS (SI), Y0
-	VMINPS  ·sigHi(SB), Y0, Y0
-	VMAXPS  ·sigLo(SB), Y0, Y0
-	VMULPS  ·sigLog2e(SB), Y0, Y1
-	VROUNDPS $0, Y1, Y1            // fx = round(x·log2 e)
-	VMOVAPS Y0, Y2
-	VFNMADD231PS ·sigC1(SB), Y1, Y2 // r = x − fx·c1
-	VFNMADD231PS ·sigC2(SB), Y1, Y2 // r −= fx·c2
-	VMULPS  Y2, Y2, Y3             // z = r²
-	VMOVAPS Y8, Y4
-	VFMADD213PS Y9, Y2, Y4         // y = y·r + p1
-	VFMADD213PS Y10, Y2, Y4
-	VFMADD213PS Y11, Y2, Y4
-	VFMADD213PS Y12, Y2, Y4
-	VFMADD213PS Y13, Y2, Y4
-	VFMADD213PS Y2, Y3, Y4         // y = y·z + r
-	VADDPS  Y14, Y4, Y4            // y += 1
-	VCVTPS2DQ Y1, Y5
-	VPADDD  ·sigBias(SB), Y5, Y5
-	VPSLLD  $23, Y5, Y5            // 2^fx
-	VMULPS  Y5, Y4, Y0             // e^x
+	EXP8
 	VMOVUPS Y0, (SI)
 	ADDQ $32, SI
 	DECQ CX

@@ -14,9 +14,11 @@
 # recordings are CC BY-SA 4.0 (Zohar Jackson et al.; see recipes/fsdd/doc.go).
 # --fetch-only finds or downloads the corpus, prints its folder and stops.
 #
-# The stages (data, fbank, lang + graph, flat start, realignment with the
-# network, priors, training, decoding, a forward/latgen consistency check) live
-# in recipes/fsdd/run.sh, which this script runs with the project's defaults;
+# The stages (data and dict dirs, then the from-scratch pipeline
+# recipes/kaldi/run.sh --dict: lang, LM and graph, fbank, flat start,
+# realignment with the network, priors, training, decoding; then a
+# forward/latgen consistency check and test-speaker adaptation) live in
+# recipes/fsdd/run.sh, which this script runs with the project's defaults;
 # see that file for what each stage does. Results: $exp_dir/results.json and
 # the compute-wer lines in $exp_dir/{sru,strode}/decode_test/wer.
 # --quick trains smaller models on fewer utterances (minutes, not tens of minutes).

@@ -70,7 +70,10 @@
 #   --cv-spk-percent N [10] --cv-utts FILE (held-out utterance list instead of speakers)
 #   --exclude-utts FILE (utterances kept out of training; default: the held-out ones)
 #   --preset P [small] --hidden N --layers N --context N [4] --bidirectional B [true]
-#   --epochs N [20, early stopping] --minibatch-utts N [8] --learn-rate F [0.002]
+#   --epochs N [20; --quick 8] --minibatch-utts N [8] --learn-rate F [0.002; --quick 0.003]
+#   --newbob B [true]: nnet1's schedule (the learning rate halved from the first epoch whose held-out
+#     CE improves by less than 1%, a worse epoch undone, stop under 0.1%); false: early stopping
+#     after 3 epochs without held-out improvement (speechocean762: newbob 6 points better, RESULTS.md)
 #   --causal B [false]: causal models for online decoding: unidirectional, --context frames on the
 #     left only, online CMVN (apply-cmvn-online with the training set's global stats in
 #     exp/strode_online, each speaker's stats carried from utterance to utterance); stage 6 then
@@ -137,6 +140,7 @@ context=4
 bidirectional=true
 causal=false
 chunk_length=0.18
+newbob=true
 epochs=
 minibatch_utts=
 learn_rate=

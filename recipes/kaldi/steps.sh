@@ -197,6 +197,9 @@ model_flags() {  # the model options common to strode train and strode train-par
   echo --preset=$preset $model_opts --sru-hidden=$hidden --sru-layers=$layers --bidirectional=$bidirectional \
     --model=$1 --phi-z=free --minibatch-utts=$minibatch_utts --minibatch-frames=4000
 }
+schedule_flags() {  # --newbob: nnet1's halving schedule; else early stopping after 3 bad epochs
+  if $newbob; then echo --newbob=true; else echo --patience=3; fi
+}
 own_opts() {  # --MODEL-opts: the options of one model, given last so that they win
   case "$1" in sru|strode|odernn|dnn) local v=${1}_opts; echo "${!v}" ;; esac
 }
@@ -218,7 +221,7 @@ train_one() {  # train_one MODEL ALI DIR SEED
   if [ "$num_jobs_final" -le 1 ]; then
     # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
-      --learn-rate=$learn_rate --patience=3 $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
+      --learn-rate=$learn_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
       "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
       --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(own_opts $m) \
       "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
@@ -544,7 +547,7 @@ align_round() {
   echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
   mkdir -p $am/log
   $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
-    --learn-rate=$learn_rate $train_opts $(pipeline_flags) $causal_flag --transition-model=$prev/final.mdl \
+    --learn-rate=$learn_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$prev/final.mdl \
     "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
     "--cv-feats=$(feats_of $cv)" "$(feats_of $tr)" "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
   grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true

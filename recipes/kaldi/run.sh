@@ -201,10 +201,10 @@ if [ -n "$dict" ]; then
   case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
   mono_ali=${mono}_ali$flat_start_rounds; ali=$mono_ali
   # --num-leaves N: context-dependent targets, a tree built on the monophone alignments.
-  case "$num_leaves" in ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number, not '$num_leaves'" >&2; exit 1 ;; esac
+  case "$num_leaves" in auto) ;; ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number or auto, not '$num_leaves'" >&2; exit 1 ;; esac
   tri=$exp/strode_tri
   case "$tree_feats" in mfcc|fbank) ;; *) echo "$0: --tree-feats must be mfcc or fbank, not '$tree_feats'" >&2; exit 1 ;; esac
-  if [ "$num_leaves" -gt 0 ]; then
+  if [ "$num_leaves" != 0 ]; then
     ali=${tri}_ali
     [ "$graph" != $mono/graph ] || graph=$tri/graph
   fi

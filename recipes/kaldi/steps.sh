@@ -520,7 +520,17 @@ build_tree() {
   quietly $tri/log/questions.log $strode cluster-phones $tri/treeacc $lang/phones/sets.int $tri/questions.int
   cat $lang/phones/extra_questions.int >> $tri/questions.int
   quietly $tri/log/compile_questions.log $strode compile-questions $lang/topo $tri/questions.int $tri/questions.qst
-  quietly $tri/log/build_tree.log $strode build-tree --verbose=1 --max-leaves=$num_leaves --cluster-thresh=-1 \
+  # --num-leaves auto: one leaf per 1,000 training frames (10 s of speech), within Kaldi's
+  # practice (TIMIT's tri1: 2,500 leaves for 1.1 M frames; mini_librispeech 2,000 for 1.8 M;
+  # WSJ si84 2,000 for 5.4 M) and what won on speechocean762 at 40 speakers (RESULTS.md: 256
+  # leaves, 257 k frames), at least 2 per root so that some phone is split.
+  local leaves=$num_leaves frames roots
+  if [ "$leaves" = auto ]; then
+    frames=$($strode feat-to-len scp:$d/feats.scp ark,t:- 2>/dev/null | awk '{n += $2} END {print n + 0}')
+    roots=$(wc -l < $lang/phones/roots.int)
+    leaves=$(( frames / 1000 > 2 * roots ? frames / 1000 : 2 * roots ))
+  fi
+  quietly $tri/log/build_tree.log $strode build-tree --verbose=1 --max-leaves=$leaves --cluster-thresh=-1 \
     $tri/treeacc $lang/phones/roots.int $tri/questions.qst $lang/topo $tri/tree
   quietly $tri/log/init_model.log $strode gmm-init-model --write-occs=$tri/1.occs $tri/tree $tri/treeacc $lang/topo $tri/1.mdl
   quietly $tri/log/copy_transition_model.log $strode copy-transition-model $tri/1.mdl $tri/final.mdl
@@ -532,7 +542,7 @@ build_tree() {
     quietly $tri/log/mkgraph.log $strode mkgraph ${lang}_test $tri $graph
     echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $tri/log/mkgraph.log | tail -n 1)"
   fi
-  echo "   $tri/tree: $($strode hmm-info $tri/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}') leaves (--num-leaves $num_leaves) from $(basename $a), $tree_feats statistics"
+  echo "   $tri/tree: $($strode hmm-info $tri/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}') leaves (--num-leaves $num_leaves: at most $leaves) from $(basename $a), $tree_feats statistics"
   mark_done $ali
 }
 

@@ -31,14 +31,14 @@
 #     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
 #     trained --align-epochs on the current alignments (held out: stage 4's set), then
 #     align-compiled-mapped with it
-#     (exp/strode_mono_aliR); the last round's are the targets, or with --num-leaves N the
-#     same converted to a tree of N leaves built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
+#     (exp/strode_mono_aliR); the last round's are the targets, or (--num-leaves, auto by default)
+#     the same converted to a tree built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
 #   6 decode every --dev/--test set: forward | latgen-faster-mapped in --nj jobs through
 #     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them; from
-#     scratch with the GMM flat start and monophone targets, the GMM too (MFCC + deltas, scored:
+#     scratch with the GMM flat start, the GMM too with the monophone graph (MFCC + deltas, scored:
 #     exp/strode_mono_gmm/decode_SET/best_wer), the baseline a Kaldi user's exp/mono would give
 #   7 score (local/score.sh's LM-weight x penalty sweep, best_wer) and the results table:
 #     exp/strode_results.md and exp/strode_results.json
@@ -52,9 +52,11 @@
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
-#     --num-leaves N [0: monophone targets]: a context-dependent tree of N leaves built on the
-#     monophone alignments (Kaldi's train_deltas.sh tree building), the alignments converted to
-#     it (exp/strode_tri_ali) and the triphone graph exp/strode_tri/graph
+#     --num-leaves N|auto [auto; --quick 0]: a context-dependent tree of at most N leaves (auto: one
+#     per 1,000 training frames) built on the monophone alignments (Kaldi's train_deltas.sh tree
+#     building), the alignments converted to it (exp/strode_tri_ali) and the triphone graph
+#     exp/strode_tri/graph; 0: monophone targets (speechocean762, 40 speakers: the tree 3 points
+#     better, RESULTS.md)
 #     --tree-feats mfcc|fbank [mfcc]: the tree's statistics from MFCC (train_deltas.sh's) or from
 #     the networks' fbank, either + deltas with per-speaker CMN
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
@@ -103,7 +105,7 @@ lm_order=3
 flat_start=gmm
 flat_start_rounds=
 mono_iters=40
-num_leaves=0
+num_leaves=
 tree_feats=mfcc
 mono_gauss=
 mfcc_config=
@@ -200,7 +202,9 @@ if [ -n "$dict" ]; then
   esac
   case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
   mono_ali=${mono}_ali$flat_start_rounds; ali=$mono_ali
-  # --num-leaves N: context-dependent targets, a tree built on the monophone alignments.
+  # --num-leaves N: context-dependent targets, a tree built on the monophone alignments (auto
+  # unless --quick, which keeps monophone targets and minutes).
+  [ -n "$num_leaves" ] || { if $quick; then num_leaves=0; else num_leaves=auto; fi; }
   case "$num_leaves" in auto) ;; ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number or auto, not '$num_leaves'" >&2; exit 1 ;; esac
   tri=$exp/strode_tri
   case "$tree_feats" in mfcc|fbank) ;; *) echo "$0: --tree-feats must be mfcc or fbank, not '$tree_feats'" >&2; exit 1 ;; esac
@@ -319,7 +323,7 @@ if run_stage 6; then
     for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
   done
   # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded.
-  if $from_scratch && [ "$flat_start" = gmm ] && [ "$graph" = $mono/graph ]; then
+  if $from_scratch && [ "$flat_start" = gmm ] && { [ "$graph" = $mono/graph ] || [ "$graph" = $tri/graph ]; }; then
     for src in $sets; do decode_gmm $src; done
   fi
 fi

@@ -365,7 +365,8 @@ lm_ppl() {
 }
 
 # make_graph (stage 0, --dict): G.fst of the LM in LANG_test, and HCLG of the monophone model in
-# $mono/graph, unless --graph names a graph of your own.
+# $mono/graph (the monophone targets' graph, and the GMM's with a tree), unless --graph names a
+# graph of your own.
 make_graph() {
   if ! unit_done ${lang}_test; then
     rm -rf ${lang}_test; cp -r $lang ${lang}_test; rm -f ${lang}_test/.done
@@ -373,11 +374,12 @@ make_graph() {
       "gunzip -c $lm |" ${lang}_test/G.fst
     mark_done ${lang}_test
   fi
-  [ "$graph" = $mono/graph ] || return 0
-  if unit_done $graph; then echo "   $graph: done before ($graph/.done)"; return 0; fi
-  quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $graph
-  mark_done $graph
-  echo "   $graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $mono/log/mkgraph.log | tail -n 1)"
+  [ "$graph" = $mono/graph ] || [ "$graph" = $tri/graph ] || return 0
+  local g=$mono/graph
+  if unit_done $g; then echo "   $g: done before ($g/.done)"; return 0; fi
+  quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $g
+  mark_done $g
+  echo "   $g/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $mono/log/mkgraph.log | tail -n 1)"
 }
 
 # flat_start (stage 3, --dict): equal alignments of the training graphs (align-equal-compiled,
@@ -420,12 +422,12 @@ make_mfcc() {
   mark_done $m
 }
 
-# decode_gmm SRC (stage 6, --dict --flat-start gmm, monophone graph): the flat start's GMM decoded
+# decode_gmm SRC (stage 6, --dict --flat-start gmm): the flat start's GMM decoded with $mono/graph
 # as steps/decode.sh decodes it (MFCC + deltas, acoustic scale 0.083333), into
 # exp/strode_mono_gmm/decode_NAME, scored as the networks are: the baseline a Kaldi user
 # knows (exp/mono/decode_*), and a check of the lang, LM and graph apart from the networks.
 decode_gmm() {
-  local src=$1 g=${mono}_gmm name dir j
+  local src=$1 g=${mono}_gmm name dir j graph=$mono/graph
   name=$(basename $src); dir=$g/decode_$name; j=$(jobs_of $(fbank_of $src))
   if unit_done $dir; then echo "   GMM $name: done before ($dir/.done)"; return 0; fi
   make_mfcc $src

@@ -90,52 +90,24 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		return nil, err
 	}
 	bt.Enc = e
-	// The output layer is the largest product after the SRU's (H×P with
-	// thousands of pdfs): float32 through internal/gemm as well.
-	logits, err := sru.Affine(net, e, m.Out.W, m.Out.B)
-	if err != nil {
-		return nil, err
-	}
-	var klRows, htilde *autodiff.Node
+	var logits, klRows, htilde *autodiff.Node
 	if o.Kind == KindSTRODE {
-		fixed, isFixed := o.FixedBoundary() // fixedttilde.go
-		eps := make([]float64, n)           // ε0 in every row, or the fixed t̃
-		for i := range eps {
-			eps[i] = o.Eps0
-			if isFixed {
-				eps[i] = fixed
-			}
-		}
-		var bz, tt *autodiff.Node
-		if isFixed {
-			tt = net.Const("t_tilde", eps, n, 1)
-		} else {
-			if bz, err = m.boundaryZ(net, e); err != nil {
-				return nil, err
-			}
-			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, n, 1), bz)
-		}
-		// The head's products with the encoder's output e (H wide) and the
-		// next input (the spliced features) are the only large ones in it:
-		// float32 through internal/gemm, as the SRU's and the output layer's.
-		h0, err := sru.MatMul(net, e, net.P(m.Proj))
+		h, err := m.head(net, e, n)
 		if err != nil {
 			return nil, err
 		}
-		htilde = h0
-		if !isFixed || fixed != 0 {
-			htilde = m.solveODE(net, h0, tt)
-		}
-		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
-		if err != nil {
-			return nil, err
-		}
-		logits = net.Add(logits, ho)
-		bt.TTilde, bt.HTilde = tt, htilde
-		if mode != Infer && !isFixed {
-			q := m.Boundary.Density(net, m.kl.Nodes(), bz)
+		logits, htilde = h.logits, h.htilde
+		bt.TTilde, bt.HTilde = h.tt, h.htilde
+		if mode != Infer && h.bz != nil {
+			q := m.Boundary.Density(net, m.kl.Nodes(), h.bz)
 			p := m.Prior.Density(net, m.kl.Nodes())
 			klRows = m.kl.Term(net.Graph, q, p)
+		}
+	} else {
+		// The output layer is the largest product after the SRU's (H×P with
+		// thousands of pdfs): float32 through internal/gemm as well.
+		if logits, err = sru.Affine(net, e, m.Out.W, m.Out.B); err != nil {
+			return nil, err
 		}
 	}
 	bt.Logits = logits

@@ -164,6 +164,48 @@ func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
 	return ode.Solver{Opts: o}.Solve(net.Graph, f, h0, tt)
 }
 
+// head is the STRODE head on the encoder outputs e (rows×H), as Build and
+// the streaming tail both build it: the boundary t̃ = Φ(ε0, z) (or the fixed
+// t̃), h̃ = the ODE solved from h0 = e·Proj over t̃, and the output layer
+// e·W + h̃·W_h + b as one node (sru.AffineSum). bz is b(z), nil for a
+// fixed t̃ (no KL term then).
+type head struct {
+	logits, tt, htilde, bz *autodiff.Node
+}
+
+func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
+	var h head
+	fixed, isFixed := m.Opts.FixedBoundary() // fixedttilde.go
+	eps := make([]float64, rows)             // ε0 in every row, or the fixed t̃
+	for i := range eps {
+		eps[i] = m.Opts.Eps0
+		if isFixed {
+			eps[i] = fixed
+		}
+	}
+	var err error
+	if isFixed {
+		h.tt = net.Const("t_tilde", eps, rows, 1)
+	} else {
+		if h.bz, err = m.boundaryZ(net, e); err != nil {
+			return h, err
+		}
+		h.tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, rows, 1), h.bz)
+	}
+	// The head's products with the encoder's output e (H wide) are the
+	// only large ones in it: float32 through internal/gemm, as the SRU's.
+	h0, err := sru.MatMul(net, e, net.P(m.Proj))
+	if err != nil {
+		return h, err
+	}
+	h.htilde = h0
+	if !isFixed || fixed != 0 {
+		h.htilde = m.solveODE(net, h0, h.tt)
+	}
+	h.logits, err = sru.AffineSum(net, []*autodiff.Node{e, h.htilde}, []*optim.Param{m.Out.W, m.OutH}, m.Out.B)
+	return h, err
+}
+
 // product32 is x·w as one fused float32 node (sru.MatMul; float64 when the
 // gradient checks turn sru.Float32Products off).
 func product32(net *nn.Net, x, w *autodiff.Node) *autodiff.Node {

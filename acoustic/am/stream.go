@@ -245,43 +245,15 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 	default:
 		return nil, fmt.Errorf("am: no tail graph for --model=%s", o.Kind)
 	}
-	logits, err := sru.Affine(net, e, m.Out.W, m.Out.B)
-	if err != nil {
-		return nil, err
-	}
+	var logits *autodiff.Node
 	if o.Kind == KindSTRODE {
-		// As Build (batch.go) in Infer mode.
-		fixed, isFixed := o.FixedBoundary()
-		eps := make([]float64, rows)
-		for i := range eps {
-			eps[i] = o.Eps0
-			if isFixed {
-				eps[i] = fixed
-			}
-		}
-		var tt *autodiff.Node
-		if isFixed {
-			tt = net.Const("t_tilde", eps, rows, 1)
-		} else {
-			bz, err := m.boundaryZ(net, e)
-			if err != nil {
-				return nil, err
-			}
-			tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, rows, 1), bz)
-		}
-		h0, err := sru.MatMul(net, e, net.P(m.Proj)) // as Model.build computes it
+		h, err := m.head(net, e, rows) // as Build (batch.go) in Infer mode
 		if err != nil {
 			return nil, err
 		}
-		htilde := h0
-		if !isFixed || fixed != 0 {
-			htilde = m.solveODE(net, h0, tt)
-		}
-		ho, err := sru.MatMul(net, htilde, net.P(m.OutH))
-		if err != nil {
-			return nil, err
-		}
-		logits = net.Add(logits, ho)
+		logits = h.logits
+	} else if logits, err = sru.Affine(net, e, m.Out.W, m.Out.B); err != nil {
+		return nil, err
 	}
 	if err := net.Err(); err != nil {
 		return nil, err

@@ -12,37 +12,85 @@ import (
 // Affine is x·W + b for x (N×In), W (In×P) and the 1×P row b: the output
 // layer after the encoder, whose product is the largest after the SRU's
 // (H×P with thousands of pdfs). With Float32Products it is one fused
-// float32 operation (affine32); otherwise the float64 graph's MatMul and
+// float32 operation (linear32); otherwise the float64 graph's MatMul and
 // AddRow, for the gradient checks.
 func Affine(n *nn.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, error) {
+	return AffineSum(n, []*autodiff.Node{x}, []*optim.Param{w}, b)
+}
+
+// AffineSum is x₁·W₁ + x₂·W₂ + … + b, one output from several inputs: the
+// STRODE output layer, which reads the encoder's output e and the head's
+// h̃ (e·W + h̃·W_h + b). As one float32 node the N×P output and its
+// gradient are made and narrowed once, not once per product and again for
+// their sum.
+func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param) (*autodiff.Node, error) {
+	if len(xs) == 0 || len(xs) != len(ws) {
+		return nil, fmt.Errorf("sru: affine of %d inputs and %d weights", len(xs), len(ws))
+	}
 	if !Float32Products {
-		y := n.AddRow(n.MatMul(x, n.P(w)), n.P(b))
+		var y *autodiff.Node
+		for i, x := range xs {
+			p := n.MatMul(x, n.P(ws[i]))
+			if y == nil {
+				y = p
+			} else {
+				y = n.Add(y, p)
+			}
+		}
+		y = n.AddRow(y, n.P(b))
 		return y, n.Err()
 	}
-	xs := x.Shape()
-	if len(xs) != 2 || xs[1] != w.Rows || b.Rows != 1 || b.Cols != w.Cols {
-		return nil, fmt.Errorf("sru: affine of %v with %s %d×%d and %s %d×%d", xs, w.Name, w.Rows, w.Cols, b.Name, b.Rows, b.Cols)
+	in := make([]*autodiff.Node, 0, 2*len(xs)+1)
+	for i, x := range xs {
+		xs := x.Shape()
+		w := ws[i]
+		if len(xs) != 2 || xs[1] != w.Rows || b.Rows != 1 || b.Cols != w.Cols {
+			return nil, fmt.Errorf("sru: affine of %v with %s %d×%d and %s %d×%d", xs, w.Name, w.Rows, w.Cols, b.Name, b.Rows, b.Cols)
+		}
+		in = append(in, x, n.P(w))
 	}
-	y := n.Fused("affine", &affine32{}, x, n.P(w), n.P(b))
+	y := n.Fused("affine", &linear32{bias: true}, append(in, n.P(b))...)
 	return y, n.Err()
 }
 
-// affine32 is y = x·W + b in float32: the bias is broadcast into y, then
-// one gemm adds the product (beta = 1). The reverse pass is dx = dy·Wᵀ,
-// dW = xᵀ·dy and db = the column sums of dy (accumulated in float64). The
-// float32 copies of x and W from the forward pass serve the reverse pass.
-type affine32 struct {
-	n, in, p int
-	x, w, y  []float32
-	dy, dx   []float32
-	dw       []float32
+// linear32 is y = Σ_k x_k·W_k (+ b) in float32: the bias (if any) is
+// broadcast into y, then one gemm per pair adds its product (beta = 1).
+// The reverse pass narrows dy once for dx_k = dy·W_kᵀ, dW_k = x_kᵀ·dy and
+// db = the column sums of dy (accumulated in float64). The float32 copies
+// of the x_k and W_k from the forward pass serve the reverse pass, and
+// every buffer is kept from one minibatch to the next.
+type linear32 struct {
+	bias   bool
+	n, p   int
+	in     []int // the width of each x_k
+	x, w   [][]float32
+	dx, dw [][]float32
+	y, dy  []float32
 }
 
-func (a *affine32) Shape(in [][2]int) (rows, cols int, err error) {
-	if len(in) != 3 || in[0][1] != in[1][0] || in[2] != [2]int{1, in[1][1]} {
-		return 0, 0, fmt.Errorf("sru: affine inputs %v", in)
+func (a *linear32) Shape(in [][2]int) (rows, cols int, err error) {
+	pairs := len(in)
+	if a.bias {
+		pairs--
 	}
-	a.n, a.in, a.p = in[0][0], in[0][1], in[1][1]
+	if pairs < 2 || pairs%2 != 0 {
+		return 0, 0, fmt.Errorf("sru: linear32 inputs %v", in)
+	}
+	pairs /= 2
+	a.n, a.p = in[0][0], in[1][1]
+	a.in = make([]int, pairs)
+	for k := range pairs {
+		x, w := in[2*k], in[2*k+1]
+		if x[0] != a.n || x[1] != w[0] || w[1] != a.p {
+			return 0, 0, fmt.Errorf("sru: linear32 inputs %v: pair %d is %v·%v", in, k, x, w)
+		}
+		a.in[k] = x[1]
+	}
+	if a.bias && in[len(in)-1] != [2]int{1, a.p} {
+		return 0, 0, fmt.Errorf("sru: linear32 inputs %v: the bias is not 1×%d", in, a.p)
+	}
+	a.x, a.w = make([][]float32, pairs), make([][]float32, pairs)
+	a.dx, a.dw = make([][]float32, pairs), make([][]float32, pairs)
 	return a.n, a.p, nil
 }
 
@@ -53,33 +101,43 @@ func grow32(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-func (a *affine32) Forward(out []float64, in [][]float64) {
-	a.x = grow32(a.x, a.n*a.in)
-	a.w = grow32(a.w, a.in*a.p)
+func (a *linear32) Forward(out []float64, in [][]float64) {
 	a.y = grow32(a.y, a.n*a.p)
-	narrow(a.x, in[0])
-	narrow(a.w, in[1])
-	for r := 0; r < a.n; r++ {
-		narrow(a.y[r*a.p:(r+1)*a.p], in[2])
+	if a.bias {
+		for r := 0; r < a.n; r++ {
+			narrow(a.y[r*a.p:(r+1)*a.p], in[len(in)-1])
+		}
+	} else {
+		clear(a.y)
 	}
-	gemm.Sgemm(false, false, a.n, a.p, a.in, 1, a.x, a.in, a.w, a.p, 1, a.y, a.p)
+	for k, d := range a.in {
+		a.x[k] = grow32(a.x[k], a.n*d)
+		a.w[k] = grow32(a.w[k], d*a.p)
+		narrow(a.x[k], in[2*k])
+		narrow(a.w[k], in[2*k+1])
+		gemm.Sgemm(false, false, a.n, a.p, d, 1, a.x[k], d, a.w[k], a.p, 1, a.y, a.p)
+	}
 	widen(out, a.y)
 }
 
-func (a *affine32) Backward(din [][]float64, dout []float64, in [][]float64) {
+func (a *linear32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	a.dy = grow32(a.dy, a.n*a.p)
-	a.dx = grow32(a.dx, a.n*a.in)
-	a.dw = grow32(a.dw, a.in*a.p)
 	narrow(a.dy, dout)
-	gemm.Sgemm(false, true, a.n, a.in, a.p, 1, a.dy, a.p, a.w, a.p, 0, a.dx, a.in)
-	widen(din[0], a.dx)
-	gemm.Sgemm(true, false, a.in, a.p, a.n, 1, a.x, a.in, a.dy, a.p, 0, a.dw, a.p)
-	widen(din[1], a.dw)
-	db := din[2]
-	for r := 0; r < a.n; r++ {
-		row := a.dy[r*a.p : (r+1)*a.p]
-		for j, v := range row {
-			db[j] += float64(v)
+	for k, d := range a.in {
+		a.dx[k] = grow32(a.dx[k], a.n*d)
+		a.dw[k] = grow32(a.dw[k], d*a.p)
+		gemm.Sgemm(false, true, a.n, d, a.p, 1, a.dy, a.p, a.w[k], a.p, 0, a.dx[k], d)
+		widen(din[2*k], a.dx[k])
+		gemm.Sgemm(true, false, d, a.p, a.n, 1, a.x[k], d, a.dy, a.p, 0, a.dw[k], a.p)
+		widen(din[2*k+1], a.dw[k])
+	}
+	if a.bias {
+		db := din[len(din)-1]
+		for r := 0; r < a.n; r++ {
+			row := a.dy[r*a.p : (r+1)*a.p]
+			for j, v := range row {
+				db[j] += float64(v)
+			}
 		}
 	}
 }

@@ -128,12 +128,8 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
 			hid := net.Tanh(linear(net, m.PriorIn, xnextn))
-			mu := linear(net, m.PriorMu, hid)
-			v := net.AddConst(net.Softplus(linear(net, m.PriorVar, hid)), 1e-3)
-			d := net.Sub(htilde, mu)
-			// log N = −½log 2π − ½log σ² − (h̃−μ)²/(2σ²)
-			logN := net.AddConst(net.Neg(net.Add(net.Scale(net.Log(v), 0.5), net.Div(net.Square(d), net.Scale(v, 2)))), -halfLog2Pi)
-			bt.LogP = net.Scale(net.Sum(net.MulCol(logN, maskwn)), 1/float64(o.ODEState))
+			// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
+			bt.LogP = gaussianLogLik(net, htilde, linear(net, m.PriorMu, hid), linear(net, m.PriorVar, hid), maskwn)
 			if bt.KL != nil {
 				loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
 			} else { // fixed t̃: no KL term

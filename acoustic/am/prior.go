@@ -24,9 +24,13 @@ func gaussianLogLik(net *nn.Net, h, mu, a, w *autodiff.Node) *autodiff.Node {
 // log N = −½ log 2π − ½ log v − d²/(2v); the output (1×1) is
 // Σ_r w_r Σ_j log N_rj / S. Its reverse pass, with g = dL/d output and
 // c_r = g·w_r/S: dh = −c·d/v, dμ = −dh, da = c·(d²/v − 1)/(2v)·σ(a)
-// (softplus' = the logistic σ), dw_r = g/S·Σ_j log N_rj.
+// (softplus' = the logistic σ). The weights are the frames' mask, not
+// trained: their gradient is left at zero. The forward pass keeps v and
+// σ(a) (one exp, one log1p and one log per value) for the reverse pass,
+// which then needs none; rows of weight zero (padding) are skipped.
 type gaussianKernel struct {
-	n, s int
+	n, s     int
+	v, sigma []float64
 }
 
 func (k *gaussianKernel) Shape(in [][2]int) (rows, cols int, err error) {
@@ -34,29 +38,33 @@ func (k *gaussianKernel) Shape(in [][2]int) (rows, cols int, err error) {
 		return 0, 0, fmt.Errorf("am: gaussian log-likelihood of %v", in)
 	}
 	k.n, k.s = in[0][0], in[0][1]
+	k.v, k.sigma = make([]float64, k.n*k.s), make([]float64, k.n*k.s)
 	return 1, 1, nil
-}
-
-// softplus is log(1 + eᵃ) without overflow.
-func softplus(a float64) float64 { return math.Max(a, 0) + math.Log1p(math.Exp(-math.Abs(a))) }
-
-func (k *gaussianKernel) row(h, mu, a []float64) float64 {
-	sum := 0.0
-	for j := range h {
-		d := h[j] - mu[j]
-		v := softplus(a[j]) + 1e-3
-		sum += -halfLog2Pi - 0.5*math.Log(v) - d*d/(2*v)
-	}
-	return sum
 }
 
 func (k *gaussianKernel) Forward(out []float64, in [][]float64) {
 	total := 0.0
 	for r := 0; r < k.n; r++ {
-		if w := in[3][r]; w != 0 {
-			lo, hi := r*k.s, (r+1)*k.s
-			total += w * k.row(in[0][lo:hi], in[1][lo:hi], in[2][lo:hi])
+		w := in[3][r]
+		if w == 0 {
+			continue
 		}
+		sum := 0.0
+		for i := r * k.s; i < (r+1)*k.s; i++ {
+			a := in[2][i]
+			// softplus(a) = max(a, 0) + log1p(e^−|a|) without overflow;
+			// σ(a) from the same exponential.
+			e := math.Exp(-math.Abs(a))
+			v := math.Max(a, 0) + math.Log1p(e) + 1e-3
+			k.sigma[i] = 1 / (1 + e)
+			if a < 0 {
+				k.sigma[i] = e / (1 + e)
+			}
+			k.v[i] = v
+			d := in[0][i] - in[1][i]
+			sum += -halfLog2Pi - 0.5*math.Log(v) - d*d/(2*v)
+		}
+		total += w * sum
 	}
 	out[0] = total / float64(k.s)
 }
@@ -64,20 +72,15 @@ func (k *gaussianKernel) Forward(out []float64, in [][]float64) {
 func (k *gaussianKernel) Backward(din [][]float64, dout []float64, in [][]float64) {
 	g := dout[0] / float64(k.s)
 	for r := 0; r < k.n; r++ {
-		lo, hi := r*k.s, (r+1)*k.s
-		h, mu, a := in[0][lo:hi], in[1][lo:hi], in[2][lo:hi]
-		din[3][r] = g * k.row(h, mu, a)
 		c := g * in[3][r]
 		if c == 0 {
 			continue
 		}
-		dh, dmu, da := din[0][lo:hi], din[1][lo:hi], din[2][lo:hi]
-		for j := range h {
-			d := h[j] - mu[j]
-			v := softplus(a[j]) + 1e-3
-			dh[j] = -c * d / v
-			dmu[j] = -dh[j]
-			da[j] = c * (d*d/v - 1) / (2 * v) / (1 + math.Exp(-a[j]))
+		for i := r * k.s; i < (r+1)*k.s; i++ {
+			d, v := in[0][i]-in[1][i], k.v[i]
+			dh := -c * d / v
+			din[0][i], din[1][i] = dh, -dh
+			din[2][i] = c * (d*d/v - 1) / (2 * v) * k.sigma[i]
 		}
 	}
 }

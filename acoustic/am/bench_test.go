@@ -55,3 +55,8 @@ func BenchmarkTrainMiniSRU(b *testing.B)    { benchStep(b, "small", KindSRU, 62,
 func BenchmarkTrainMiniSTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE, 62, 150, 16) }
 func BenchmarkTrainMiniODERNN(b *testing.B) { benchStep(b, "small", KindODERNN, 62, 150, 16) }
 func BenchmarkTrainMiniDNN(b *testing.B)    { benchStep(b, "small", KindDNN, 62, 150, 16) }
+
+// FSDD's shape: minibatches of 2 utterances of about 60 frames, 60 pdfs
+// (the recipe's --minibatch-utts 2).
+func BenchmarkTrainFSDDDNN(b *testing.B) { benchStep(b, "small", KindDNN, 60, 60, 2) }
+func BenchmarkTrainFSDDSRU(b *testing.B) { benchStep(b, "small", KindSRU, 60, 60, 2) }

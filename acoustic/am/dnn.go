@@ -77,14 +77,13 @@ func fillNormal(dst []float64, std float64, rng *rand.Rand) {
 func (m *Model) dnnHidden(net *nn.Net, x *autodiff.Node) (*autodiff.Node, error) {
 	h := x
 	for _, l := range m.Hidden {
-		a, err := sru.Affine(net, h, l.W, l.B)
-		if err != nil {
-			return nil, err
-		}
+		act := sru.Sigmoid
 		if m.Opts.DNNActivation == DNNReLU {
-			h = net.Relu(a)
-		} else {
-			h = net.Sigmoid(a)
+			act = sru.ReLU
+		}
+		var err error
+		if h, err = sru.AffineAct(net, h, l.W, l.B, act); err != nil {
+			return nil, err
 		}
 	}
 	return h, net.Err()

@@ -57,6 +57,11 @@ func (a *Adam) Step(ps []*Param) {
 	b1, b2 := a.Opts.Beta1, a.Opts.Beta2
 	c1 := 1 - math.Pow(b1, float64(a.t))
 	c2 := 1 - math.Pow(b2, float64(a.t))
+	// θ −= α·(m/c1)/(√(v/c2) + ε) with the bias corrections folded into
+	// two constants: one division and one square root per value, which
+	// matters when small minibatches make the update a large part of a
+	// step (a feed-forward net on two utterances).
+	step, ic2 := a.Opts.LearningRate/c1, 1/c2
 	for _, p := range ps {
 		m, ok := a.m[p]
 		if !ok {
@@ -68,7 +73,7 @@ func (a *Adam) Step(ps []*Param) {
 		for i, g := range p.Grad {
 			m[i] = b1*m[i] + (1-b1)*g
 			v[i] = b2*v[i] + (1-b2)*g*g
-			p.Data[i] -= a.Opts.LearningRate * (m[i] / c1) / (math.Sqrt(v[i]/c2) + a.Opts.Epsilon)
+			p.Data[i] -= step * m[i] / (math.Sqrt(v[i]*ic2) + a.Opts.Epsilon)
 		}
 	}
 	if a.AfterStep != nil {

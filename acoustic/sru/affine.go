@@ -18,6 +18,46 @@ func Affine(n *nn.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, err
 	return AffineSum(n, []*autodiff.Node{x}, []*optim.Param{w}, b)
 }
 
+// AffineActivation is the function a fused affine layer applies to its output.
+type AffineActivation int
+
+const (
+	Linear  AffineActivation = iota
+	Sigmoid                  // the logistic 1/(1 + e⁻ˣ), vectorised as the SRU's gates
+	ReLU                     // max(x, 0)
+)
+
+// AffineAct is act(x·W + b) as one node: a feed-forward hidden layer. The
+// activation runs on the float32 output in place (the sigmoid 8 lanes at a
+// time, as the SRU's gates), and its derivative — y(1 − y) or [y > 0] —
+// comes from the kept output, where the float64 graph's Sigmoid or Relu
+// node costs an exp per value, a copy and a node in each direction.
+func AffineAct(n *nn.Net, x *autodiff.Node, w, b *optim.Param, act AffineActivation) (*autodiff.Node, error) {
+	if !Float32Products {
+		y, err := Affine(n, x, w, b)
+		switch act {
+		case Sigmoid:
+			y = n.Sigmoid(y)
+		case ReLU:
+			y = n.Relu(y)
+		}
+		return y, firstErr(err, n.Err())
+	}
+	xs := x.Shape()
+	if len(xs) != 2 || xs[1] != w.Rows || b.Rows != 1 || b.Cols != w.Cols {
+		return nil, fmt.Errorf("sru: affine of %v with %s %d×%d and %s %d×%d", xs, w.Name, w.Rows, w.Cols, b.Name, b.Rows, b.Cols)
+	}
+	y := n.Fused("affine", &linear32{bias: true, act: act}, x, n.P(w), n.P(b))
+	return y, n.Err()
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
 // AffineSum is x₁·W₁ + x₂·W₂ + … + b, one output from several inputs: the
 // STRODE output layer, which reads the encoder's output e and the head's
 // h̃ (e·W + h̃·W_h + b). As one float32 node the N×P output and its
@@ -53,7 +93,7 @@ func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param
 	return y, n.Err()
 }
 
-// linear32 is y = Σ_k x_k·W_k (+ b) in float32: the bias (if any) is
+// linear32 is y = act(Σ_k x_k·W_k (+ b)) in float32: the bias (if any) is
 // broadcast into y, then one gemm per pair adds its product (beta = 1).
 // The reverse pass narrows dy once for dx_k = dy·W_kᵀ, dW_k = x_kᵀ·dy and
 // db = the column sums of dy (accumulated in float64). The float32 copies
@@ -61,6 +101,7 @@ func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param
 // every buffer is kept from one minibatch to the next.
 type linear32 struct {
 	bias   bool
+	act    AffineActivation
 	n, p   int
 	in     []int // the width of each x_k
 	x, w   [][]float32
@@ -117,12 +158,33 @@ func (a *linear32) Forward(out []float64, in [][]float64) {
 		narrow(a.w[k], in[2*k+1])
 		gemm.Sgemm(false, false, a.n, a.p, d, 1, a.x[k], d, a.w[k], a.p, 1, a.y, a.p)
 	}
+	switch a.act {
+	case Sigmoid:
+		sigmoidInPlace(a.y)
+	case ReLU:
+		for i, v := range a.y {
+			a.y[i] = max(v, 0)
+		}
+	}
 	widen(out, a.y)
 }
 
 func (a *linear32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	a.dy = grow32(a.dy, a.n*a.p)
 	narrow(a.dy, dout)
+	// Through the activation: dy ⊙ f'(pre-activation), from the output y.
+	switch a.act {
+	case Sigmoid:
+		for i, y := range a.y {
+			a.dy[i] *= y * (1 - y)
+		}
+	case ReLU:
+		for i, y := range a.y {
+			if y <= 0 {
+				a.dy[i] = 0
+			}
+		}
+	}
 	for k, d := range a.in {
 		a.dx[k] = grow32(a.dx[k], a.n*d)
 		a.dw[k] = grow32(a.dw[k], d*a.p)

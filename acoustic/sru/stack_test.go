@@ -171,49 +171,69 @@ func TestExpInPlace(t *testing.T) {
 	}
 }
 
-// TestAffineMatchesGraph: the float32 output layer against the float64
-// graph's MatMul and AddRow, value and all three gradients.
+// TestAffineMatchesGraph: the fused float32 products (Affine, AffineAct
+// with each activation, AffineSum of two inputs, MatMul) against the
+// float64 graph's MatMul, AddRow, Add, Sigmoid and Relu: the loss
+// Σ (y + c)² and every gradient.
 func TestAffineMatchesGraph(t *testing.T) {
 	defer func(v bool) { Float32Products = v }(Float32Products)
-	const N, In, P = 9, 6, 5
+	const N, In, In2, P = 9, 6, 4, 5
 	rng := rand.New(rand.NewSource(4))
 	var ps nn.Params
 	w := ps.New("w", In, P, optim.Free, rng)
+	w2 := ps.New("w2", In2, P, optim.Free, rng)
 	b := ps.New("b", 1, P, optim.Free, rng)
-	x := optim.NewParam("x", N, In, optim.Free)
-	for j := range x.Data {
-		x.Data[j] = rng.NormFloat64()
+	input := func(name string, cols int) *optim.Param {
+		x := optim.NewParam(name, N, cols, optim.Free)
+		for j := range x.Data {
+			x.Data[j] = rng.NormFloat64()
+		}
+		return x
 	}
+	x, x2 := input("x", In), input("x2", In2)
 	c := make([]float64, N*P)
 	for j := range c {
 		c[j] = rng.NormFloat64()
 	}
-	var res [2][]float64
-	for i, f32 := range []bool{false, true} {
-		Float32Products = f32
-		n := nn.NewNet()
-		y, err := Affine(n, n.P(x), w, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		loss := n.Sum(n.Square(n.Add(y, n.Const("c", c, N, P))))
-		_, nodes := n.Bound()
-		m, err := n.Compile(loss, nodes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Run(); err != nil {
-			t.Fatal(err)
-		}
-		res[i] = append(res[i], autodiff.Value(y)...)
-		for j := range nodes {
-			res[i] = append(res[i], m.Grad(j)...)
-		}
-		m.Close()
+	layers := map[string]func(n *nn.Net) (*autodiff.Node, error){
+		"affine":  func(n *nn.Net) (*autodiff.Node, error) { return Affine(n, n.P(x), w, b) },
+		"sigmoid": func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, Sigmoid) },
+		"relu":    func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, ReLU) },
+		"sum": func(n *nn.Net) (*autodiff.Node, error) {
+			return AffineSum(n, []*autodiff.Node{n.P(x), n.P(x2)}, []*optim.Param{w, w2}, b)
+		},
+		"matmul": func(n *nn.Net) (*autodiff.Node, error) { return MatMul(n, n.P(x), n.P(w)) },
 	}
-	for j := range res[0] {
-		if d := math.Abs(res[0][j] - res[1][j]); d > 1e-5*math.Max(1, math.Abs(res[0][j])) {
-			t.Fatalf("value %d: float64 %g, float32 %g", j, res[0][j], res[1][j])
+	for name, layer := range layers {
+		var res [2][]float64
+		for i, f32 := range []bool{false, true} {
+			Float32Products = f32
+			n := nn.NewNet()
+			y, err := layer(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loss := n.Sum(n.Square(n.Add(y, n.Const("c", c, N, P))))
+			_, nodes := n.Bound()
+			m, err := n.Compile(loss, nodes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Run(); err != nil {
+				t.Fatal(err)
+			}
+			// The loss and the gradients: y itself may be overwritten in
+			// place by the time the machine stops (dL/dy = 2(y + c) carries it).
+			res[i] = append(res[i], autodiff.Value(loss)...)
+			for j := range nodes {
+				res[i] = append(res[i], m.Grad(j)...)
+			}
+			m.Close()
+		}
+		for j := range res[0] {
+			if d := math.Abs(res[0][j] - res[1][j]); d > 1e-5*math.Max(1, math.Abs(res[0][j])) {
+				t.Fatalf("%s: value %d: float64 %g, float32 %g", name, j, res[0][j], res[1][j])
+			}
 		}
 	}
 }

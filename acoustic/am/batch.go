@@ -127,7 +127,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			}
 			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
-			hid := net.Tanh(linear(net, m.PriorIn, xnextn))
+			hid := linearAct(net, m.PriorIn, xnextn, sru.ActTanh)
 			// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
 			bt.LogP = gaussianLogLik(net, htilde, linear(net, m.PriorMu, hid), linear(net, m.PriorVar, hid), maskwn)
 			if bt.KL != nil {

@@ -77,9 +77,9 @@ func fillNormal(dst []float64, std float64, rng *rand.Rand) {
 func (m *Model) dnnHidden(net *nn.Net, x *autodiff.Node) (*autodiff.Node, error) {
 	h := x
 	for _, l := range m.Hidden {
-		act := sru.Sigmoid
+		act := sru.ActSigmoid
 		if m.Opts.DNNActivation == DNNReLU {
-			act = sru.ReLU
+			act = sru.ActReLU
 		}
 		var err error
 		if h, err = sru.AffineAct(net, h, l.W, l.B, act); err != nil {

@@ -122,8 +122,8 @@ func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) (*autodiff.Node, error)
 	if m.PhiZ[0] == nil {
 		return m.Boundary.B(net, e), net.Err()
 	}
-	h := net.Tanh(linear(net, m.PhiZ[0], e))
-	h = net.Tanh(linear(net, m.PhiZ[1], h))
+	h := linearAct(net, m.PhiZ[0], e, sru.ActTanh)
+	h = linearAct(net, m.PhiZ[1], h, sru.ActTanh)
 	return linear(net, m.PhiZ[2], h), net.Err()
 }
 
@@ -134,6 +134,15 @@ func (m *Model) boundaryZ(net *nn.Net, e *autodiff.Node) (*autodiff.Node, error)
 // sru.Float32Products off and get the float64 graph.
 func linear(net *nn.Net, l *nn.Linear, x *autodiff.Node) *autodiff.Node {
 	y, err := sru.Affine(net, x, l.W, l.B)
+	if err != nil {
+		return net.Fail(l.W.Name, err)
+	}
+	return y
+}
+
+// linearAct is act(l(x)) as one fused float32 node (sru.AffineAct).
+func linearAct(net *nn.Net, l *nn.Linear, x *autodiff.Node, act sru.AffineActivation) *autodiff.Node {
+	y, err := sru.AffineAct(net, x, l.W, l.B, act)
 	if err != nil {
 		return net.Fail(l.W.Name, err)
 	}
@@ -157,8 +166,8 @@ func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
 		return ode.Solver{Opts: o}.SolveMLP(net.Graph, f, h0, tt)
 	}
 	f := func(h *autodiff.Node) *autodiff.Node {
-		h = net.Tanh(linear(net, m.ODE[0], h))
-		h = net.Tanh(linear(net, m.ODE[1], h))
+		h = linearAct(net, m.ODE[0], h, sru.ActTanh)
+		h = linearAct(net, m.ODE[1], h, sru.ActTanh)
 		return linear(net, m.ODE[2], h)
 	}
 	return ode.Solver{Opts: o}.Solve(net.Graph, f, h0, tt)

@@ -22,24 +22,27 @@ func Affine(n *nn.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, err
 type AffineActivation int
 
 const (
-	Linear  AffineActivation = iota
-	Sigmoid                  // the logistic 1/(1 + e⁻ˣ), vectorised as the SRU's gates
-	ReLU                     // max(x, 0)
+	ActLinear  AffineActivation = iota
+	ActSigmoid                  // the logistic 1/(1 + e⁻ˣ), vectorised as the SRU's gates
+	ActReLU                     // max(x, 0)
+	ActTanh                     // 2σ(2x) − 1: the logistic's vector code, 1e-7 from math.Tanh
 )
 
 // AffineAct is act(x·W + b) as one node: a feed-forward hidden layer. The
 // activation runs on the float32 output in place (the sigmoid 8 lanes at a
 // time, as the SRU's gates), and its derivative — y(1 − y) or [y > 0] —
-// comes from the kept output, where the float64 graph's Sigmoid or Relu
+// (or 1 − y²) comes from the kept output, where the float64 graph's Sigmoid or Relu
 // node costs an exp per value, a copy and a node in each direction.
 func AffineAct(n *nn.Net, x *autodiff.Node, w, b *optim.Param, act AffineActivation) (*autodiff.Node, error) {
 	if !Float32Products {
 		y, err := Affine(n, x, w, b)
 		switch act {
-		case Sigmoid:
+		case ActSigmoid:
 			y = n.Sigmoid(y)
-		case ReLU:
+		case ActReLU:
 			y = n.Relu(y)
+		case ActTanh:
+			y = n.Tanh(y)
 		}
 		return y, firstErr(err, n.Err())
 	}
@@ -159,11 +162,19 @@ func (a *linear32) Forward(out []float64, in [][]float64) {
 		gemm.Sgemm(false, false, a.n, a.p, d, 1, a.x[k], d, a.w[k], a.p, 1, a.y, a.p)
 	}
 	switch a.act {
-	case Sigmoid:
+	case ActSigmoid:
 		sigmoidInPlace(a.y)
-	case ReLU:
+	case ActReLU:
 		for i, v := range a.y {
 			a.y[i] = max(v, 0)
+		}
+	case ActTanh:
+		for i, v := range a.y {
+			a.y[i] = 2 * v
+		}
+		sigmoidInPlace(a.y)
+		for i, v := range a.y {
+			a.y[i] = 2*v - 1
 		}
 	}
 	widen(out, a.y)
@@ -174,15 +185,19 @@ func (a *linear32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	narrow(a.dy, dout)
 	// Through the activation: dy ⊙ f'(pre-activation), from the output y.
 	switch a.act {
-	case Sigmoid:
+	case ActSigmoid:
 		for i, y := range a.y {
 			a.dy[i] *= y * (1 - y)
 		}
-	case ReLU:
+	case ActReLU:
 		for i, y := range a.y {
 			if y <= 0 {
 				a.dy[i] = 0
 			}
+		}
+	case ActTanh:
+		for i, y := range a.y {
+			a.dy[i] *= 1 - y*y
 		}
 	}
 	for k, d := range a.in {

@@ -173,7 +173,7 @@ func TestExpInPlace(t *testing.T) {
 
 // TestAffineMatchesGraph: the fused float32 products (Affine, AffineAct
 // with each activation, AffineSum of two inputs, MatMul) against the
-// float64 graph's MatMul, AddRow, Add, Sigmoid and Relu: the loss
+// float64 graph's MatMul, AddRow, Add, Sigmoid, Relu and Tanh: the loss
 // Σ (y + c)² and every gradient.
 func TestAffineMatchesGraph(t *testing.T) {
 	defer func(v bool) { Float32Products = v }(Float32Products)
@@ -197,8 +197,9 @@ func TestAffineMatchesGraph(t *testing.T) {
 	}
 	layers := map[string]func(n *nn.Net) (*autodiff.Node, error){
 		"affine":  func(n *nn.Net) (*autodiff.Node, error) { return Affine(n, n.P(x), w, b) },
-		"sigmoid": func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, Sigmoid) },
-		"relu":    func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, ReLU) },
+		"sigmoid": func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, ActSigmoid) },
+		"relu":    func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, ActReLU) },
+		"tanh":    func(n *nn.Net) (*autodiff.Node, error) { return AffineAct(n, n.P(x), w, b, ActTanh) },
 		"sum": func(n *nn.Net) (*autodiff.Node, error) {
 			return AffineSum(n, []*autodiff.Node{n.P(x), n.P(x2)}, []*optim.Param{w, w2}, b)
 		},

@@ -180,10 +180,17 @@ func (l *Lattice) WriteBinary(w io.Writer) error {
 	return b.err
 }
 
+// fullReader is a reader that fills a small slice in one call
+// (kaldiio.Reader): the 4- and 8-byte fields of a lattice, millions of them
+// in a weak model's lattices, without io.ReadFull's loop and interface
+// calls per field.
+type fullReader interface{ ReadFull([]byte) error }
+
 type binReader struct {
 	r   ByteReader
 	off int64 // bytes consumed since the start of the object
 	buf [8]byte
+	big []byte // i32s' buffer
 	err error
 }
 
@@ -197,7 +204,13 @@ func (b *binReader) read(n int) []byte {
 	if b.err != nil {
 		return b.buf[:n]
 	}
-	if _, err := io.ReadFull(b.r, b.buf[:n]); err != nil {
+	var err error
+	if fr, ok := b.r.(fullReader); ok {
+		err = fr.ReadFull(b.buf[:n])
+	} else {
+		_, err = io.ReadFull(b.r, b.buf[:n])
+	}
+	if err != nil {
 		b.fail("unexpected end of data (%v)", err)
 		for i := range b.buf {
 			b.buf[i] = 0
@@ -205,6 +218,34 @@ func (b *binReader) read(n int) []byte {
 	}
 	b.off += int64(n)
 	return b.buf[:n]
+}
+
+// i32s reads n int32s (a string of transition-ids) in reads of up to 4 KiB
+// instead of one call per value; a truncated string is the error of read.
+func (b *binReader) i32s(n int) []int32 {
+	out := make([]int32, 0, min(n, 1<<12))
+	for len(out) < n && b.err == nil {
+		k := min(n-len(out), 1024)
+		if cap(b.big) < 4*k {
+			b.big = make([]byte, 4*1024)
+		}
+		p := b.big[:4*k]
+		var err error
+		if fr, ok := b.r.(fullReader); ok {
+			err = fr.ReadFull(p)
+		} else {
+			_, err = io.ReadFull(b.r, p)
+		}
+		if err != nil {
+			b.fail("unexpected end of data (%v)", err)
+			break
+		}
+		b.off += int64(len(p))
+		for i := 0; i < k; i++ {
+			out = append(out, int32(binary.LittleEndian.Uint32(p[4*i:])))
+		}
+	}
+	return out
 }
 
 func (b *binReader) i32() int32   { return int32(binary.LittleEndian.Uint32(b.read(4))) }
@@ -280,16 +321,14 @@ func ReadBinary(r ByteReader) (clat *CompactLattice, lat *Lattice, err error) {
 				return w
 			}
 			if n > 0 {
-				w.Tids = make([]int32, 0, min(n, 1<<12))
-				for i := int32(0); i < n && b.err == nil; i++ {
-					w.Tids = append(w.Tids, b.i32())
-				}
+				w.Tids = b.i32s(int(n))
 			}
 			return w
 		}
 		for s := int64(0); s < nstates && b.err == nil; s++ {
 			st := CompactState{Final: cw()}
 			n := narcs()
+			st.Arcs = make([]CompactArc, 0, min(n, 1<<12))
 			for i := 0; i < n && b.err == nil; i++ {
 				il, ol := b.i32(), b.i32()
 				if il != ol && b.err == nil {

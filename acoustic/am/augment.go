@@ -46,8 +46,14 @@ func (o MaskOptions) Masked(utts []*Utterance, rawDim int, rng *rand.Rand) []*Ut
 	}
 	out := make([]*Utterance, len(utts))
 	for i, u := range utts {
+		// Unspliced features are spliced into the copy: a time span zeroes
+		// whole input rows, not the frames other rows see as context.
 		c := *u
-		c.Feats = append([]float32(nil), u.Feats...)
+		if s, err := u.spliced(); err == nil && s != u {
+			c = *s
+		} else {
+			c.Feats = append([]float32(nil), u.Feats...)
+		}
 		dim := len(c.Feats) / max(1, c.Rows)
 		for k := 0; k < o.FreqMasks && o.FreqWidth > 0 && rawDim > 0; k++ {
 			w := rng.Intn(o.FreqWidth + 1)

@@ -11,6 +11,7 @@ import (
 	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/features"
 )
 
 // Utterance is one utterance's input features (Rows × dim, row-major, after
@@ -20,6 +21,38 @@ type Utterance struct {
 	Rows    int
 	Feats   []float32
 	Targets []int32 // nil when unknown
+	// Context, when not zero, says Feats are the frames before splicing
+	// (Rows × the raw dimension) and how many frames of left and right
+	// context the model's input takes: Batch.Load splices them as it fills
+	// the minibatch (edges repeat the first and last frame, as Kaldi's
+	// splice-feats), so a training set is held at its own size rather than
+	// (1 + left + right) times it.
+	Context [2]int
+}
+
+// spliced returns u with its features spliced (u itself when they are).
+func (u *Utterance) spliced() (*Utterance, error) {
+	if u.Context == [2]int{} {
+		return u, nil
+	}
+	if u.Rows == 0 || len(u.Feats)%u.Rows != 0 {
+		return nil, fmt.Errorf("am: utterance %s: %d values for %d frames", u.Key, len(u.Feats), u.Rows)
+	}
+	f, err := features.SpliceFrames(u.Feats, u.Rows, len(u.Feats)/u.Rows, u.Context[0], u.Context[1])
+	if err != nil {
+		return nil, fmt.Errorf("am: utterance %s: %w", u.Key, err)
+	}
+	v := *u
+	v.Feats, v.Context = f, [2]int{}
+	return &v, nil
+}
+
+// inputDim is the dimension of u's rows as the model sees them.
+func (u *Utterance) inputDim() int {
+	if u.Rows == 0 {
+		return 0
+	}
+	return len(u.Feats) / u.Rows * (1 + u.Context[0] + u.Context[1])
 }
 
 // Mode says what a Batch graph computes.
@@ -176,17 +209,24 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 		if u.Rows > bt.T {
 			return fmt.Errorf("am: utterance %s has %d frames, batch holds %d", u.Key, u.Rows, bt.T)
 		}
-		if len(u.Feats) != u.Rows*d {
-			return fmt.Errorf("am: utterance %s: %d values for %d frames of dimension %d", u.Key, len(u.Feats), u.Rows, d)
+		n := 1 + u.Context[0] + u.Context[1] // frames per input row
+		if len(u.Feats)*n != u.Rows*d || d%n != 0 {
+			return fmt.Errorf("am: utterance %s: %d values for %d frames of dimension %d", u.Key, len(u.Feats), u.Rows, d/n)
 		}
 		if bt.Mode != Infer && len(u.Targets) != u.Rows {
 			return fmt.Errorf("am: utterance %s: %d targets for %d frames", u.Key, len(u.Targets), u.Rows)
 		}
+		raw := d / n
 		for t := 0; t < u.Rows; t++ {
 			r := t*bt.B + b
 			row := bt.x[r*d : (r+1)*d]
-			for j := range row {
-				row[j] = float64(u.Feats[t*d+j])
+			for j := 0; j < n; j++ { // n = 1: the row as it is
+				src := min(max(t+j-u.Context[0], 0), u.Rows-1)
+				f := u.Feats[src*raw : (src+1)*raw]
+				dst := row[j*raw : (j+1)*raw]
+				for k, v := range f {
+					dst[k] = float64(v)
+				}
 			}
 			bt.mask[r] = 1
 		}

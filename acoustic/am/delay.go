@@ -11,9 +11,15 @@ package am
 
 // delayed returns u extended for a target delay of n frames (u itself
 // when n is 0). The features and targets are copied; u is not modified.
-func delayed(u *Utterance, n int) *Utterance {
+// Unspliced features (Utterance.Context) are spliced first: the copies of
+// the last row are whole input rows, their left context the real frames.
+func delayed(u *Utterance, n int) (*Utterance, error) {
 	if n == 0 || u.Rows == 0 {
-		return u
+		return u, nil
+	}
+	u, err := u.spliced()
+	if err != nil {
+		return nil, err
 	}
 	d := len(u.Feats) / u.Rows
 	v := &Utterance{Key: u.Key, Rows: u.Rows + n, Feats: make([]float32, 0, (u.Rows+n)*d)}
@@ -29,17 +35,20 @@ func delayed(u *Utterance, n int) *Utterance {
 		}
 		v.Targets = append(v.Targets, u.Targets...)
 	}
-	return v
+	return v, nil
 }
 
 // delayedAll applies delayed to every utterance.
-func delayedAll(utts []*Utterance, n int) []*Utterance {
+func delayedAll(utts []*Utterance, n int) ([]*Utterance, error) {
 	if n == 0 {
-		return utts
+		return utts, nil
 	}
 	out := make([]*Utterance, len(utts))
 	for i, u := range utts {
-		out[i] = delayed(u, n)
+		var err error
+		if out[i], err = delayed(u, n); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }

@@ -7,7 +7,7 @@ import (
 
 func TestDelayed(t *testing.T) {
 	u := &Utterance{Key: "u", Rows: 3, Feats: []float32{1, 2, 3, 4, 5, 6}, Targets: []int32{7, 8, 9}}
-	v := delayed(u, 2)
+	v, _ := delayed(u, 2)
 	wantF := []float32{1, 2, 3, 4, 5, 6, 5, 6, 5, 6}
 	wantT := []int32{7, 7, 7, 8, 9}
 	if v.Rows != 5 || len(v.Feats) != len(wantF) || len(v.Targets) != len(wantT) {
@@ -26,10 +26,10 @@ func TestDelayed(t *testing.T) {
 	if u.Rows != 3 || len(u.Feats) != 6 || len(u.Targets) != 3 {
 		t.Fatal("delayed modified its input")
 	}
-	if delayed(u, 0) != u {
+	if v0, _ := delayed(u, 0); v0 != u {
 		t.Fatal("delay 0 copied the utterance")
 	}
-	if w := delayed(&Utterance{Key: "x", Rows: 1, Feats: []float32{1, 2}}, 1); w.Targets != nil || w.Rows != 2 {
+	if w, _ := delayed(&Utterance{Key: "x", Rows: 1, Feats: []float32{1, 2}}, 1); w.Targets != nil || w.Rows != 2 {
 		t.Fatalf("no targets: got %v rows %d", w.Targets, w.Rows)
 	}
 }
@@ -53,7 +53,8 @@ func TestForwardDelay(t *testing.T) {
 		u := tinyBatch(rand.New(rand.NewSource(1)), o, []int{11})[0]
 		u.Targets = nil
 		fp, fl := NewForwarder(plain), NewForwarder(late)
-		want, err := fp.Logits(delayed(u, 3))
+		ud, _ := delayed(u, 3)
+		want, err := fp.Logits(ud)
 		if err != nil {
 			t.Fatal(err)
 		}

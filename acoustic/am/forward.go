@@ -24,15 +24,18 @@ func NewForwarder(m *Model) *Forwarder {
 // the logits, Rows(TTilde, 0) the boundaries, u.Rows rows each, frame
 // t's row computed at frame t+TargetDelay (delay.go).
 func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
-	if len(u.Feats) != u.Rows*f.Model.Opts.InputDim {
-		return nil, fmt.Errorf("am: utterance %s: %d values for %d frames, the model takes dimension %d",
-			u.Key, len(u.Feats), u.Rows, f.Model.Opts.InputDim)
-	}
 	if u.Rows == 0 {
 		return nil, fmt.Errorf("am: utterance %s has no frames", u.Key)
 	}
+	if len(u.Feats)%u.Rows != 0 || u.inputDim() != f.Model.Opts.InputDim {
+		return nil, fmt.Errorf("am: utterance %s: %d values for %d frames, the model takes dimension %d",
+			u.Key, len(u.Feats), u.Rows, f.Model.Opts.InputDim)
+	}
 	delay := f.Model.Opts.TargetDelay
-	u = delayed(u, delay)
+	u, err := delayed(u, delay)
+	if err != nil {
+		return nil, err
+	}
 	t := (u.Rows + f.Quantum - 1) / f.Quantum * f.Quantum
 	g, err := f.graphs.get(graphKey{T: t, B: 1, Mode: Infer}, func() (*Batch, error) { return f.Model.Build(t, 1, Infer) })
 	if err != nil {

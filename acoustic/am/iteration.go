@@ -60,7 +60,10 @@ func (t *Trainer) RunIteration(utts []*Utterance, o IterationOptions) (Iteration
 	}
 	t.opt.setLR(o.LearningRate)
 	rng := iterationRNG(o.Seed, o.Iter, o.Job)
-	utts = delayedAll(utts, t.File.Model.Opts.TargetDelay)
+	utts, err := delayedAll(utts, t.File.Model.Opts.TargetDelay)
+	if err != nil {
+		return st, err
+	}
 	start := time.Now()
 	var ts Stats
 	for pass := 0; ; pass++ {

@@ -182,7 +182,10 @@ func (t *Trainer) Close() { t.graphs.close() }
 // The utterances are as loaded: Evaluate applies the model's target delay.
 func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
 	var s Stats
-	utts = delayedAll(utts, t.File.Model.Opts.TargetDelay)
+	utts, err := delayedAll(utts, t.File.Model.Opts.TargetDelay)
+	if err != nil {
+		return s, err
+	}
 	for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, nil) {
 		g, err := t.graph(b, Eval)
 		if err != nil {
@@ -256,7 +259,10 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		t.st.BestLoss = s.MeanCE()
 		t.Log("epoch 0: held-out CE %.4f, frame accuracy %.2f%%", s.MeanCE(), 100*s.Accuracy())
 	}
-	train = delayedAll(train, t.File.Model.Opts.TargetDelay)
+	train, err := delayedAll(train, t.File.Model.Opts.TargetDelay)
+	if err != nil {
+		return err
+	}
 	totalFrames := 0
 	for _, u := range train {
 		totalFrames += u.Rows

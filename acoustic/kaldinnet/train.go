@@ -115,10 +115,18 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	}
 	p := s.Data.Pipeline(0)
 	p.Features = s.FeatureDescription
-	utts, rep, err := Load(s.Feats, s.Targets, s.Data, &p, limit, logf(log))
+	// The utterances are held unspliced (am.Utterance.Context) and the
+	// minibatches splice them: the training set takes its own size in
+	// memory rather than (1 + left + right) times it (9 times with the
+	// recipes' ±4 frames).
+	lp := p
+	lp.SpliceLeft, lp.SpliceRight = 0, 0
+	utts, rep, err := Load(s.Feats, s.Targets, s.Data, &lp, limit, logf(log))
 	if err != nil {
 		return nil, err
 	}
+	p.RawDim = lp.RawDim
+	withContext(utts, p)
 	log("training data: %v", rep)
 	var valid []*am.Utterance
 	if s.ValidFeats != "" {
@@ -127,9 +135,10 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 			vt = s.Targets
 		}
 		var vrep Report
-		if valid, vrep, err = Load(s.ValidFeats, vt, s.Data, &p, limit, logf(log)); err != nil {
+		if valid, vrep, err = Load(s.ValidFeats, vt, s.Data, &lp, limit, logf(log)); err != nil {
 			return nil, err
 		}
+		withContext(valid, p)
 		log("held-out data: %v", vrep)
 	} else {
 		spk := map[string]string{}
@@ -230,4 +239,11 @@ func initModel(path string, p am.Pipeline, numPdfs int) (*am.Model, error) {
 		return nil, fmt.Errorf("%s: %w: %d outputs, the targets need %d", path, ErrInitModel, g.Model.Opts.NumPdfs, numPdfs)
 	}
 	return g.Model, nil
+}
+
+// withContext marks unspliced utterances with the pipeline's splice context.
+func withContext(utts []*am.Utterance, p am.Pipeline) {
+	for _, u := range utts {
+		u.Context = [2]int{p.SpliceLeft, p.SpliceRight}
+	}
 }

@@ -100,7 +100,6 @@ func (r *Reader) consumed(p []byte) {
 	r.lines += bytes.Count(p, []byte{'\n'})
 }
 
-
 // Read implements io.Reader, counting what it returns.
 func (r *Reader) Read(p []byte) (int, error) {
 	n, err := r.br.Read(p)

@@ -101,7 +101,8 @@ if [ -z "$BIN" ]; then
 	go test -c -o "$BIN" ./acoustic/kaldinnet/online
 fi
 # The test binary finds the reference data from the package directory.
-(cd acoustic/kaldinnet/online && GOMAXPROCS=1 "${PIN[@]}" "$OLDPWD/$BIN" -test.run '^$' \
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+(cd acoustic/kaldinnet/online && GOMAXPROCS=1 "${PIN[@]}" "$BIN" -test.run '^$' \
 	-test.bench '^BenchmarkOnline$' -test.benchtime 1x -test.count "$COUNT") > "$OUT/bench.txt"
 
 awk '

@@ -15,7 +15,7 @@ import (
 // float32 operation (linear32); otherwise the float64 graph's MatMul and
 // AddRow, for the gradient checks.
 func Affine(n *nn.Net, x *autodiff.Node, w, b *optim.Param) (*autodiff.Node, error) {
-	return AffineSum(n, []*autodiff.Node{x}, []*optim.Param{w}, b)
+	return affine(n, []*autodiff.Node{x}, []*optim.Param{w}, b, ActLinear)
 }
 
 // AffineActivation is the function a fused affine layer applies to its output.
@@ -29,36 +29,13 @@ const (
 )
 
 // AffineAct is act(x·W + b) as one node: a feed-forward hidden layer. The
-// activation runs on the float32 output in place (the sigmoid 8 lanes at a
-// time, as the SRU's gates), and its derivative — y(1 − y) or [y > 0] —
-// (or 1 − y²) comes from the kept output, where the float64 graph's Sigmoid or Relu
-// node costs an exp per value, a copy and a node in each direction.
+// activation runs on the float32 output in place (the sigmoid and tanh 8
+// lanes at a time, as the SRU's gates), and its derivative — y(1 − y),
+// 1 − y² or [y > 0] — comes from the kept output, where the float64
+// graph's Sigmoid, Tanh or Relu node costs a transcendental per value, a
+// copy and a node in each direction.
 func AffineAct(n *nn.Net, x *autodiff.Node, w, b *optim.Param, act AffineActivation) (*autodiff.Node, error) {
-	if !Float32Products {
-		y, err := Affine(n, x, w, b)
-		switch act {
-		case ActSigmoid:
-			y = n.Sigmoid(y)
-		case ActReLU:
-			y = n.Relu(y)
-		case ActTanh:
-			y = n.Tanh(y)
-		}
-		return y, firstErr(err, n.Err())
-	}
-	xs := x.Shape()
-	if len(xs) != 2 || xs[1] != w.Rows || b.Rows != 1 || b.Cols != w.Cols {
-		return nil, fmt.Errorf("sru: affine of %v with %s %d×%d and %s %d×%d", xs, w.Name, w.Rows, w.Cols, b.Name, b.Rows, b.Cols)
-	}
-	y := n.Fused("affine", &linear32{bias: true, act: act}, x, n.P(w), n.P(b))
-	return y, n.Err()
-}
-
-func firstErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
+	return affine(n, []*autodiff.Node{x}, []*optim.Param{w}, b, act)
 }
 
 // AffineSum is x₁·W₁ + x₂·W₂ + … + b, one output from several inputs: the
@@ -67,6 +44,12 @@ func firstErr(a, b error) error {
 // gradient are made and narrowed once, not once per product and again for
 // their sum.
 func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param) (*autodiff.Node, error) {
+	return affine(n, xs, ws, b, ActLinear)
+}
+
+// affine is act(Σ x_k·W_k + b): one linear32 node, or the float64 graph's
+// operations when Float32Products is off.
+func affine(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param, act AffineActivation) (*autodiff.Node, error) {
 	if len(xs) == 0 || len(xs) != len(ws) {
 		return nil, fmt.Errorf("sru: affine of %d inputs and %d weights", len(xs), len(ws))
 	}
@@ -81,6 +64,14 @@ func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param
 			}
 		}
 		y = n.AddRow(y, n.P(b))
+		switch act {
+		case ActSigmoid:
+			y = n.Sigmoid(y)
+		case ActReLU:
+			y = n.Relu(y)
+		case ActTanh:
+			y = n.Tanh(y)
+		}
 		return y, n.Err()
 	}
 	in := make([]*autodiff.Node, 0, 2*len(xs)+1)
@@ -92,7 +83,7 @@ func AffineSum(n *nn.Net, xs []*autodiff.Node, ws []*optim.Param, b *optim.Param
 		}
 		in = append(in, x, n.P(w))
 	}
-	y := n.Fused("affine", &linear32{bias: true}, append(in, n.P(b))...)
+	y := n.Fused("affine", &linear32{bias: true, act: act}, append(in, n.P(b))...)
 	return y, n.Err()
 }
 

@@ -204,13 +204,7 @@ func (b *binReader) read(n int) []byte {
 	if b.err != nil {
 		return b.buf[:n]
 	}
-	var err error
-	if fr, ok := b.r.(fullReader); ok {
-		err = fr.ReadFull(b.buf[:n])
-	} else {
-		_, err = io.ReadFull(b.r, b.buf[:n])
-	}
-	if err != nil {
+	if err := b.fill(b.buf[:n]); err != nil {
 		b.fail("unexpected end of data (%v)", err)
 		for i := range b.buf {
 			b.buf[i] = 0
@@ -218,6 +212,15 @@ func (b *binReader) read(n int) []byte {
 	}
 	b.off += int64(n)
 	return b.buf[:n]
+}
+
+// fill reads len(p) bytes, through ReadFull when the reader has it.
+func (b *binReader) fill(p []byte) error {
+	if fr, ok := b.r.(fullReader); ok {
+		return fr.ReadFull(p)
+	}
+	_, err := io.ReadFull(b.r, p)
+	return err
 }
 
 // i32s reads n int32s (a string of transition-ids) in reads of up to 4 KiB
@@ -230,13 +233,7 @@ func (b *binReader) i32s(n int) []int32 {
 			b.big = make([]byte, 4*1024)
 		}
 		p := b.big[:4*k]
-		var err error
-		if fr, ok := b.r.(fullReader); ok {
-			err = fr.ReadFull(p)
-		} else {
-			_, err = io.ReadFull(b.r, p)
-		}
-		if err != nil {
+		if err := b.fill(p); err != nil {
 			b.fail("unexpected end of data (%v)", err)
 			break
 		}

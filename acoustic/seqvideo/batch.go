@@ -7,6 +7,7 @@ import (
 	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // FramePixels is the number of values of one frame, 64·64.
@@ -59,7 +60,12 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	last := net.Const("last-span", make([]float64, b), b, 1) // the empty interval of the last frame
 	var spans *autodiff.Node
 	if o.Learned() {
-		bz := m.Boundary.BFused(net, z)
+		var bz *autodiff.Node
+		if o.Variant == strode.VariantPhaseState {
+			bz = m.pairB(net, z, b, n)
+		} else {
+			bz = m.Boundary.BFused(net, z)
+		}
 		bt.Gaps = m.Boundary.Gaps(net, bz, b)
 		spans = net.ConcatRows(net.Rows(bt.Gaps, b, n*b), last)
 		p := m.Prior.DensityFused(net, m.kl.Nodes())
@@ -74,6 +80,9 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	so := o.ODE
 	if o.Float64 {
 		so.DType = ode.Float64
+	}
+	if m.RotW != nil {
+		return m.buildRotation(bt, net, x, y, z, spans, so, train)
 	}
 	h := ode.Solver{Opts: so}.SolveMLP(net.Graph, m.mlp(net), z, spans)
 	if m.RNN != nil {

@@ -21,6 +21,7 @@ type Model struct {
 	RNN      *sru.Encoder     // nil unless Recurrent
 	Boundary *strode.Boundary // nil unless Learned
 	Prior    *strode.Prior    // nil unless Learned
+	RotW     *optim.Param     // rotation variant: the generator W − Wᵀ of dh/dτ = h·(W − Wᵀ)
 	kl       *strode.KL
 }
 
@@ -53,8 +54,22 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 	}
 	m.Dec = NewDecoder(&m.Params, o.NDF, o.Float64, rng)
 	if o.Learned() {
-		m.Boundary = strode.NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
+		dz := d
+		if o.Variant == strode.VariantPhaseState {
+			dz = 2 * d // b(·) reads the frame and the one before it
+		}
+		m.Boundary = strode.NewBoundary(&m.Params, "phi", dz, o.PhiHidden, rng)
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
+	}
+	if o.Variant == strode.VariantPhaseState {
+		m.RotW = newRotation(&m.Params, d)
+		if m.Boundary != nil {
+			for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.V3} {
+				for i := range p.Data {
+					p.Data[i] *= 0.01
+				}
+			}
+		}
 	}
 	m.kl, _ = strode.NewKL(o.KL)
 	return m, nil

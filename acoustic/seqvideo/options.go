@@ -33,6 +33,10 @@ type Options struct {
 	ODEHidden int     // hidden size of f_o (the reference's create_net n_units 100)
 	RNNLayers int     // SRU layers of odernn and strode-rnn (the reference's 2)
 	WKL       float64 // weight of the KL term (the reference's 5e-5)
+	// Variant is the form of the ODE and the loss (strode.Variant names):
+	// paper, the reference's f_o from every frame with one-step
+	// predictions; or the rotation form (rotation.go).
+	Variant strode.Variant
 	// Float64 runs the convolutions, the Euler solve and the SRU in
 	// float64 (gradient checks); the default float32 products are how the
 	// reference trains.
@@ -45,7 +49,7 @@ type Options struct {
 // (the paper's is 128): latent 64, Φ/φ hidden 64, f_o hidden 100, 10 Euler
 // steps, ε = 0.1, w_kl = 5e-5, two SRU layers.
 func DefaultOptions() Options {
-	o := Options{Model: STRODE, NDF: 16, PhiHidden: 64, ODEHidden: 100, RNNLayers: 2, WKL: 5e-5,
+	o := Options{Model: STRODE, NDF: 16, PhiHidden: 64, ODEHidden: 100, RNNLayers: 2, WKL: 5e-5, Variant: strode.VariantPaper,
 		ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
 	o.ODE.DType = ode.Float32
 	return o
@@ -58,6 +62,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.IntVar(&o.RNNLayers, "rnn-layers", o.RNNLayers, "SRU layers of odernn and strode-rnn")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term (strode, strode-rnn)")
+	fs.StringVar((*string)(&o.Variant), "variant", string(o.Variant), "form of the ODE and the loss: paper or phase-state")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
 }
@@ -72,6 +77,12 @@ func (o Options) Validate() error {
 	if o.NDF < 1 || o.PhiHidden < 1 || o.ODEHidden < 1 || o.RNNLayers < 1 {
 		return fmt.Errorf("seqvideo: --ndf=%d --phi-hidden=%d --ode-hidden=%d --rnn-layers=%d: must be ≥ 1",
 			o.NDF, o.PhiHidden, o.ODEHidden, o.RNNLayers)
+	}
+	if err := o.Variant.Validate(); err != nil {
+		return err
+	}
+	if o.Variant == strode.VariantPhaseState && o.Recurrent() {
+		return fmt.Errorf("seqvideo: --variant=phase-state is for node and strode (its states are decoded as they turn, with no SRU over them), not %s", o.Model)
 	}
 	if o.WKL < 0 {
 		return fmt.Errorf("seqvideo: --w-kl=%g must be ≥ 0", o.WKL)

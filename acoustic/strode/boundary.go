@@ -26,9 +26,10 @@ type Boundary struct {
 	// in float32 sets a float32 product (the acoustic model's head).
 	Product func(n *nn.Net, x, w *autodiff.Node) *autodiff.Node
 
-	// fullGrad replaces sg(t) by t in Next, so that finite differences of
-	// the forward pass check every other gradient path (tests only).
-	fullGrad bool
+	// FullGradient replaces sg(t) by t in the recurrence, so that finite
+	// differences of a forward pass check every gradient path; training
+	// keeps sg (false).
+	FullGradient bool
 }
 
 // mm is x·w through Product.
@@ -82,7 +83,7 @@ func (b *Boundary) BFused(n *nn.Net, z *autodiff.Node) *autodiff.Node {
 func (b *Boundary) Next(n *nn.Net, t, bz *autodiff.Node) (next, gap *autodiff.Node) {
 	a := b.value(n, t)
 	gap = n.Softplus(n.Add(a, bz))
-	if b.fullGrad {
+	if b.FullGradient {
 		return n.Add(t, gap), gap
 	}
 	return n.Add(n.StopGradient(t), gap), gap

@@ -274,7 +274,7 @@ func TestLossGradient(t *testing.T) {
 		if m.Boundary != nil {
 			// sg(t) makes the gradient differ from the derivative of the
 			// forward pass by design; check everything else exactly.
-			m.Boundary.fullGrad = true
+			m.Boundary.FullGradient = true
 		}
 		bt, err := m.Build(3, 5, true)
 		if err != nil {

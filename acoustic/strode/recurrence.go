@@ -16,7 +16,7 @@ import (
 // twenty graph nodes per step with their gradients, each paying gorgonia's
 // per-node cost; the arithmetic is a few hundred multiply-adds per row).
 func (b *Boundary) Gaps(n *nn.Net, bz *autodiff.Node, batch int) *autodiff.Node {
-	k := &recurrence{batch: batch, fullGrad: b.fullGrad}
+	k := &recurrence{batch: batch, FullGradient: b.FullGradient}
 	return n.Fused("boundary-recurrence", k, bz, n.P(b.W1), n.P(b.W2), n.P(b.W3))
 }
 
@@ -27,12 +27,12 @@ func (b *Boundary) Gaps(n *nn.Net, bz *autodiff.Node, batch int) *autodiff.Node 
 //	d W2 += uᵀ·d v;  d u = d v·W2ᵀ;  d W1 += t·d u;  d t = d u·W1ᵀ,
 //
 // and d t joins the gradient of the previous gap (t_{i−1} = sg(t_{i−2}) +
-// gap_{i−1}); with fullGrad (tests) sg is the identity and d t also flows on
+// gap_{i−1}); with FullGradient (tests) sg is the identity and d t also flows on
 // to t_{i−2}. softplus and σ are gorgonia's formulas.
 type recurrence struct {
-	batch    int
-	fullGrad bool
-	steps, h int
+	batch        int
+	FullGradient bool
+	steps, h     int
 	// per step and row: the time before the step, u and h
 	ts     []float64
 	us, hs []float64
@@ -137,7 +137,7 @@ func (k *recurrence) Backward(din [][]float64, dout []float64, in [][]float64) {
 			dw1[q] += k.ts[r] * d
 			dtPrev += d * w1[q]
 		}
-		if k.fullGrad {
+		if k.FullGradient {
 			dt[s] += dtPrev
 		} else {
 			dt[s] = dtPrev

@@ -13,9 +13,9 @@ import (
 // TestGapsMatchNext compares the fused boundary recurrence (Boundary.Gaps)
 // with the same steps built from Boundary.Next, values and the gradients of
 // a weighted sum of the gaps with respect to Φ's weights and b(z), with
-// sg(t) (training) and without it (fullGrad, the tests' exact derivative):
+// sg(t) (training) and without it (FullGradient, the tests' exact derivative):
 // within 1e-12 of each other. The gradient of the fused node is also
-// checked against finite differences (with fullGrad).
+// checked against finite differences (with FullGradient).
 func TestGapsMatchNext(t *testing.T) {
 	const batch, steps, hid = 5, 6, 4
 	for _, full := range []bool{false, true} {
@@ -23,7 +23,7 @@ func TestGapsMatchNext(t *testing.T) {
 			rng := rand.New(rand.NewSource(7))
 			var ps nn.Params
 			b := NewBoundary(&ps, "phi", 3, hid, rng)
-			b.fullGrad = full
+			b.FullGradient = full
 			bzp := ps.New("bz", steps*batch, 1, optim.Free, rng)
 			copy(bzp.Data, randomCol(rng, steps*batch, -1, 1))
 			n := nn.NewNet()
@@ -65,14 +65,14 @@ func TestGapsMatchNext(t *testing.T) {
 		}
 		for i := range vals[0] {
 			if math.Abs(vals[0][i]-vals[1][i]) > 1e-12 {
-				t.Fatalf("fullGrad=%v: gap %d: graph %v, fused %v", full, i, vals[0][i], vals[1][i])
+				t.Fatalf("FullGradient=%v: gap %d: graph %v, fused %v", full, i, vals[0][i], vals[1][i])
 			}
 		}
 		for p := range grads[0] {
 			for i := range grads[0][p] {
 				a, b := grads[0][p][i], grads[1][p][i]
 				if math.Abs(a-b) > 1e-12*(1+math.Abs(a)) {
-					t.Fatalf("fullGrad=%v: gradient %d[%d]: graph %v, fused %v", full, p, i, a, b)
+					t.Fatalf("FullGradient=%v: gradient %d[%d]: graph %v, fused %v", full, p, i, a, b)
 				}
 			}
 		}

@@ -182,6 +182,7 @@ type Batch struct {
 	Machine   *autodiff.Machine
 	Params    []*optim.Param // parameters of this graph, in gradient order
 	enc, tgt  []float64
+	cur       []float64 // phase-state: x_j for the start states' reconstruction
 	model     *Sequential
 }
 
@@ -201,6 +202,10 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 	x, enc := net.Input("x", n*b, din) // row i·B + s: observation i of sequence s
 	y, tgt := net.Input("y", (n-1)*b, o.InputDim)
 	bt.enc, bt.tgt = enc, tgt
+	var cur *autodiff.Node
+	if o.Variant == VariantPhaseState {
+		cur, bt.cur = net.Input("x-start", (n-1)*b, o.InputDim)
+	}
 	var z *autodiff.Node
 	if o.GraphForms {
 		z = m.Enc.Apply(net, x)
@@ -230,31 +235,13 @@ func (m *Sequential) Build(b, n int, train bool) (*Batch, error) {
 		bt.Gaps = gaps
 	}
 	solver := ode.Solver{Opts: o.ODE}
-	var h *autodiff.Node
-	decode := func(h *autodiff.Node) *autodiff.Node { return m.Dec.Apply(net, h) }
-	switch o.Variant {
-	case VariantPhaseState:
-		decode = func(h *autodiff.Node) *autodiff.Node { return m.PhaseDec.Apply(net, h) }
-		h = solver.Solve(net.Graph, m.phaseFunc(net), m.phaseStart(net, net.Rows(z, 0, (n-1)*b)), gaps)
-	default:
-		h = solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
-	}
-	bt.Pred = decode(h)
-	bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
-	bt.Loss = bt.MSE
-	if hz := o.Variant.horizon(); hz > 1 {
-		// Rows of h are the states at t_{j+1} reached from z_j, j = 0 … n−2;
-		// step k continues the first n−k start points over Δ_{j+k}. Only
-		// phase-state has a horizon beyond one gap.
-		f := m.phaseFunc(net)
-		horizons := 1
-		for k := 2; k <= hz && k < n; k++ {
-			h = solver.Solve(net.Graph, f, net.Rows(h, 0, (n-k)*b), net.Rows(gaps, (k-1)*b, (n-1)*b))
-			mse := net.Mean(net.Square(net.Sub(decode(h), net.Rows(y, (k-1)*b, (n-1)*b))))
-			bt.Loss = net.Add(bt.Loss, mse)
-			horizons++
-		}
-		bt.Loss = net.Scale(bt.Loss, 1/float64(horizons))
+	if o.Variant == VariantPhaseState {
+		m.phaseLoss(bt, net, solver, z, gaps, y, cur)
+	} else {
+		h := solver.SolveMLP(net.Graph, m.mlp(net), net.Rows(z, 0, (n-1)*b), gaps)
+		bt.Pred = m.Dec.Apply(net, h)
+		bt.MSE = net.Mean(net.Square(net.Sub(bt.Pred, y)))
+		bt.Loss = bt.MSE
 	}
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
@@ -319,6 +306,9 @@ func (bt *Batch) Set(seqs [][][]float64) error {
 			if i > 0 {
 				copy(bt.tgt[((i-1)*bt.B+s)*d:], obs)
 			}
+			if bt.cur != nil && i < bt.N-1 {
+				copy(bt.cur[(i*bt.B+s)*d:], obs)
+			}
 		}
 	}
 	return nil
@@ -359,4 +349,31 @@ func (bt *Batch) InferredTimes() [][]float64 {
 		}
 	}
 	return out
+}
+
+// phaseLoss sets bt.Pred, bt.MSE and bt.Loss (without the KL term) for
+// VariantPhaseState: start states u/|u| from z_0 … z_{n−2}, each decoded
+// against x_j (cur) and turned on over the next phaseHorizon gaps, each
+// state decoded against its observation. bt.MSE is the one-step MSE of
+// x_1 … x_{n−1}, the figure every variant reports.
+func (m *Sequential) phaseLoss(bt *Batch, net *nn.Net, solver ode.Solver, z, gaps, y, cur *autodiff.Node) {
+	b, n := bt.B, bt.N
+	decode := func(h *autodiff.Node) *autodiff.Node { return m.PhaseDec.Apply(net, h) }
+	f := m.phaseFunc(net)
+	h := m.phaseStart(net, net.Rows(z, 0, (n-1)*b))
+	loss := net.Mean(net.Square(net.Sub(decode(h), cur)))
+	terms := 1
+	// Rows of h are states reached from z_j, j = 0 … n−1−k after k gaps;
+	// the next solve continues the first n−1−k of them over Δ_{j+k+1}.
+	for k := 1; k <= phaseHorizon && k < n; k++ {
+		h = solver.Solve(net.Graph, f, net.Rows(h, 0, (n-k)*b), net.Rows(gaps, (k-1)*b, (n-1)*b))
+		pred := decode(h)
+		mse := net.Mean(net.Square(net.Sub(pred, net.Rows(y, (k-1)*b, (n-1)*b))))
+		if k == 1 {
+			bt.Pred, bt.MSE = pred, mse
+		}
+		loss = net.Add(loss, mse)
+		terms++
+	}
+	bt.Loss = net.Scale(loss, 1/float64(terms))
 }

@@ -23,19 +23,16 @@ const (
 	// VariantPhaseState makes the ODE state a point on the unit circle,
 	// h(t_j) = u/|u| with u = z_j·P + p, rotating at one learned angular
 	// speed, dh/dτ = h·(W − Wᵀ) (W 2×2, ω = 3 at the start), decoded by one
-	// Linear layer of h; every solve from z_j also continues over the next
-	// two gaps (horizon 3: the states after Δ_{j+1}, Δ_{j+2}, Δ_{j+3} are
-	// decoded into x_{j+1} … x_{j+3}, and the loss is the mean of the three
-	// MSEs plus w_kl·KL); and Φ's W1 and V3 start at 0.01× their ±|Glorot|
-	// values, so that every initial gap is ≈ ln 2. A start point can then
-	// choose only a phase and a gap only a phase advance, and the advances
-	// must compose over the horizon, so the gaps must follow the data's
-	// times. This builds in a single-frequency oscillator (prior knowledge
-	// of the sine data). Kept because it is the best timing result so far:
-	// with the context encoder and learning rate 1e-3, sine gap r 0.60
-	// (Poisson) and 0.51 (Hawkes), means over three seeds (0.59 and 0.47
-	// when rerun with the fused nodes; recipes/sine/RESULTS.md), where the
-	// paper's form stays near 0.
+	// Linear layer of h. The start state must itself decode x_j, and every
+	// solve from z_j continues over the next two gaps: the loss is the mean
+	// of four MSEs — x_j from h(t_j), and x_{j+1}, x_{j+2}, x_{j+3} from the
+	// states after Δ_{j+1}, Δ_{j+2}, Δ_{j+3} — plus w_kl·KL. Φ's W1 and V3
+	// start at 0.01× their ±|Glorot| values, so that every initial gap is
+	// ≈ ln 2. A start point then shows x_j's phase, a gap is a phase
+	// advance, and the advances must compose over the horizon, so the gaps
+	// must follow the data's times (DESIGN.md §3, "Timing-identifiable
+	// variant"). It builds in a single-frequency oscillator (prior knowledge
+	// of the sine data). recipes/sine/RESULTS.md has its figures.
 	VariantPhaseState Variant = "phase-state"
 )
 
@@ -59,14 +56,6 @@ func (v Variant) Validate() error {
 		}
 	}
 	return fmt.Errorf("strode: unknown variant %q (want %s)", string(v), variantNames())
-}
-
-// horizon is the number of gaps one solve spans.
-func (v Variant) horizon() int {
-	if v == VariantPhaseState {
-		return phaseHorizon
-	}
-	return 1
 }
 
 // phiInit is the factor on Φ's W1 and V3 after their initialisation.

@@ -10,9 +10,9 @@
 #   1 strode sine --process poisson   -> EXP/poisson/{results.json,scatter.png,log/train.log}
 #   2 strode sine --process hawkes    -> EXP/hawkes/...
 #   3 print both tables
-# Extra options after -- go to every `strode sine` call, e.g. -- --ode-hidden 100, or
-# the setting that reaches gap r >= 0.5 (see RESULTS.md):
-#   -- --variant phase-state --learning-rate 1e-3
+# Extra options after -- go to every `strode sine` call, e.g. -- --seed 101, or the model
+# and training as published (see RESULTS.md):
+#   -- --variant paper
 set -euo pipefail
 exp_dir=exp/sine
 seeds=3

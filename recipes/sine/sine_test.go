@@ -195,3 +195,46 @@ func TestPhaseStateVariant(t *testing.T) {
 		t.Errorf("unknown variant: error %v", err)
 	}
 }
+
+// TestRestarts: with --restarts 3 the kept model is one of the three
+// initialisations (seed, then restartSeed), each trained alone to the end;
+// the choice is reproducible.
+func TestRestarts(t *testing.T) {
+	o := DefaultOptions()
+	o.Quick = true
+	o.applyQuick()
+	o.Epochs, o.Restarts = 2, 3
+	d := Generate(o, 5)
+	a, err := TrainModel(o, d, ModelContext, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := TrainModel(o, d, ModelContext, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Score.CS != b.Score.CS || a.Score.MSE != b.Score.MSE || a.Score.GapR != b.Score.GapR {
+		t.Errorf("same seed, different results: %+v vs %+v", a.Score, b.Score)
+	}
+	if len(a.EpochSeconds) != o.Epochs {
+		t.Errorf("kept model trained %d epochs, want %d", len(a.EpochSeconds), o.Epochs)
+	}
+	// The kept model is one of the starts, each trained alone to the end.
+	found := false
+	for r := 0; r < o.Restarts; r++ {
+		s := int64(5)
+		if r > 0 {
+			s = restartSeed(5, r)
+		}
+		single := o
+		single.Restarts = 1
+		c, err := TrainModel(single, d, ModelContext, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || (c.Score.CS == a.Score.CS && c.Score.MSE == a.Score.MSE)
+	}
+	if !found {
+		t.Error("the kept model is none of the starts trained alone")
+	}
+}

@@ -82,22 +82,23 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 		so.DType = ode.Float64
 	}
 	if m.RotW != nil {
-		return m.buildRotation(bt, net, x, y, z, spans, so, train)
-	}
-	h := ode.Solver{Opts: so}.SolveMLP(net.Graph, m.mlp(net), z, spans)
-	if m.RNN != nil {
-		mask := make([]float64, n*b)
-		for i := range mask {
-			mask[i] = 1
+		m.rotationLoss(bt, net, x, y, z, spans, so)
+	} else {
+		h := ode.Solver{Opts: so}.SolveMLP(net.Graph, m.mlp(net), z, spans)
+		if m.RNN != nil {
+			mask := make([]float64, n*b)
+			for i := range mask {
+				mask[i] = 1
+			}
+			var err error
+			if h, _, err = m.RNN.Apply(net, h, net.Const("mask", mask, n*b, 1), n, b, train); err != nil {
+				return nil, err
+			}
 		}
-		var err error
-		if h, _, err = m.RNN.Apply(net, h, net.Const("mask", mask, n*b, 1), n, b, train); err != nil {
-			return nil, err
-		}
+		bt.Pred = m.Dec.Apply(net, h)
+		bt.MSE = meanSquaredError(net, bt.Pred, y)
+		bt.Loss = bt.MSE
 	}
-	bt.Pred = m.Dec.Apply(net, h)
-	bt.MSE = meanSquaredError(net, bt.Pred, y)
-	bt.Loss = bt.MSE
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
 	}

@@ -23,12 +23,12 @@ func newRotation(ps *nn.Params, d int) *optim.Param {
 	return w
 }
 
-// buildRotation finishes Build for the rotation variant: from every z_i the
-// state turns, dh/dτ = h·(W − Wᵀ), over the next gap and on over the two
-// after it; each state is decoded (one decoder pass over all of them) and
-// the loss is the mean of the horizons' MSEs plus w_kl·KL. bt.MSE stays the
-// reference's one-step MSE.
-func (m *Model) buildRotation(bt *Batch, net *nn.Net, x, y, z, spans *autodiff.Node, so ode.Options, train bool) (*Batch, error) {
+// rotationLoss sets bt.Pred, bt.MSE and bt.Loss (without the KL term) for
+// the phase-state variant: z_i itself and the states turned from it,
+// dh/dτ = h·(W − Wᵀ), over the next gap and on over the two after it, are
+// decoded in one decoder pass; the loss is the mean of the four MSEs (x_i
+// and the next three frames). bt.MSE stays the reference's one-step MSE.
+func (m *Model) rotationLoss(bt *Batch, net *nn.Net, x, y, z, spans *autodiff.Node, so ode.Options) {
 	b, n := bt.B, bt.N
 	w := net.P(m.RotW)
 	a := net.Sub(w, net.T(w))
@@ -54,19 +54,6 @@ func (m *Model) buildRotation(bt *Batch, net *nn.Net, x, y, z, spans *autodiff.N
 		off += r
 	}
 	bt.Loss = net.Scale(loss, 1/float64(len(states)))
-	if bt.KL != nil {
-		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, m.Opts.WKL))
-	}
-	var wrt []*autodiff.Node
-	if train {
-		bt.Params, wrt = net.Bound()
-	}
-	mc, err := net.Compile(bt.Loss, wrt)
-	if err != nil {
-		return nil, err
-	}
-	bt.Machine = mc
-	return bt, nil
 }
 
 // pairB is b(·) of the frame pair (z_{i−1}, z_i), z_{−1} := z_0:

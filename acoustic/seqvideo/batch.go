@@ -81,8 +81,8 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	if o.Float64 {
 		so.DType = ode.Float64
 	}
-	if m.RotW != nil {
-		m.rotationLoss(bt, net, x, y, z, spans, so)
+	if m.Omega != nil {
+		m.rotationLoss(bt, net, x, y, z, spans)
 	} else {
 		h := ode.Solver{Opts: so}.SolveMLP(net.Graph, m.mlp(net), z, spans)
 		if m.RNN != nil {

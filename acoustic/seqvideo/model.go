@@ -21,7 +21,7 @@ type Model struct {
 	RNN      *sru.Encoder     // nil unless Recurrent
 	Boundary *strode.Boundary // nil unless Learned
 	Prior    *strode.Prior    // nil unless Learned
-	RotW     *optim.Param     // rotation variant: the generator W − Wᵀ of dh/dτ = h·(W − Wᵀ)
+	Omega    *optim.Param     // phase-state: the angular speed ω of dφ/dτ = ω
 	kl       *strode.KL
 }
 
@@ -62,7 +62,7 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
 	}
 	if o.Variant == strode.VariantPhaseState {
-		m.RotW = newRotation(&m.Params, d)
+		m.Omega = newOmega(&m.Params)
 		if m.Boundary != nil {
 			for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.V3} {
 				for i := range p.Data {

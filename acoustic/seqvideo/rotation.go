@@ -3,57 +3,56 @@ package seqvideo
 import (
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
-	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
-// rotationHorizon is the number of gaps one solve spans in the rotation
+// rotationHorizon is the number of gaps one solve spans in the phase-state
 // variant.
 const rotationHorizon = 3
 
-// newRotation adds the rotation variant's generator W (d×d): W − Wᵀ starts
-// as d/2 planes turning at speeds 1 … 4 (plane k at 1 + k mod 4).
-func newRotation(ps *nn.Params, d int) *optim.Param {
-	w := ps.Zero("ode.rot.weight", d, d)
-	for k := 0; 2*k+1 < d; k++ {
-		sp := float64(1 + k%4)
-		w.Data[(2*k)*d+2*k+1] = sp / 2
-		w.Data[(2*k+1)*d+2*k] = -sp / 2
-	}
+// newOmega adds phase-state's angular speed ω (1×1, radians per unit of
+// inferred time), 1 at the start: every initial gap is ≈ ln 2, a turn of
+// 40°, about the Hawkes subset's mean step of 30°.
+func newOmega(ps *nn.Params) *optim.Param {
+	w := ps.Zero("ode.omega", 1, 1)
+	w.Data[0] = 1
 	return w
 }
 
 // rotationLoss sets bt.Pred, bt.MSE and bt.Loss (without the KL term) for
-// the phase-state variant: z_i itself and the states turned from it,
-// dh/dτ = h·(W − Wᵀ), over the next gap and on over the two after it, are
-// decoded in one decoder pass; the loss is the mean of the four MSEs (x_i
-// and the next three frames). bt.MSE stays the reference's one-step MSE.
-func (m *Model) rotationLoss(bt *Batch, net *nn.Net, x, y, z, spans *autodiff.Node, so ode.Options) {
+// the phase-state variant. The state is the frame's code and an angle,
+// (z_i, φ), with dz/dτ = 0 and dφ/dτ = ω: it is decoded by drawing dec(z_i)
+// turned by φ about the canvas centre (rotateFrames), the group action the
+// data's frames have. From every frame the angle runs over the next gap
+// and on over the two after it; the loss is the mean of four MSEs: x_i
+// (φ = 0) and the next three frames. A gap can then only be a turn, and
+// the turns must compose. bt.MSE stays the reference's one-step MSE.
+func (m *Model) rotationLoss(bt *Batch, net *nn.Net, x, y, z, spans *autodiff.Node) {
 	b, n := bt.B, bt.N
-	w := net.P(m.RotW)
-	a := net.Sub(w, net.T(w))
-	f := func(h *autodiff.Node) *autodiff.Node { return net.MatMul(h, a) }
-	solver := ode.Solver{Opts: so}
-	h := solver.Solve(net.Graph, f, z, spans)
-	states := []*autodiff.Node{z, h}
-	targets := []*autodiff.Node{x, y}
+	omega := net.P(m.Omega)
+	img := m.Dec.Apply(net, z)
+	angle := net.MatMul(spans, omega) // φ after one gap, row i: ω·g_{i+1} (0 for the last frame)
+	frames := []*autodiff.Node{img}
+	angles := []*autodiff.Node{angle}
+	targets := []*autodiff.Node{y}
 	for k := 2; k <= rotationHorizon && k < n; k++ {
-		// rows of h: the state reached from z_i, i = 0 … n−k; on over g_{i+k} (spans block i+k−1).
-		h = solver.Solve(net.Graph, f, net.Rows(h, 0, (n-k)*b), net.Rows(spans, (k-1)*b, (n-1)*b))
-		states = append(states, h)
+		// rows i = 0 … n−1−k: the angle after k gaps, φ + ω·g_{i+k} (spans block i+k−1).
+		angle = net.Add(net.Rows(angle, 0, (n-k)*b), net.MatMul(net.Rows(spans, (k-1)*b, (n-1)*b), omega))
+		frames = append(frames, net.Rows(img, 0, (n-k)*b))
+		angles = append(angles, angle)
 		targets = append(targets, net.Rows(x, k*b, n*b))
 	}
-	pred := m.Dec.Apply(net, net.ConcatRows(states...))
-	bt.Pred = net.Rows(pred, n*b, 2*n*b)
+	pred := rotateFrames(net, net.ConcatRows(frames...), net.ConcatRows(angles...))
+	bt.Pred = net.Rows(pred, 0, n*b)
 	bt.MSE = meanSquaredError(net, bt.Pred, y)
-	loss := net.Add(meanSquaredError(net, net.Rows(pred, 0, n*b), x), bt.MSE)
-	off := 2 * n * b
-	for k := 2; k < len(states); k++ {
-		r := (n - k) * b
+	loss := net.Add(meanSquaredError(net, img, x), bt.MSE)
+	off := n * b
+	for k := 1; k < len(targets); k++ {
+		r := (n - k - 1) * b
 		loss = net.Add(loss, meanSquaredError(net, net.Rows(pred, off, off+r), targets[k]))
 		off += r
 	}
-	bt.Loss = net.Scale(loss, 1/float64(len(states)))
+	bt.Loss = net.Scale(loss, 1/float64(len(targets)+1))
 }
 
 // pairB is b(·) of the frame pair (z_{i−1}, z_i), z_{−1} := z_0:

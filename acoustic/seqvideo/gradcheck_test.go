@@ -1,25 +1,24 @@
 package seqvideo
 
 import (
-	"math"
 	"math/rand"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/autodiff/gradcheck"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Gradient check of the whole model, every variant, in float64: central
 // differences with step fdStep against the reverse pass; the relative error
-// |g − fd| / max(|g|, |fd|, fdFloor) must stay under gradTol. The loss is a
+// |g − fd| / max(|g|, |fd|, fdFloor) must stay under gradcheck.Tol. The loss is a
 // mean over ~25,000 pixels, so its roundoff (~1e-15) over 2·fdStep is
 // ~1e-10 and the floor keeps entries whose gradient is ~0 from failing on
 // that noise; a larger step (1e-4) crosses the kinks of LeakyReLU and ReLU
 // (errors of 1–2% on convolution weights), a smaller one (1e-6) drowns the
 // ODE weights' gradients (~1e-6) in roundoff.
 const (
-	gradTol = 1e-3
 	fdStep  = 1e-5
 	fdFloor = 1e-6
 )
@@ -62,7 +61,6 @@ func gradientCheck(t *testing.T, model string, v strode.Variant) {
 	t.Run(model+"/"+string(v), func(t *testing.T) {
 		o := tinyOptions(model)
 		o.Variant = v
-		// phase-state over 4 frames, its horizon complete.
 		// phase-state: over 4 frames, its horizon complete, and a step of
 		// 1e-7: its frames are drawn by bilinear sampling, piecewise linear
 		// in the angle, and at 1e-5 some 50 of its ~70,000 samples cross a
@@ -109,29 +107,6 @@ func gradientCheck(t *testing.T, model string, v strode.Variant) {
 		if testing.Short() {
 			maxPer = 2
 		}
-		pick := rand.New(rand.NewSource(9))
-		worst := 0.0
-		for i, p := range bt.Params {
-			idx := pick.Perm(len(p.Data))
-			if len(idx) > maxPer {
-				idx = idx[:maxPer]
-			}
-			for _, j := range idx {
-				old := p.Data[j]
-				p.Data[j] = old + step
-				up := loss()
-				p.Data[j] = old - step
-				down := loss()
-				p.Data[j] = old
-				fd := (up - down) / (2 * step)
-				g := grads[i][j]
-				rel := math.Abs(g-fd) / math.Max(math.Max(math.Abs(g), math.Abs(fd)), floor)
-				worst = math.Max(worst, rel)
-				if rel > gradTol {
-					t.Errorf("d/d%s[%d] = %.8g, finite difference %.8g (rel. error %.2g)", p.Name, j, g, fd, rel)
-				}
-			}
-		}
-		t.Logf("%s %s: worst relative error %.2g over %d parameters", model, v, worst, len(bt.Params))
+		gradcheck.Compare(t, model+" "+string(v), bt.Params, grads, loss, gradcheck.Options{Step: step, Floor: floor, MaxPer: maxPer, Seed: 9})
 	})
 }

@@ -32,31 +32,47 @@ func Check(t testing.TB, name string, m *autodiff.Machine, cost *autodiff.Node, 
 	if testing.Short() {
 		maxPer = min(maxPer, 4)
 	}
-	rng := rand.New(rand.NewSource(99))
-	const h = 1e-6
-	const floor = 1e-4
+	loss := func() float64 {
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+		return autodiff.Value(cost)[0]
+	}
+	Compare(t, name, ps, grads, loss, Options{Step: 1e-6, Floor: 1e-4, MaxPer: maxPer, Seed: 99})
+}
+
+// Options says how Compare samples and judges: the central-difference step,
+// the floor of the relative error's denominator, the entries per parameter
+// (chosen at random from Seed).
+type Options struct {
+	Step, Floor float64
+	MaxPer      int
+	Seed        int64
+}
+
+// Compare checks grads[i] (the reverse pass's d loss/d ps[i]) against
+// central differences of loss() at o.MaxPer random entries of every
+// parameter: the relative error |g − fd| / max(|g|, |fd|, o.Floor) must stay
+// under Tol. It returns the worst relative error.
+func Compare(t testing.TB, name string, ps []*optim.Param, grads [][]float64, loss func() float64, o Options) float64 {
+	t.Helper()
+	rng := rand.New(rand.NewSource(o.Seed))
 	worst := 0.0
 	for i, p := range ps {
 		idx := rng.Perm(len(p.Data))
-		if len(idx) > maxPer {
-			idx = idx[:maxPer]
+		if len(idx) > o.MaxPer {
+			idx = idx[:o.MaxPer]
 		}
 		for _, j := range idx {
 			old := p.Data[j]
-			p.Data[j] = old + h
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			up := autodiff.Value(cost)[0]
-			p.Data[j] = old - h
-			if err := m.Run(); err != nil {
-				t.Fatal(err)
-			}
-			down := autodiff.Value(cost)[0]
+			p.Data[j] = old + o.Step
+			up := loss()
+			p.Data[j] = old - o.Step
+			down := loss()
 			p.Data[j] = old
-			fd := (up - down) / (2 * h)
+			fd := (up - down) / (2 * o.Step)
 			g := grads[i][j]
-			rel := math.Abs(g-fd) / math.Max(math.Max(math.Abs(g), math.Abs(fd)), floor)
+			rel := math.Abs(g-fd) / math.Max(math.Max(math.Abs(g), math.Abs(fd)), o.Floor)
 			worst = math.Max(worst, rel)
 			if rel > Tol {
 				t.Errorf("%s: d/d%s[%d] = %.8g, finite difference %.8g (rel. error %.2g)", name, p.Name, j, g, fd, rel)
@@ -64,4 +80,5 @@ func Check(t testing.TB, name string, m *autodiff.Machine, cost *autodiff.Node, 
 		}
 	}
 	t.Logf("%s: worst relative error %.2g over %d parameters", name, worst, len(ps))
+	return worst
 }

@@ -20,10 +20,8 @@ OUT=bench/out/conv
 mkdir -p "$OUT"
 BIN=${BIN:-$OUT/conv.test}
 [ -n "${NOBUILD:-}" ] || go test -c -o "$BIN" ./acoustic/conv
-if ! "$PY" -c 'import torch' 2>/dev/null; then
-  echo "conv.sh: $PY has no torch: apt-get install python3-torch libopenblas0-pthread" >&2
-  exit 1
-fi
+. bench/torch_peer.sh
+check_torch_peer conv.sh
 # OpenBLAS at its best: the SkylakeX kernels where the CPU has AVX-512 (they
 # die with SIGILL elsewhere), its auto-detected kernel otherwise. (Debian's
 # torch takes BLAS from the libblas.so.3 alternative: with only libblas3,

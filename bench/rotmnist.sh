@@ -27,10 +27,8 @@ OUT=bench/out/rotmnist
 mkdir -p "$OUT"
 BIN=${BIN:-$OUT/seqvideo.test}
 [ -n "${NOBUILD:-}" ] || go test -c -o "$BIN" ./acoustic/seqvideo
-if ! "$PY" -c 'import torch' 2>/dev/null; then
-  echo "rotmnist.sh: $PY has no torch: apt-get install python3-torch libopenblas0-pthread" >&2
-  exit 1
-fi
+. bench/torch_peer.sh
+check_torch_peer rotmnist.sh
 # OpenBLAS at its best: the SkylakeX kernels where the CPU has AVX-512 (they
 # die with SIGILL elsewhere), its auto-detected kernel otherwise. (Debian's
 # torch takes BLAS from the libblas.so.3 alternative: with only libblas3,

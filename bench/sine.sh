@@ -22,10 +22,8 @@ PY=${PY:-/usr/bin/python3}
 # OpenBLAS must not mis-detect the CPU; SkylakeX needs AVX-512, Haswell is the
 # AVX2 kernel.
 if grep -qw avx512f /proc/cpuinfo; then CORE=SkylakeX; else CORE=Haswell; fi
-if ! $PY -c 'import torch' 2>/dev/null; then
-	echo "peer missing: apt-get install python3-torch" >&2
-	exit 1
-fi
+. bench/torch_peer.sh
+check_torch_peer sine.sh
 echo "nproc $(nproc); $(grep -m1 'model name' /proc/cpuinfo); OPENBLAS_CORETYPE=$CORE; load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${STRODE_TEST:-}" ]; then cp "$STRODE_TEST" "$OUT/strode.test"; else go test -c -o "$OUT/strode.test" ./acoustic/strode; fi
 : > "$OUT/go.txt"

@@ -23,6 +23,8 @@ OUT=bench/out/sru
 mkdir -p "$OUT"
 BIN=${BIN:-$OUT/sru_strode}
 [ -n "${NOBUILD:-}" ] || go build -o "$BIN" ./bench/srutrain
+. bench/torch_peer.sh
+check_torch_peer sru.sh
 # OpenBLAS at its best: the SkylakeX kernels where the CPU has AVX-512 (they
 # die with SIGILL elsewhere), its auto-detected kernel otherwise.
 if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi

@@ -68,11 +68,7 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 		// 0.01× V3 is driven to its sign boundary and the gaps stay ln 2;
 		// at 1× every gap falls to ~0 within the first epoch.
 		if m.Boundary != nil {
-			for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.V3} {
-				for i := range p.Data {
-					p.Data[i] *= 0.01
-				}
-			}
+			o.Variant.InitBoundary(m.Boundary)
 		}
 	}
 	m.kl, _ = strode.NewKL(o.KL)

@@ -136,13 +136,7 @@ func NewSequential(o SequentialOptions, rng *rand.Rand) (*Sequential, error) {
 	if !o.UnitGaps {
 		m.Boundary = NewBoundary(&m.Params, "phi", d, o.PhiHidden, rng)
 		m.Prior = NewPrior(&m.Params, "prior", o.PhiHidden, rng)
-		if s := o.Variant.phiInit(); s != 1 {
-			for _, p := range []*optim.Param{m.Boundary.W1, m.Boundary.V3} {
-				for i := range p.Data {
-					p.Data[i] *= s
-				}
-			}
-		}
+		o.Variant.InitBoundary(m.Boundary)
 	}
 	m.kl, _ = NewKL(o.KL)
 	return m, nil

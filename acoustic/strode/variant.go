@@ -1,6 +1,10 @@
 package strode
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/strode-asr/strode/acoustic/optim"
+)
 
 // Variant names the form of the sequential model between the boundaries and
 // the loss: what the ODE state is, how it flows and is decoded, and how many
@@ -58,12 +62,18 @@ func (v Variant) Validate() error {
 	return fmt.Errorf("strode: unknown variant %q (want %s)", string(v), variantNames())
 }
 
-// phiInit is the factor on Φ's W1 and V3 after their initialisation.
-func (v Variant) phiInit() float64 {
-	if v == VariantPhaseState {
-		return phasePhiInit
+// InitBoundary scales Φ's W1 and V3, drawn as ±|Glorot|, as the variant
+// starts them: by phasePhiInit for phase-state, so that every initial gap
+// is ≈ ln 2; unchanged for paper.
+func (v Variant) InitBoundary(b *Boundary) {
+	if v != VariantPhaseState {
+		return
 	}
-	return 1
+	for _, p := range []*optim.Param{b.W1, b.V3} {
+		for i := range p.Data {
+			p.Data[i] *= phasePhiInit
+		}
+	}
 }
 
 func variantNames() string {

@@ -71,7 +71,7 @@ type Batch struct {
 	T, B int
 	Mode Mode
 
-	Logits *autodiff.Node // N×P
+	Logits *autodiff.Node // N×P; nil where the output layer is fused with the loss (Output reads the logits then)
 	Enc    *autodiff.Node // N×H encoder output e (what the output layer reads: odernn's decoder, dnn's last hidden layer)
 	TTilde *autodiff.Node // N×1 t̃ (strode only)
 	HTilde *autodiff.Node // N×S h̃ (strode only)
@@ -81,6 +81,7 @@ type Batch struct {
 	LogP   *autodiff.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
 
 	model   *Model
+	xent    *affineXent // the fused output layer and loss (Train, Eval in float32), or nil
 	net     *nn.Net
 	machine *autodiff.Machine
 	params  []*optim.Param
@@ -123,33 +124,47 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		return nil, err
 	}
 	bt.Enc = e
-	var logits, klRows, htilde *autodiff.Node
+	var klRows, htilde *autodiff.Node
+	// The output layer is the largest product after the SRU's (H×P with
+	// thousands of pdfs): float32 through internal/gemm as well.
+	outX, outW := []*autodiff.Node{e}, []*optim.Param{m.Out.W}
 	if o.Kind == KindSTRODE {
 		h, err := m.head(net, e, n)
 		if err != nil {
 			return nil, err
 		}
-		logits, htilde = h.logits, h.htilde
+		outX, outW, htilde = h.outX, h.outW, h.htilde
 		bt.TTilde, bt.HTilde = h.tt, h.htilde
 		if mode != Infer && h.bz != nil {
 			q := m.Boundary.Density(net, m.kl.Nodes(), h.bz)
 			p := m.Prior.Density(net, m.kl.Nodes())
 			klRows = m.kl.Term(net.Graph, q, p)
 		}
-	} else {
-		// The output layer is the largest product after the SRU's (H×P with
-		// thousands of pdfs): float32 through internal/gemm as well.
-		if logits, err = sru.Affine(net, e, m.Out.W, m.Out.B); err != nil {
+	}
+	// Training and evaluation in float32 fuse the output layer with the
+	// cross-entropy (affineXent): no float64 logits, no float64 gradient.
+	fused := mode != Infer && sru.Float32Products
+	if !fused {
+		if bt.Logits, err = sru.AffineSum(net, outX, outW, m.Out.B); err != nil {
 			return nil, err
 		}
 	}
-	bt.Logits = logits
 	if mode != Infer {
 		var maskwn, targetn *autodiff.Node
 		maskwn, bt.maskw = net.Input("maskw", n, 1)
 		targetn, bt.target = net.Input("target", n, 1)
-		ce, err := gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing}, logits, targetn, maskwn)
-		if err != nil {
+		var ce *autodiff.Node
+		if fused {
+			bt.xent = newAffineXent(smoothing)
+			in := make([]*autodiff.Node, 0, 2*len(outX)+3)
+			for i, x := range outX {
+				in = append(in, x, net.P(outW[i]))
+			}
+			ce = net.Fused("output+xent", bt.xent, append(in, net.P(m.Out.B), targetn, maskwn)...)
+			if err := net.Err(); err != nil {
+				return nil, fmt.Errorf("am: cross-entropy: %w", err)
+			}
+		} else if ce, err = gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing}, bt.Logits, targetn, maskwn); err != nil {
 			return nil, fmt.Errorf("am: cross-entropy: %w", err)
 		}
 		bt.CE = net.Sum(ce)
@@ -180,7 +195,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		bt.params, wrt = net.Bound()
 	}
 	if cost == nil {
-		cost = logits
+		cost = bt.Logits
 	}
 	if bt.machine, err = net.Compile(cost, wrt); err != nil {
 		return nil, err
@@ -351,16 +366,19 @@ func (bt *Batch) Stats() Stats {
 			}
 		}
 	}
-	lg := autodiff.Value(bt.Logits)
 	p := bt.model.Opts.NumPdfs
 	for b, l := range bt.lengths {
 		for t := 0; t < l; t++ {
 			r := t*bt.B + b
-			row := lg[r*p : (r+1)*p]
 			best := 0
-			for j, v := range row {
-				if v > row[best] {
-					best = j
+			if bt.xent != nil {
+				best = int(bt.xent.best[r])
+			} else {
+				row := autodiff.Value(bt.Logits)[r*p : (r+1)*p]
+				for j, v := range row {
+					if v > row[best] {
+						best = j
+					}
 				}
 			}
 			if float64(best) == bt.target[r] {
@@ -373,17 +391,26 @@ func (bt *Batch) Stats() Stats {
 
 // Output copies utterance b's logits (Rows × P) into dst and returns it.
 func (bt *Batch) Output(b int, dst []float64) []float64 {
+	if bt.xent != nil {
+		return rowsOf(bt, bt.xent.Logits32(), b, dst)
+	}
 	return bt.rows(bt.Logits, b, dst)
 }
 
 func (bt *Batch) rows(n *autodiff.Node, b int, dst []float64) []float64 {
-	v := autodiff.Value(n)
+	return rowsOf(bt, autodiff.Value(n), b, dst)
+}
+
+// rowsOf copies utterance b's rows of the N×C matrix v into dst.
+func rowsOf[T float32 | float64](bt *Batch, v []T, b int, dst []float64) []float64 {
 	c := len(v) / (bt.T * bt.B)
 	l := bt.lengths[b] - bt.lead
 	dst = append(dst[:0], make([]float64, l*c)...)
 	for t := 0; t < l; t++ {
 		r := (t+bt.lead)*bt.B + b
-		copy(dst[t*c:(t+1)*c], v[r*c:(r+1)*c])
+		for j, x := range v[r*c : (r+1)*c] {
+			dst[t*c+j] = float64(x)
+		}
 	}
 	return dst
 }

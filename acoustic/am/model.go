@@ -175,11 +175,14 @@ func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
 
 // head is the STRODE head on the encoder outputs e (rows×H), as Build and
 // the streaming tail both build it: the boundary t̃ = Φ(ε0, z) (or the fixed
-// t̃), h̃ = the ODE solved from h0 = e·Proj over t̃, and the output layer
-// e·W + h̃·W_h + b as one node (sru.AffineSum). bz is b(z), nil for a
+// t̃), h̃ = the ODE solved from h0 = e·Proj over t̃, and what the output
+// layer e·W + h̃·W_h + b reads (outX, outW: the caller makes the logits, or
+// in training the fused output and cross-entropy). bz is b(z), nil for a
 // fixed t̃ (no KL term then).
 type head struct {
-	logits, tt, htilde, bz *autodiff.Node
+	tt, htilde, bz *autodiff.Node
+	outX           []*autodiff.Node
+	outW           []*optim.Param
 }
 
 func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
@@ -211,8 +214,8 @@ func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
 	if !isFixed || fixed != 0 {
 		h.htilde = m.solveODE(net, h0, h.tt)
 	}
-	h.logits, err = sru.AffineSum(net, []*autodiff.Node{e, h.htilde}, []*optim.Param{m.Out.W, m.OutH}, m.Out.B)
-	return h, err
+	h.outX, h.outW = []*autodiff.Node{e, h.htilde}, []*optim.Param{m.Out.W, m.OutH}
+	return h, nil
 }
 
 // product32 is x·w as one fused float32 node (sru.MatMul; float64 when the

@@ -251,7 +251,9 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 		if err != nil {
 			return nil, err
 		}
-		logits = h.logits
+		if logits, err = sru.AffineSum(net, h.outX, h.outW, m.Out.B); err != nil {
+			return nil, err
+		}
 	} else if logits, err = sru.Affine(net, e, m.Out.W, m.Out.B); err != nil {
 		return nil, err
 	}

@@ -17,10 +17,11 @@ import (
 // (e.g. the K Euler steps of an ODE solve) costs one node's machinery.
 type Kernel interface {
 	// Shape gives the output rows and columns from the input shapes, or an
-	// error if they do not fit.
+	// error if they do not fit. It is called once, when the node is made:
+	// a kernel may size its buffers there.
 	Shape(in [][2]int) (rows, cols int, err error)
-	// Forward writes the output for the inputs; it may keep intermediate
-	// values for the next Backward.
+	// Forward writes the output (zeroed) for the inputs; it may keep
+	// intermediate values for the next Backward.
 	Forward(out []float64, in [][]float64)
 	// Backward writes d cost/d in[i] into din[i] (zeroed, same layout as
 	// in[i]) given dout = d cost/d output, for the inputs of the latest
@@ -33,13 +34,15 @@ var fusedIDs atomic.Int64
 // fusedState shares the reverse pass among the per-input gradient nodes:
 // the first one to run computes every input's gradient.
 type fusedState struct {
-	k       Kernel
-	id      int64
-	name    string
-	fwdGen  int64 // incremented by every Forward
-	bwdGen  int64 // fwdGen of the cached gradients
-	din     [][]float64
-	inShape [][2]int
+	k        Kernel
+	id       int64
+	name     string
+	fwdGen   int64 // incremented by every Forward
+	bwdGen   int64 // fwdGen of the cached gradients
+	din      [][]float64
+	out      []float64 // the forward output, reused from run to run
+	inShape  [][2]int
+	outShape [2]int // k.Shape's, once: Shape may (re)allocate a kernel's buffers
 }
 
 // Fused applies the kernel to the input matrices as one node.
@@ -58,10 +61,11 @@ func (g *Graph) Fused(name string, k Kernel, inputs ...*Node) *Node {
 		}
 		shapes[i] = [2]int{s[0], s[1]}
 	}
-	if _, _, err := k.Shape(shapes); err != nil {
+	r, c, err := k.Shape(shapes)
+	if err != nil {
 		return g.fail(name, err)
 	}
-	st := &fusedState{k: k, id: fusedIDs.Add(1), name: name, inShape: shapes}
+	st := &fusedState{k: k, id: fusedIDs.Add(1), name: name, inShape: shapes, outShape: [2]int{r, c}}
 	n, err := gorgonia.ApplyOp(&fusedOp{st}, inputs...)
 	if err != nil {
 		return g.fail(name, err)
@@ -91,8 +95,7 @@ type fusedOp struct{ st *fusedState }
 func (o *fusedOp) Arity() int    { return len(o.st.inShape) }
 func (o *fusedOp) Type() hm.Type { return matrixType(len(o.st.inShape)) }
 func (o *fusedOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	r, c, err := o.st.k.Shape(o.st.inShape)
-	return tensor.Shape{r, c}, err
+	return tensor.Shape{o.st.outShape[0], o.st.outShape[1]}, nil
 }
 func (o *fusedOp) Do(vs ...gorgonia.Value) (gorgonia.Value, error) {
 	in := make([][]float64, len(vs))
@@ -103,8 +106,17 @@ func (o *fusedOp) Do(vs ...gorgonia.Value) (gorgonia.Value, error) {
 		}
 		in[i] = d
 	}
-	r, c, _ := o.st.k.Shape(o.st.inShape)
-	out := make([]float64, r*c)
+	// One output buffer per node, reused by every run: a fresh one per
+	// run was garbage of the graph's whole size each minibatch, which the
+	// collector let pile up to twice the live heap. Nothing keeps the
+	// previous run's value: the machine overwrites it in this run too.
+	r, c := o.st.outShape[0], o.st.outShape[1]
+	if o.st.out == nil {
+		o.st.out = make([]float64, r*c)
+	} else {
+		clear(o.st.out)
+	}
+	out := o.st.out
 	o.st.k.Forward(out, in)
 	o.st.fwdGen++
 	return tensor.New(tensor.WithShape(r, c), tensor.WithBacking(out)), nil

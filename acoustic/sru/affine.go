@@ -137,6 +137,12 @@ func grow32(s []float32, n int) []float32 {
 }
 
 func (a *linear32) Forward(out []float64, in [][]float64) {
+	widen(out, a.forward32(in))
+}
+
+// forward32 is Forward without the widening: y in float32, valid until the
+// next call.
+func (a *linear32) forward32(in [][]float64) []float32 {
 	a.y = grow32(a.y, a.n*a.p)
 	if a.bias {
 		for r := 0; r < a.n; r++ {
@@ -168,44 +174,70 @@ func (a *linear32) Forward(out []float64, in [][]float64) {
 			a.y[i] = 2*v - 1
 		}
 	}
-	widen(out, a.y)
+	return a.y
 }
 
 func (a *linear32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	a.dy = grow32(a.dy, a.n*a.p)
 	narrow(a.dy, dout)
+	a.backward32(din, a.dy)
+}
+
+// backward32 is Backward from dy = d cost/d y in float32, which it
+// overwrites (with the gradient before the activation).
+func (a *linear32) backward32(din [][]float64, dy []float32) {
 	// Through the activation: dy ⊙ f'(pre-activation), from the output y.
 	switch a.act {
 	case ActSigmoid:
 		for i, y := range a.y {
-			a.dy[i] *= y * (1 - y)
+			dy[i] *= y * (1 - y)
 		}
 	case ActReLU:
 		for i, y := range a.y {
 			if y <= 0 {
-				a.dy[i] = 0
+				dy[i] = 0
 			}
 		}
 	case ActTanh:
 		for i, y := range a.y {
-			a.dy[i] *= 1 - y*y
+			dy[i] *= 1 - y*y
 		}
 	}
 	for k, d := range a.in {
 		a.dx[k] = grow32(a.dx[k], a.n*d)
 		a.dw[k] = grow32(a.dw[k], d*a.p)
-		gemm.Sgemm(false, true, a.n, d, a.p, 1, a.dy, a.p, a.w[k], a.p, 0, a.dx[k], d)
+		gemm.Sgemm(false, true, a.n, d, a.p, 1, dy, a.p, a.w[k], a.p, 0, a.dx[k], d)
 		widen(din[2*k], a.dx[k])
-		gemm.Sgemm(true, false, d, a.p, a.n, 1, a.x[k], d, a.dy, a.p, 0, a.dw[k], a.p)
+		gemm.Sgemm(true, false, d, a.p, a.n, 1, a.x[k], d, dy, a.p, 0, a.dw[k], a.p)
 		widen(din[2*k+1], a.dw[k])
 	}
 	if a.bias {
 		db := din[len(din)-1]
 		for r := 0; r < a.n; r++ {
-			row := a.dy[r*a.p : (r+1)*a.p]
+			row := dy[r*a.p : (r+1)*a.p]
 			for j, v := range row {
 				db[j] += float64(v)
 			}
 		}
 	}
 }
+
+// Affine32 is the float32 engine of the fused affine layer (y = Σ_k x_k·W_k
+// + b, inputs x₁, W₁, x₂, W₂, …, b as AffineSum's node takes them) for a
+// kernel in another package that consumes y in float32 — the training
+// cross-entropy, which then needs neither a float64 copy of the N×P
+// logits nor one of their gradient.
+type Affine32 struct{ l linear32 }
+
+// NewAffine32 returns an affine layer with a bias and no activation.
+func NewAffine32() *Affine32 { return &Affine32{l: linear32{bias: true}} }
+
+// Shape checks the input shapes and returns the output's.
+func (a *Affine32) Shape(in [][2]int) (rows, cols int, err error) { return a.l.Shape(in) }
+
+// Forward returns y (rows×cols, float32), valid until the next Forward.
+func (a *Affine32) Forward(in [][]float64) []float32 { return a.l.forward32(in) }
+
+// Backward writes d cost/d in[i] into din[i] (zeroed) for dy = d cost/d y
+// of the latest Forward; dy is overwritten.
+func (a *Affine32) Backward(din [][]float64, dy []float32) { a.l.backward32(din, dy) }

@@ -47,12 +47,12 @@ echo "== $UTTS utterances x $FRAMES frames; medians over $ROUNDS rounds (frames/
 echo "   (ratio: frames/s, higher is better for strode; cpu ratio: PyTorch CPU s / strode CPU s per step,"
 echo "    the work each side does, which a loaded machine does not distort as it does the wall clock)"
 awk '{ key=$2" threads="substr($4,9); side=$1;
-       split($5,f,"="); split($7,g,"="); split($8,m,"="); split($9,c,"=");
-       n[side,key]++; i=n[side,key]; fr[side,key,i]=f[2]; gf[side,key,i]=g[2]; rs[side,key,i]=m[2]; cp[side,key,i]=c[2]; keys[key]=1 }
+       split($5,f,"="); split($7,g,"="); split($8,m,"="); split($9,c,"="); split($12,q,"=");
+       n[side,key]++; i=n[side,key]; fr[side,key,i]=f[2]; gf[side,key,i]=g[2]; rs[side,key,i]=m[2]; cp[side,key,i]=c[2]; sh[side,key,i]=q[2]+0; keys[key]=1 }
      function med(a, s, k,   c, i, j, t, v) { c=n[s,k]; for(i=1;i<=c;i++) v[i]=a[s,k,i];
        for(i=1;i<=c;i++) for(j=i+1;j<=c;j++) if (v[j]+0<v[i]+0) { t=v[i]; v[i]=v[j]; v[j]=t }
        return v[int((c+1)/2)] }
      END { for (k in keys) { s=med(fr,"strode",k); p=med(fr,"pytorch",k); sc=med(cp,"strode",k); pc=med(cp,"pytorch",k);
-       printf "%-17s strode %8.1f fr/s %6.2f GF/s %5.0f MiB %7.3f cpu-s | pytorch %8.1f fr/s %6.2f GF/s %5.0f MiB %7.3f cpu-s | ratio %.2f cpu ratio %.2f\n",
-         k, s, med(gf,"strode",k), med(rs,"strode",k), sc, p, med(gf,"pytorch",k), med(rs,"pytorch",k), pc, (p>0? s/p : 0), (sc>0? pc/sc : 0) } }' "$OUT/runs.txt" | sort
+       printf "%-17s strode %8.1f fr/s %6.2f GF/s %5.0f MiB %7.3f cpu-s %4.2f of kernel peak | pytorch %8.1f fr/s %6.2f GF/s %5.0f MiB %7.3f cpu-s | ratio %.2f cpu ratio %.2f\n",
+         k, s, med(gf,"strode",k), med(rs,"strode",k), sc, med(sh,"strode",k), p, med(gf,"pytorch",k), med(rs,"pytorch",k), pc, (p>0? s/p : 0), (sc>0? pc/sc : 0) } }' "$OUT/runs.txt" | sort
 echo "== $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}; load: $(uptime | sed 's/.*load average: //')"

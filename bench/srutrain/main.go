@@ -1,7 +1,10 @@
 // Command srutrain times training steps (forward, backward, Adam) of strode's
 // acoustic models on random data for bench/sru.sh: one line per run with
-// the median frames/s, the achieved GFLOP/s of the matrix products and the
-// peak resident memory.
+// the median frames/s, the achieved GFLOP/s of the matrix products
+// (stepFLOPs), the peak resident memory in all and per frame of minibatch,
+// and — on one thread — the micro-kernel's peak on this core
+// (gemm.KernelPeak) with the share of it that the whole step reaches
+// (counted FLOPs over the step's CPU seconds).
 package main
 
 import (
@@ -18,6 +21,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/internal/gemm"
 )
 
 func main() {
@@ -30,6 +34,7 @@ func main() {
 	steps := flag.Int("steps", 5, "timed steps (after one warm-up)")
 	threads := flag.Int("threads", 1, "cores (GOMAXPROCS)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed steps to this file")
+	memprofile := flag.String("memprofile", "", "write a heap profile after the last step to this file")
 	flag.Parse()
 	runtime.GOMAXPROCS(*threads)
 	o, err := am.Preset(*preset)
@@ -70,25 +75,52 @@ func main() {
 			cpus = append(cpus, cpuSeconds()-cpu0)
 		}
 	}
+	if *memprofile != "" {
+		runtime.GC() // the profile shows the heap as of the last collection
+		f, err := os.Create(*memprofile)
+		check(err)
+		check(pprof.WriteHeapProfile(f))
+		check(f.Close())
+	}
 	sort.Float64s(times)
 	sort.Float64s(cpus)
 	med := times[len(times)/2]
 	n := float64(*t * *b)
-	// FLOPs of the products: forward 2·N·in·out per product, backward twice that.
-	flops := 0.0
-	din := float64(*in)
-	h := float64(o.SRU.Hidden)
-	for l := 0; l < o.SRU.Layers; l++ {
-		k := 3.0
-		if din != h {
-			k = 4
-		}
-		flops += 6 * n * din * k * h
-		din = h
+	flops := stepFLOPs(m, n)
+	peak := 0.0
+	if *threads == 1 {
+		peak = gemm.KernelPeak(2 * time.Second)
 	}
-	flops += 6 * n * h * float64(*pdfs)
-	fmt.Printf("strode %s %s threads=%d frames/s=%.1f step_s=%.3f gflops=%.2f peak_rss_mib=%.0f cpu_s=%.3f\n",
-		*preset, *kind, *threads, n/med, med, flops/med/1e9, peakRSS(), cpus[len(cpus)/2])
+	share := 0.0
+	if peak > 0 {
+		share = flops / cpus[len(cpus)/2] / 1e9 / peak
+	}
+	rss := peakRSS()
+	fmt.Printf("strode %s %s threads=%d frames/s=%.1f step_s=%.3f gflops=%.2f peak_rss_mib=%.0f cpu_s=%.3f rss_per_frame_mib=%.3f kernel_peak_gflops=%.1f peak_share=%.3f\n",
+		*preset, *kind, *threads, n/med, med, flops/med/1e9, rss, cpus[len(cpus)/2], rss/n, peak, share)
+}
+
+// stepFLOPs counts the floating-point operations of the matrix products of
+// one training step on n frames: every weight matrix (a parameter of more
+// than one row) is one product per frame, 2·in·out forward and twice that
+// backward (the input's and the weight's gradients), so 6·n·Σ in·out; the
+// ODE's f_o is applied once per Euler step. Biases, gates and other
+// elementwise work are left out: what is counted is what the GEMM kernel
+// does, and the share of its peak says how much of the step is spent
+// elsewhere.
+func stepFLOPs(m *am.Model, n float64) float64 {
+	sum := 0.0
+	for _, p := range m.Params.List {
+		if p.Rows < 2 {
+			continue
+		}
+		io := float64(p.Rows * p.Cols)
+		if strings.HasPrefix(p.Name, "ode.") && p.Name != "ode.proj" {
+			io *= float64(m.Opts.ODE.Steps)
+		}
+		sum += io
+	}
+	return 6 * n * sum
 }
 
 // cpuSeconds is the process's user+system CPU time: on a shared machine

@@ -35,6 +35,7 @@ func main() {
 	threads := flag.Int("threads", 1, "cores (GOMAXPROCS)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed steps to this file")
 	memprofile := flag.String("memprofile", "", "write a heap profile after the last step to this file")
+	paired := flag.Int("paired", 0, "instead: this many pairs of one step on one thread and one on two, back to back; prints the median two-thread speed-up of the pairs")
 	flag.Parse()
 	runtime.GOMAXPROCS(*threads)
 	o, err := am.Preset(*preset)
@@ -59,6 +60,10 @@ func main() {
 	}
 	check(g.Load(us, rng))
 	adam := optim.NewAdam(optim.DefaultAdamOptions())
+	if *paired > 0 {
+		pairs(g.Run, func() { adam.Step(m.Params.List) }, *paired, *preset, *kind, float64(*t**b))
+		return
+	}
 	var times, cpus []float64
 	for i := 0; i <= *steps; i++ {
 		if i == 1 && *cpuprofile != "" {
@@ -98,6 +103,39 @@ func main() {
 	rss := peakRSS()
 	fmt.Printf("strode %s %s threads=%d frames/s=%.1f step_s=%.3f gflops=%.2f peak_rss_mib=%.0f cpu_s=%.3f rss_per_frame_mib=%.3f kernel_peak_gflops=%.1f peak_share=%.3f\n",
 		*preset, *kind, *threads, n/med, med, flops/med/1e9, rss, cpus[len(cpus)/2], rss/n, peak, share)
+}
+
+// pairs times n pairs of training steps, one on one thread and one on two,
+// back to back (the order alternating from pair to pair), and prints the
+// median and quartiles of the per-pair speed-ups. On a shared virtual
+// machine the speed of a core drifts over seconds; two steps a moment
+// apart see the same drift, where medians of separate runs minutes apart
+// mix it into the ratio (bench/README.md).
+func pairs(run func() error, step func(), n int, preset, kind string, frames float64) {
+	timed := func(threads int) float64 {
+		runtime.GOMAXPROCS(threads)
+		start := time.Now()
+		check(run())
+		step()
+		return time.Since(start).Seconds()
+	}
+	timed(1) // warm-up: buffers, page faults
+	timed(2)
+	var ratios, one []float64
+	for i := 0; i < n; i++ {
+		var t1, t2 float64
+		if i%2 == 0 {
+			t1, t2 = timed(1), timed(2)
+		} else {
+			t2, t1 = timed(2), timed(1)
+		}
+		ratios, one = append(ratios, t1/t2), append(one, t1)
+	}
+	sort.Float64s(ratios)
+	sort.Float64s(one)
+	q := func(f float64) float64 { return ratios[int(f*float64(len(ratios)-1)+0.5)] }
+	fmt.Printf("strode %s %s paired=%d frames/s_1t=%.1f speedup_2t=%.3f q1=%.3f q3=%.3f\n",
+		preset, kind, n, frames/one[len(one)/2], q(0.5), q(0.25), q(0.75))
 }
 
 // stepFLOPs counts the floating-point operations of the matrix products of

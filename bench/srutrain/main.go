@@ -35,6 +35,11 @@ func main() {
 	threads := flag.Int("threads", 1, "cores (GOMAXPROCS)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed steps to this file")
 	memprofile := flag.String("memprofile", "", "write a heap profile after the last step to this file")
+	bidir := flag.Bool("bidirectional", false, "bidirectional SRU")
+	layers := flag.Int("layers", 0, "SRU layers (0: the preset's)")
+	hidden := flag.Int("hidden", 0, "SRU units per layer (0: the preset's)")
+	headSize := flag.Int("head", 0, "strode: ODE state and the hidden sizes of f_o, Φ/φ and the prior (0: the preset's)")
+	phiZ := flag.String("phi-z", "", "strode: b(z) of Φ, nonpos or free (the recipes' choice; empty: the preset's)")
 	paired := flag.Int("paired", 0, "instead: this many pairs of one step on one thread and one on two, back to back; prints the median two-thread speed-up of the pairs")
 	flag.Parse()
 	runtime.GOMAXPROCS(*threads)
@@ -42,6 +47,19 @@ func main() {
 	check(err)
 	o.Kind, o.InputDim, o.NumPdfs = *kind, *in, *pdfs
 	o.SRU.Dropout = 0 // the peer has none either
+	o.SRU.Bidirectional = *bidir
+	if *layers > 0 {
+		o.SRU.Layers = *layers
+	}
+	if *hidden > 0 {
+		o.SRU.Hidden = *hidden
+	}
+	if *phiZ != "" {
+		o.PhiZ = *phiZ
+	}
+	if *headSize > 0 {
+		o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden = *headSize, *headSize, *headSize, *headSize
+	}
 	m, err := am.New(o, 1)
 	check(err)
 	g, err := m.Build(*t, *b, am.Train)

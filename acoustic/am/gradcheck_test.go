@@ -1,10 +1,10 @@
 package am
 
 import (
-	"math"
 	"math/rand"
 	"testing"
 
+	"github.com/strode-asr/strode/acoustic/autodiff/gradcheck"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -121,27 +121,8 @@ func TestGradients(t *testing.T) {
 				}
 				return Scalar(bt.Loss)
 			}
-			const h = 1e-6
-			checked := 0
-			for i, p := range params {
-				for j := 0; j < len(p.Data); j += 1 + len(p.Data)/12 {
-					v := p.Data[j]
-					p.Data[j] = v + h
-					lp := loss()
-					p.Data[j] = v - h
-					lm := loss()
-					p.Data[j] = v
-					num := (lp - lm) / (2 * h)
-					an := grads[i][j]
-					den := math.Max(math.Max(math.Abs(num), math.Abs(an)), 1e-5)
-					if rel := math.Abs(num-an) / den; rel > 1e-3 {
-						t.Errorf("%s[%d]: analytic %.8g numeric %.8g rel %.2g", p.Name, j, an, num, rel)
-					}
-					checked++
-				}
-			}
-			t.Logf("%d entries of %d parameters checked; loss %.6f CE %.6f KL %.6f logP %.6f",
-				checked, len(params), Scalar(bt.Loss), Scalar(bt.CE), Scalar(bt.KL), Scalar(bt.LogP))
+			gradcheck.Compare(t, tc.name, params, grads, loss, gradcheck.Options{Step: 1e-6, Floor: 1e-5, Every: 12})
+			t.Logf("loss %.6f CE %.6f KL %.6f logP %.6f", Scalar(bt.Loss), Scalar(bt.CE), Scalar(bt.KL), Scalar(bt.LogP))
 		})
 	}
 }

@@ -43,15 +43,18 @@ func Check(t testing.TB, name string, m *autodiff.Machine, cost *autodiff.Node, 
 
 // Options says how Compare samples and judges: the central-difference step,
 // the floor of the relative error's denominator, the entries per parameter
-// (chosen at random from Seed).
+// (chosen at random from Seed), or with Every > 0 instead about Every entries
+// evenly spread: 0, s, 2s, … with s = 1 + len/Every (every entry of a small
+// parameter, the same ones on every run).
 type Options struct {
 	Step, Floor float64
 	MaxPer      int
 	Seed        int64
+	Every       int
 }
 
 // Compare checks grads[i] (the reverse pass's d loss/d ps[i]) against
-// central differences of loss() at o.MaxPer random entries of every
+// central differences of loss() at the entries o chooses of every
 // parameter: the relative error |g − fd| / max(|g|, |fd|, o.Floor) must stay
 // under Tol. It returns the worst relative error.
 func Compare(t testing.TB, name string, ps []*optim.Param, grads [][]float64, loss func() float64, o Options) float64 {
@@ -59,8 +62,12 @@ func Compare(t testing.TB, name string, ps []*optim.Param, grads [][]float64, lo
 	rng := rand.New(rand.NewSource(o.Seed))
 	worst := 0.0
 	for i, p := range ps {
-		idx := rng.Perm(len(p.Data))
-		if len(idx) > o.MaxPer {
+		var idx []int
+		if o.Every > 0 {
+			for j := 0; j < len(p.Data); j += 1 + len(p.Data)/o.Every {
+				idx = append(idx, j)
+			}
+		} else if idx = rng.Perm(len(p.Data)); len(idx) > o.MaxPer {
 			idx = idx[:o.MaxPer]
 		}
 		for _, j := range idx {

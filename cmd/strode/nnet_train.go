@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"runtime/debug"
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
@@ -58,6 +60,7 @@ func init() {
 					ctx.Log("causal model: look-ahead 0 frames, algorithmic latency one analysis window (25 ms at Kaldi's 25 ms window, 10 ms shift)")
 				}
 				s.Feats, s.Targets = ctx.Arg(0), ctx.Arg(1)
+				trainingGC()
 				_, err = kaldinnet.Train(s, ctx.Arg(2), ctx.Log, ctx.Stderr)
 				return err
 			}
@@ -85,4 +88,21 @@ func presetWithOverrides(fs *flag.FlagSet, preset string) (am.Options, error) {
 		}
 	})
 	return o, err
+}
+
+// trainingGC lowers the garbage collector's target for a training process
+// (GOGC=20 unless the environment sets GOGC). Its heap is mostly the
+// minibatch graphs' buffers, which live as long as their graph-cache entry,
+// so the default GOGC=100 — a collection only once the heap has doubled
+// since the last — lets an evicted graph's buffers and the next graph's
+// pile up to twice the live data. Measured on kaldi-mini (40 fbank ± 4, one
+// core): the paper preset's peak RSS over one epoch 9.52 GB at the default,
+// 7.30 GB at 20 (live heap ≈ 5.7 GB), 235 and 249 frames/s; the small
+// preset's over two epochs 2.60 GB and 1.55 GB, 3,285 / 3,324 and 3,528 /
+// 3,625 frames/s in two interleaved rounds. Collections are cheap here: the
+// large buffers hold no pointers.
+func trainingGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(20)
+	}
 }

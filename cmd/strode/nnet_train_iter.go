@@ -35,6 +35,7 @@ func init() {
 				if len(args) == 3 {
 					s.Egs = args[1]
 				}
+				trainingGC()
 				_, err := kaldinnet.TrainIteration(s, ctx.Log)
 				return err
 			}

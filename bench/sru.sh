@@ -3,7 +3,7 @@
 # "strode sru") against the same SRU in PyTorch (Debian python3-torch,
 # float32, its own threads), same shapes, same machine, one run: `small`
 # (4x256, 200 pdfs, 8 utterances x 500 frames) and `paper` (9x900, 5000 pdfs,
-# 16 utterances x 500 frames: issue #34's setting), on 1 and 2 threads. Prints
+# 16 utterances x 500 frames), on 1 and 2 threads. Prints
 # each side's median frames/s, achieved GFLOP/s of the products, peak RSS, the
 # share of the kernel's one-core peak (one thread), and the medians of the
 # per-round ratios: each model / PyTorch and strode / sru. Rounds are

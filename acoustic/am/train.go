@@ -84,7 +84,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.BatchUtts, "minibatch-utts", o.BatchUtts, "utterances per minibatch")
 	fs.IntVar(&o.BatchFrames, "minibatch-frames", o.BatchFrames, "padded frames per minibatch")
 	fs.IntVar(&o.Quantum, "length-quantum", o.Quantum, "round minibatch lengths up to a multiple of this")
-	fs.IntVar(&o.GraphCache, "graph-cache-capacity", o.GraphCache, "minibatch graphs kept built, one per shape, least recently used dropped first (as nnet3's --compiler.cache-capacity; each holds buffers for its rows; 0: all). Hits save small models real time (FSDD); at the paper's sizes a step takes seconds and a graph a GB, so 1 costs no speed there and saves memory (acoustic/am/BASELINES.md)")
+	fs.IntVar(&o.GraphCache, "graph-cache-capacity", o.GraphCache, "minibatch graphs kept built, one per shape, least recently used dropped first (as nnet3's --compiler.cache-capacity; each holds buffers for its rows; 0: all). Hits save small models real time (FSDD); at the paper's sizes a step takes seconds and a graph a GB, so 1 costs no speed there and saves memory: strode train --preset=paper makes 1 the default (acoustic/am/BASELINES.md)")
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "seed for initialisation, shuffling and dropout")
 	fs.StringVar(&o.Checkpoint, "checkpoint", o.Checkpoint, "checkpoint file written after every epoch")
 	fs.BoolVar(&o.Resume, "resume", o.Resume, "resume from --checkpoint")

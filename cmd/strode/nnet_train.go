@@ -53,6 +53,11 @@ func init() {
 					return err
 				}
 				s.Model = mo
+				if preset == "paper" && !flagSet(fs, "graph-cache-capacity") {
+					// A paper-size step takes seconds and a graph about a GB:
+					// a cached graph saves no time worth its memory there.
+					s.Train.GraphCache = 1
+				}
 				if causal {
 					if _, err := s.CheckCausal(); err != nil {
 						return kaldicmd.Exit(1, err)
@@ -105,4 +110,11 @@ func trainingGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(20)
 	}
+}
+
+// flagSet reports whether the command line (or --config) set the flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -78,15 +78,7 @@ func (k *affineXent) Forward(out []float64, in [][]float64) {
 			if w[r] == 0 {
 				continue
 			}
-			m := l[best]
-			if math.IsNaN(float64(m)) { // a NaN beats nothing above: find it as max would
-				for _, v := range l {
-					if v != v {
-						m = v
-						break
-					}
-				}
-			}
+			m := l[best] // a NaN logit is not the max, but makes the sum and so the loss NaN all the same
 			for j, v := range l {
 				e[j] = v - m
 			}

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -33,4 +34,11 @@ func main() {
 	status := app.Run(os.Args, kaldicmd.StdStreams())
 	stop()
 	os.Exit(status)
+}
+
+// flagSet reports whether the command line (or --config) set the flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -113,10 +113,3 @@ func trainingGC() {
 		debug.SetGCPercent(20)
 	}
 }
-
-// flagSet reports whether the command line (or --config) set the flag.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}

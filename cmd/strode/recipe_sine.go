@@ -29,9 +29,7 @@ func init() {
 			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				if o.Model.Variant == strode.VariantPaper {
-					set := map[string]bool{}
-					fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-					o.PaperModel(func(name string) bool { return set[name] })
+					o.PaperModel(func(name string) bool { return flagSet(fs, name) })
 				}
 				_, err := sine.Run(o, ctx.Stdout, ctx.Stderr)
 				return err

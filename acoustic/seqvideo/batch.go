@@ -2,6 +2,7 @@ package seqvideo
 
 import (
 	"fmt"
+	"hash/maphash"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
@@ -22,11 +23,13 @@ type Batch struct {
 	Loss    *autodiff.Node // MSE + w_kl·KL
 	MSE     *autodiff.Node // mean squared error of every predicted pixel, the reference's
 	KL      *autodiff.Node // mean KL term (nil for the index-time models)
+	Turn    *autodiff.Node // phase-state's registration term, radians² (nil otherwise)
 	Pred    *autodiff.Node // (N·B) × 4096: row i·B + s predicts frame min(i+1, N−1) of video s
 	Gaps    *autodiff.Node // (N·B) × 1: g_i = t_i − t_{i−1} with t_{−1} = 0 (nil for index times)
 	Machine *autodiff.Machine
 	Params  []*optim.Param // parameters of a training graph, in gradient order
 	x, y    []float64
+	turn    []float64 // phase-state's registered turns, step-major as x (nil otherwise)
 	model   *Model
 }
 
@@ -61,8 +64,10 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	var spans *autodiff.Node
 	if o.Learned() {
 		var bz *autodiff.Node
+		var turn *autodiff.Node
 		if o.Variant == strode.VariantPhaseState {
-			bz = m.pairB(net, z, b, n)
+			turn, bt.turn = net.Input("turns", n*b, 1)
+			bz = net.Add(m.pairB(net, z, b, n), net.MatMul(turn, net.P(m.TurnGain)))
 		} else {
 			bz = m.Boundary.BFused(net, z)
 		}
@@ -70,6 +75,10 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 		spans = net.ConcatRows(net.Rows(bt.Gaps, b, n*b), last)
 		p := m.Prior.DensityFused(net, m.kl.Nodes())
 		bt.KL = net.Mean(m.Boundary.KLTerm(net, m.kl, bz, p))
+		if turn != nil {
+			// The registration term: each turn ω·g_i, i ≥ 1, against r_i.
+			bt.Turn = meanSquaredError(net, net.MatMul(net.Rows(bt.Gaps, b, n*b), net.P(m.Omega)), net.Rows(turn, b, n*b))
+		}
 	} else {
 		ones := make([]float64, n*b)
 		for i := range ones[:(n-1)*b] {
@@ -101,6 +110,9 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	}
 	if bt.KL != nil {
 		bt.Loss = net.Add(bt.Loss, net.Scale(bt.KL, o.WKL))
+	}
+	if bt.Turn != nil {
+		bt.Loss = net.Add(bt.Loss, net.Scale(bt.Turn, o.WTurn))
 	}
 	var wrt []*autodiff.Node
 	if train {
@@ -135,9 +147,28 @@ func (bt *Batch) Set(videos [][]uint8) error {
 			src := bt.x[(min(i+1, bt.N-1)*bt.B+s)*FramePixels:][:FramePixels]
 			copy(bt.y[(i*bt.B+s)*FramePixels:], src)
 		}
+		if bt.turn != nil {
+			for i, r := range bt.model.frameTurns(v, bt.N) {
+				bt.turn[i*bt.B+s] = r
+			}
+		}
 	}
 	return nil
 }
+
+// frameTurns is FrameTurns of a video of n 64×64 frames, computed once per
+// content: the recipe shows every training video once an epoch.
+func (m *Model) frameTurns(video []uint8, n int) []float64 {
+	k := maphash.Bytes(turnSeed, video)
+	if r, ok := m.turns[k]; ok {
+		return r
+	}
+	r := FrameTurns(video, n, ImageSize, ImageSize)
+	m.turns[k] = r
+	return r
+}
+
+var turnSeed = maphash.MakeSeed()
 
 // Run evaluates the loaded batch; after a training graph's run every
 // parameter's Grad holds d loss / d parameter.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/acoustic/strode"
 	"github.com/strode-asr/strode/internal/cputime"
 )
 
@@ -102,4 +103,24 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkTrainStepPhaseState is BenchmarkTrainStep for strode's
+// phase-state variant at ndf 16 (its turned frames over three gaps and the
+// registered turns, read once per video and cached).
+func BenchmarkTrainStepPhaseState(b *testing.B) {
+	o := DefaultOptions()
+	o.Model, o.NDF, o.Variant = STRODE, 16, strode.VariantPhaseState
+	rng := rand.New(rand.NewSource(1))
+	_, bt := buildBatch(b, o, rng, benchVideos, benchFrames, true)
+	if err := bt.Set(randomVideos(rng, benchVideos, benchFrames)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := bt.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(benchVideos*benchFrames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 }

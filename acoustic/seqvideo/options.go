@@ -33,6 +33,10 @@ type Options struct {
 	ODEHidden int     // hidden size of f_o (the reference's create_net n_units 100)
 	RNNLayers int     // SRU layers of odernn and strode-rnn (the reference's 2)
 	WKL       float64 // weight of the KL term (the reference's 5e-5)
+	// WTurn weighs phase-state's registration term: the mean squared
+	// difference, in radians², between each turn ω·g_i and the turn that
+	// best registers frame i−1 onto frame i (FrameTurns).
+	WTurn float64
 	// Variant is the form of the ODE and the loss (strode.Variant names):
 	// paper, the reference's f_o from every frame with one-step
 	// predictions; or the rotation form (rotation.go).
@@ -49,7 +53,7 @@ type Options struct {
 // (the paper's is 128): latent 64, Φ/φ hidden 64, f_o hidden 100, 10 Euler
 // steps, ε = 0.1, w_kl = 5e-5, two SRU layers.
 func DefaultOptions() Options {
-	o := Options{Model: STRODE, NDF: 16, PhiHidden: 64, ODEHidden: 100, RNNLayers: 2, WKL: 5e-5, Variant: strode.VariantPaper,
+	o := Options{Model: STRODE, NDF: 16, PhiHidden: 64, ODEHidden: 100, RNNLayers: 2, WKL: 5e-5, WTurn: 1, Variant: strode.VariantPaper,
 		ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
 	o.ODE.DType = ode.Float32
 	return o
@@ -62,6 +66,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.IntVar(&o.RNNLayers, "rnn-layers", o.RNNLayers, "SRU layers of odernn and strode-rnn")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term (strode, strode-rnn)")
+	fs.Float64Var(&o.WTurn, "w-turn", o.WTurn, "weight of phase-state's registration term (strode): ω·gap against the turn that registers consecutive frames")
 	fs.StringVar((*string)(&o.Variant), "variant", string(o.Variant), "form of the ODE and the loss: paper or phase-state")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -84,8 +89,8 @@ func (o Options) Validate() error {
 	if o.Variant == strode.VariantPhaseState && o.Recurrent() {
 		return fmt.Errorf("seqvideo: --variant=phase-state is for node and strode (its states are decoded as they turn, with no SRU over them), not %s", o.Model)
 	}
-	if o.WKL < 0 {
-		return fmt.Errorf("seqvideo: --w-kl=%g must be ≥ 0", o.WKL)
+	if o.WKL < 0 || o.WTurn < 0 {
+		return fmt.Errorf("seqvideo: --w-kl=%g --w-turn=%g: must be ≥ 0", o.WKL, o.WTurn)
 	}
 	if _, err := strode.NewKL(o.KL); err != nil {
 		return err

@@ -10,6 +10,10 @@ import (
 // variant.
 const rotationHorizon = 3
 
+// turnGainInit is the starting weight c of the registered turn in Φ's
+// b(·), and 1/c the starting ω (model.go).
+const turnGainInit = 4
+
 // newOmega adds phase-state's angular speed ω (1×1, radians per unit of
 // inferred time), 1 at the start: every initial gap is ≈ ln 2, a turn of
 // 40°, about the Hawkes subset's mean step of 30°.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/seqvideo"
+	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // Options configures one training run of `strode rotmnist`: the data (the
@@ -58,7 +59,24 @@ func DefaultOptions() Options {
 	o := Options{DataOptions: DefaultDataOptions(), DataSeed: 112, DataDir: "exp/rotmnist/data", Seed: 1,
 		Out: "exp/rotmnist/run", Epochs: 10, BatchSize: 50, Net: seqvideo.DefaultOptions(), Adam: optim.DefaultAdamOptions()}
 	o.Adam.LearningRate = 5e-4
+	o.Net.Variant = ""
 	return o
+}
+
+// StrodeVariant is the variant the recipe trains for --model strode when
+// --variant is not given; every other model trains the paper's form.
+const StrodeVariant = strode.VariantPhaseState
+
+// resolveVariant fills an empty Net.Variant with the recipe's default for
+// the model (StrodeVariant for strode, the paper's otherwise).
+func (o *Options) resolveVariant() {
+	if o.Net.Variant != "" {
+		return
+	}
+	o.Net.Variant = strode.VariantPaper
+	if o.Net.Model == seqvideo.STRODE {
+		o.Net.Variant = StrodeVariant
+	}
 }
 
 // Register adds every option to fs.
@@ -74,6 +92,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run for CI: 200/50/50 videos, --ndf 4, 3 epochs")
 	fs.BoolVar(&o.DataOnly, "data-only", o.DataOnly, "generate the data set into --data-dir (or find it there) and stop")
 	o.Net.Register(fs)
+	fs.Lookup("variant").Usage = "form of the model: paper (the published one) or phase-state (strode and node: Φ reads the turn between frames, which the states' angle must match); default: phase-state for strode, paper for the others"
 	o.Adam.Register(fs)
 }
 
@@ -110,8 +129,10 @@ func (o *Options) ApplyQuick() {
 	set("epochs", &o.Epochs, quickEpochs)
 }
 
-// Validate checks the options.
+// Validate checks the options (an empty Net.Variant as resolveVariant
+// fills it).
 func (o Options) Validate() error {
+	o.resolveVariant()
 	if err := o.DataOptions.Validate(); err != nil {
 		return err
 	}

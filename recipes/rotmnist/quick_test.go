@@ -23,7 +23,10 @@ import (
 //     gradients point downhill),
 //   - test CS at least quickMinCS (index times score 0.89–0.93 on these
 //     sets; a time scale collapsed to a constant or reversed scores less),
-//     and exactly the index baseline's CS for node and odernn.
+//     and exactly the index baseline's CS for node and odernn;
+//   - for strode-phase-state, the recipe's STRODE, test gap r above the
+//     fixed schedule's (it reads the turns between frames from the first
+//     epoch on, so even 3 epochs of a narrow model must show timing).
 const (
 	quickMSEFactor = 1.05
 	quickMinCS     = 0.85
@@ -54,7 +57,7 @@ func TestQuickRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, subset := range []string{"hawkes", "exp"} {
-		for _, model := range []string{"node", "odernn", "strode", "strode-rnn"} {
+		for _, model := range tableRows {
 			if !strings.Contains(string(table), "| "+subset+" | "+model+" | 1 |") {
 				t.Errorf("RESULTS.md has no row for %s %s:\n%s", subset, model, table)
 			}
@@ -78,6 +81,8 @@ func TestQuickRecipe(t *testing.T) {
 				t.Errorf("%s %s: test CS %.3f below %.2f", subset, model, sc.CS, quickMinCS)
 			case (model == "node" || model == "odernn") && sc.CS != sc.IndexCS:
 				t.Errorf("%s %s: CS %v differs from the index baseline's %v", subset, model, sc.CS, sc.IndexCS)
+			case model == "strode-phase-state" && !(sc.GapR > sc.ScheduleGapR):
+				t.Errorf("%s %s: test gap r %.3f not above the fixed schedule's %.3f", subset, model, sc.GapR, sc.ScheduleGapR)
 			}
 		}
 	}

@@ -15,7 +15,7 @@ func TestRegistrationGapR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := RegistrationGapR(&d.Test, 0, 3)
+		r := RegistrationGapR(&d.Test, 0)
 		t.Logf("%s: registration gap r %.3f over %d test videos", subset, r, d.Test.Videos)
 		if r < 0.8 {
 			t.Errorf("%s: registration gap r %.3f, want ≥ 0.8", subset, r)
@@ -41,7 +41,7 @@ func TestRegistrationGapRMNIST(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := RegistrationGapR(&d.Test, 0, 2)
+		r := RegistrationGapR(&d.Test, 0)
 		var times [][]float64
 		for v := range d.Test.Videos {
 			times = append(times, d.Test.Times[v*d.Test.Frames:(v+1)*d.Test.Frames])

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/strode"
 	"github.com/strode-asr/strode/internal/atomicfile"
 	"github.com/strode-asr/strode/recipes/compare"
 )
@@ -29,8 +30,11 @@ var PaperTable = map[string]map[string]Paper{
 
 // Result is what one run writes to results.json.
 type Result struct {
-	Subset    string  `json:"subset"`
-	Model     string  `json:"model"`
+	Subset string `json:"subset"`
+	Model  string `json:"model"`
+	// Variant is the model's form (strode.Variant); "" in results written
+	// before it was recorded, which were all the paper's.
+	Variant   string  `json:"variant,omitempty"`
 	Seed      int64   `json:"seed"`
 	DataSeed  int64   `json:"data_seed"`
 	DataFile  string  `json:"data_file"`
@@ -45,6 +49,15 @@ type Result struct {
 	Settings     Options `json:"settings"`
 }
 
+// Name is the run's model as the table names it: the model for the
+// paper's variant, MODEL-VARIANT for another (strode-phase-state).
+func (r *Result) Name() string {
+	if r.Variant == "" || r.Variant == string(strode.VariantPaper) {
+		return r.Model
+	}
+	return r.Model + "-" + r.Variant
+}
+
 // Run trains o.Net.Model on o.Subset with seed o.Seed, prints the test
 // figures on stdout and writes o.Out/results.json, o.Out/strip.png (and
 // .svg) and o.Out/model.safetensors. The data set is generated once per
@@ -53,6 +66,7 @@ type Result struct {
 // prints the data file's name and returns a nil Result.
 func Run(o Options, stdout, stderr io.Writer, log func(format string, a ...any)) (*Result, error) {
 	o.ApplyQuick()
+	o.resolveVariant()
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -81,14 +95,14 @@ func Run(o Options, stdout, stderr io.Writer, log func(format string, a ...any))
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("rotmnist: %w", err)
 	}
-	res := &Result{Subset: o.Subset, Model: o.Net.Model, Seed: o.Seed, DataSeed: o.DataSeed, DataFile: file,
+	res := &Result{Subset: o.Subset, Model: o.Net.Model, Variant: string(o.Net.Variant), Seed: o.Seed, DataSeed: o.DataSeed, DataFile: file,
 		Test: tr.Test, MSE3: 1e3 * tr.Test.MSE, BestEpoch: tr.BestEpoch, History: tr.History, Settings: o}
 	var secs []float64
 	for _, e := range tr.History {
 		secs = append(secs, e.Seconds)
 	}
 	res.EpochSeconds = compare.Median(secs)
-	if p, ok := PaperTable[o.Subset][o.Net.Model]; ok {
+	if p, ok := PaperTable[o.Subset][res.Name()]; ok {
 		res.Paper = &p
 	}
 	meta := map[string]string{"subset": o.Subset, "seed": fmt.Sprint(o.Seed), "data_seed": fmt.Sprint(o.DataSeed), "best_epoch": fmt.Sprint(tr.BestEpoch)}
@@ -100,7 +114,7 @@ func Run(o Options, stdout, stderr io.Writer, log func(format string, a ...any))
 	for v := 0; v < len(tr.TestTimes); v++ {
 		angles = append(angles, d.Test.VideoAngles(v))
 	}
-	if err := WriteStrip(filepath.Join(o.Out, "strip.png"), Strip{Title: fmt.Sprintf("%s, %s, seed %d", o.Net.Model, o.Subset, o.Seed),
+	if err := WriteStrip(filepath.Join(o.Out, "strip.png"), Strip{Title: fmt.Sprintf("%s, %s, seed %d", res.Name(), o.Subset, o.Seed),
 		Note: note, Examples: tr.Examples, Inferred: tr.TestTimes, Angles: angles}); err != nil {
 		return nil, err
 	}
@@ -114,7 +128,7 @@ func Run(o Options, stdout, stderr io.Writer, log func(format string, a ...any))
 	}
 	if stdout != nil {
 		fmt.Fprintf(stdout, "rotmnist %s %s seed %d (ndf %d, %d epochs, best %d): test CS %.3f (index %.3f, evenly spaced %.3f), gap r %.3f, MSE %.2f×1e-3 (next frames %.2f, blank frames %.2f), %.1f s/epoch\n",
-			o.Subset, o.Net.Model, o.Seed, o.Net.NDF, o.Epochs, tr.BestEpoch, tr.Test.CS, tr.Test.IndexCS, tr.Test.EvenCS, tr.Test.GapR,
+			o.Subset, res.Name(), o.Seed, o.Net.NDF, o.Epochs, tr.BestEpoch, tr.Test.CS, tr.Test.IndexCS, tr.Test.EvenCS, tr.Test.GapR,
 			res.MSE3, 1e3*tr.Test.NextMSE, 1e3*tr.Test.BlankMSE, res.EpochSeconds)
 	}
 	return res, nil

@@ -4,7 +4,7 @@
 # were taken at Hawkes or exponential times; STRODE infers those times.
 #
 #   recipes/rotmnist/run.sh [--exp-dir exp/rotmnist] [--mnist-dir ../shared/data/mnist]
-#       [--subsets "hawkes exp"] [--models "node odernn strode strode-rnn"] [--seeds "1 2 3"]
+#       [--subsets "hawkes exp"] [--models "node odernn strode strode-rnn strode-phase-state"] [--seeds "1 2 3"]
 #       [--nj N] [--strode BIN] [--quick] [--overwrite] [--stage N] [--stop-stage N] [--config FILE]
 #       [-- extra strode rotmnist options]
 #
@@ -25,7 +25,7 @@ set -euo pipefail
 exp_dir=exp/rotmnist
 mnist_dir=../shared/data/mnist
 subsets="hawkes exp"
-models="node odernn strode strode-rnn"
+models="node odernn strode strode-rnn strode-phase-state"
 seeds="1 2 3"
 quick=false
 overwrite=false
@@ -51,12 +51,14 @@ threads=$(( $(nproc) / nj )); [ "$threads" -ge 1 ] || threads=1
 export GOMAXPROCS=${GOMAXPROCS:-$threads}
 common=(--mnist-dir "$mnist_dir" --data-dir "$exp_dir/data" $q)
 run_stage() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
-# train SUBSET MODEL SEED: one run, its log in its folder.
+# train SUBSET MODEL SEED: one run, its log in its folder. MODEL is one of the paper's four, trained
+# as published (--variant paper), or MODEL-phase-state, the timing-identifiable variant.
 train() {
-  local dir=$exp_dir/$1/$2/seed$3
+  local dir=$exp_dir/$1/$2/seed$3 model=$2 variant=paper
+  case $2 in *-phase-state) model=${2%-phase-state}; variant=phase-state ;; esac
   mkdir -p "$dir/log"
   local summary
-  if summary=$("$strode" rotmnist --subset "$1" --model "$2" --seed "$3" --out "$dir" "${common[@]}" ${extra[@]+"${extra[@]}"} \
+  if summary=$("$strode" rotmnist --subset "$1" --model "$model" --variant "$variant" --seed "$3" --out "$dir" "${common[@]}" ${extra[@]+"${extra[@]}"} \
       2> "$dir/log/train.log"); then
     echo "$summary"
   else

@@ -29,7 +29,7 @@ func Table(root string) (string, error) {
 		if err := json.Unmarshal(b, &r); err != nil {
 			return fmt.Errorf("rotmnist: %s: %w", path, err)
 		}
-		k := tableKey{r.Subset, r.Model}
+		k := tableKey{r.Subset, r.Name()}
 		runs[k] = append(runs[k], &r)
 		return nil
 	})
@@ -46,7 +46,7 @@ func Table(root string) (string, error) {
 	b = append(b, "| subset | model | seeds | CS | gap r | MSE ×1e-3 | next-frame MSE ×1e-3 | blank MSE ×1e-3 | index CS | evenly spaced CS | fixed-schedule gap r | paper CS | paper MSE ×1e-3 | s/epoch |\n"...)
 	b = append(b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"...)
 	for _, subset := range []string{"hawkes", "exp"} {
-		for _, model := range []string{"node", "odernn", "strode", "strode-rnn"} {
+		for _, model := range tableRows {
 			rs := runs[tableKey{subset, model}]
 			if len(rs) == 0 {
 				continue
@@ -85,10 +85,16 @@ func Table(root string) (string, error) {
 	return string(b) + "\n" + PairedTable(runs), nil
 }
 
+// tableRows are the table's models in order: the paper's four, then the
+// timing-identifiable variant.
+var tableRows = []string{"node", "odernn", "strode", "strode-rnn", "strode-phase-state"}
+
 // tablePairs are the comparisons PairedTable makes: each model with
 // inferred times against its counterpart on index times (the paper's
-// claim), and the two STRODEs.
-var tablePairs = [][2]string{{"strode", "node"}, {"strode-rnn", "odernn"}, {"strode", "odernn"}, {"strode-rnn", "strode"}}
+// claim), the two STRODEs, and the timing-identifiable variant against
+// NODE and the paper's STRODE.
+var tablePairs = [][2]string{{"strode", "node"}, {"strode-rnn", "odernn"}, {"strode", "odernn"}, {"strode-rnn", "strode"},
+	{"strode-phase-state", "node"}, {"strode-phase-state", "strode"}}
 
 // PairedTable is the Markdown table of paired differences A − B over the
 // seeds both models ran (same seed, same data): mean, standard error and

@@ -51,6 +51,8 @@ type Epoch struct {
 	TrainLoss float64 `json:"train_loss"`
 	TrainMSE  float64 `json:"train_mse"`
 	TrainKL   float64 `json:"train_kl"`
+	// TrainTurn is phase-state's registration term (radians²; 0 otherwise).
+	TrainTurn float64 `json:"train_turn,omitempty"`
 	Val       Score   `json:"val"`
 	Seconds   float64 `json:"seconds"` // training alone, without the validation pass
 }
@@ -83,6 +85,7 @@ func Train(o Options, d *Dataset, w io.Writer, log func(format string, a ...any)
 	if log == nil {
 		log = func(string, ...any) {}
 	}
+	o.resolveVariant()
 	rng := rand.New(rand.NewSource(o.Seed))
 	m, err := seqvideo.New(o.Net, rng)
 	if err != nil {
@@ -135,6 +138,9 @@ func Train(o Options, d *Dataset, w io.Writer, log func(format string, a ...any)
 			e.TrainLoss += nn.Scalar(tr.Loss) / float64(nb)
 			e.TrainMSE += nn.Scalar(tr.MSE) / float64(nb)
 			e.TrainKL += nn.Scalar(tr.KL) / float64(nb)
+			if tr.Turn != nil {
+				e.TrainTurn += nn.Scalar(tr.Turn) / float64(nb)
+			}
 			rep.Add(int64(o.BatchSize))
 		}
 		rep.Finish()
@@ -149,8 +155,12 @@ func Train(o Options, d *Dataset, w io.Writer, log func(format string, a ...any)
 		res.History = append(res.History, e)
 		// The run's ETA from the mean wall time of an epoch with its validation.
 		eta := time.Duration(float64(o.Epochs-epoch) * float64(time.Since(runStart)) / float64(epoch)).Round(time.Second)
-		log("%s seed %d epoch %d: train loss %.5f MSE %.5f KL %.4g | validation MSE %.3f×1e-3 (blank %.3f) CS %.3f (index %.3f) gap r %.3f | %.1f s, run ETA %v%s",
-			o.Net.Model, o.Seed, epoch, e.TrainLoss, e.TrainMSE, e.TrainKL, 1e3*e.Val.MSE, 1e3*e.Val.BlankMSE, e.Val.CS, e.Val.IndexCS, e.Val.GapR, e.Seconds, eta, mark)
+		turn := ""
+		if tr.Turn != nil {
+			turn = fmt.Sprintf(" turn %.4g", e.TrainTurn)
+		}
+		log("%s seed %d epoch %d: train loss %.5f MSE %.5f KL %.4g%s | validation MSE %.3f×1e-3 (blank %.3f) CS %.3f (index %.3f) gap r %.3f | %.1f s, run ETA %v%s",
+			o.Net.Model, o.Seed, epoch, e.TrainLoss, e.TrainMSE, e.TrainKL, turn, 1e3*e.Val.MSE, 1e3*e.Val.BlankMSE, e.Val.CS, e.Val.IndexCS, e.Val.GapR, e.Seconds, eta, mark)
 	}
 	m.Restore(best)
 	if res.Test, res.TestTimes, err = Evaluate(m, ev, &d.Test); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/strode-asr/strode/acoustic/strode"
 	"image/png"
 	"math/rand"
 	"os"
@@ -104,6 +105,7 @@ func TestTrainReproducible(t *testing.T) {
 // (PNG and SVG) and the model; Table summarises two seeds with a ± column.
 func TestRunWritesFiles(t *testing.T) {
 	o, d := tinyRun(t, "strode", "exp")
+	o.Net.Variant = strode.VariantPaper // the paper's figures sit beside its rows
 	root := t.TempDir()
 	o.DataDir = filepath.Join(root, "data")
 	o.MNISTDir = filepath.Join(root, "no-mnist-here")

@@ -19,16 +19,21 @@ const benchVideos, benchFrames = 50, 6
 func benchBatch(b *testing.B, model string, ndf int) (*Model, *Batch, *rand.Rand) {
 	o := DefaultOptions()
 	o.Model, o.NDF = model, ndf
+	if model == STRODE+"-"+string(strode.VariantPhaseState) {
+		o.Model, o.Variant = STRODE, strode.VariantPhaseState
+	}
 	rng := rand.New(rand.NewSource(1))
 	m, bt := buildBatch(b, o, rng, benchVideos, benchFrames, true)
 	return m, bt, rng
 }
 
 // BenchmarkTrainStep is one training step (forward and reverse pass, no
-// optimizer) of each model at batch 50 videos × 6 frames, the reference's.
+// optimizer) of each model, and of strode's phase-state variant (its
+// registered turns read once per video and cached), at batch 50 videos × 6
+// frames, the reference's.
 func BenchmarkTrainStep(b *testing.B) {
 	for _, ndf := range []int{8, 16} {
-		for _, model := range Models {
+		for _, model := range append(Models[:len(Models):len(Models)], STRODE+"-"+string(strode.VariantPhaseState)) {
 			b.Run(fmt.Sprintf("%s/ndf=%d", model, ndf), func(b *testing.B) {
 				_, bt, rng := benchBatch(b, model, ndf)
 				if err := bt.Set(randomVideos(rng, benchVideos, benchFrames)); err != nil {
@@ -103,24 +108,4 @@ func BenchmarkTrainStepAdam(b *testing.B) {
 			})
 		}
 	}
-}
-
-// BenchmarkTrainStepPhaseState is BenchmarkTrainStep for strode's
-// phase-state variant at ndf 16 (its turned frames over three gaps and the
-// registered turns, read once per video and cached).
-func BenchmarkTrainStepPhaseState(b *testing.B) {
-	o := DefaultOptions()
-	o.Model, o.NDF, o.Variant = STRODE, 16, strode.VariantPhaseState
-	rng := rand.New(rand.NewSource(1))
-	_, bt := buildBatch(b, o, rng, benchVideos, benchFrames, true)
-	if err := bt.Set(randomVideos(rng, benchVideos, benchFrames)); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := bt.Run(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(benchVideos*benchFrames*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 }

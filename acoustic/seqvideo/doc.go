@@ -25,6 +25,13 @@
 //     hidden size 64 (the reference's time_dim); loss = MSE + w_kl·KL term;
 //   - STRODE-RNN: STRODE with the SRU of ODE-RNN.
 //
+// Options.Variant phase-state (node and strode; recipes/rotmnist's default
+// for strode) draws each prediction as dec(z_i) turned by ω times the
+// elapsed inferred time (rotation.go), and its Φ reads the turn that
+// registers each frame onto the next (FrameTurns, a label-free,
+// rotation-equivariant feature of the pixels), with a loss term asking
+// ω·gap to equal that turn: DESIGN.md §3 has the equations.
+//
 // The loss's MSE is the reference's: the mean over every pixel of the N
 // outputs against x_{min(i+1, N−1)}, i.e. N−1 next-frame predictions and
 // one reconstruction; Batch.NextFrameMSE gives the predictions' own.

@@ -36,7 +36,9 @@ const (
 	// advance, and the advances must compose over the horizon, so the gaps
 	// must follow the data's times (DESIGN.md §3, "Timing-identifiable
 	// variant"). It builds in a single-frequency oscillator (prior knowledge
-	// of the sine data). recipes/sine/RESULTS.md has its figures.
+	// of the sine data). recipes/sine/RESULTS.md has its figures. Rotating
+	// MNIST's form (acoustic/seqvideo) turns decoded frames instead and
+	// its Φ reads the turn that registers consecutive frames.
 	VariantPhaseState Variant = "phase-state"
 )
 

@@ -16,5 +16,7 @@
 // scored on the same bytes. DATA.md lists every constant with the line of
 // the reference code it comes from, and where we differ. The training side
 // (Options, Run, Table; `strode rotmnist`, run.sh) trains the four models of
-// acoustic/seqvideo on those bytes; its choices are in the Options comment.
+// acoustic/seqvideo on those bytes — strode, unless told otherwise, in its
+// timing-identifiable phase-state variant (StrodeVariant) — and its choices
+// are in the Options comment.
 package rotmnist

@@ -29,7 +29,9 @@ import (
 // Hawkes test set against the paper's 0.966 for STRODE). One data set per subset and data seed
 // (112, the reference's seed) serves every model and model seed.
 //
-// The defaults are the reference's except the width, ndf 16 instead of
+// The defaults are the reference's except the variant (strode trains
+// StrodeVariant, which reads the timing off the frames; --variant paper is
+// the published model), and the width, ndf 16 instead of
 // 128 (1/61 of the convolutions' multiply-adds: 2.9 M against 178 M a
 // frame), and 10 epochs instead of 50: an epoch of 5,000 videos at ndf 16
 // takes 24 s on 2 idle cores (with its validation), 21–30 s on one core

@@ -94,7 +94,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run for CI: 200/50/50 videos, --ndf 4, 3 epochs")
 	fs.BoolVar(&o.DataOnly, "data-only", o.DataOnly, "generate the data set into --data-dir (or find it there) and stop")
 	o.Net.Register(fs)
-	fs.Lookup("variant").Usage = "form of the model: paper (the published one) or phase-state (strode and node: Φ reads the turn between frames, which the states' angle must match); default: phase-state for strode, paper for the others"
+	fs.Lookup("variant").Usage = "form of the model: paper (the published one) or phase-state (decoded frames turned by ω times the gap; strode's Φ reads the turn that registers each frame onto the next); default: phase-state for strode, paper for the others"
 	o.Adam.Register(fs)
 }
 

@@ -32,10 +32,22 @@ const (
 	quickMinCS     = 0.85
 )
 
+// shortModels are the models TestQuickRecipe trains with -short: node, the
+// paper's strode and the recipe's strode-phase-state. odernn and
+// strode-rnn add the SRU over the same ODE outputs (acoustic/seqvideo's
+// tests check their gradients) and 4 of the 10 runs, which the 5 minutes
+// of `go test -short ./...` cannot spare.
+var shortModels = []string{"node", "strode", "strode-phase-state"}
+
 // TestQuickRecipe runs `run.sh --quick` on ../shared/data/mnist with this tree's
-// build of the binary (internal/testbin): both subsets, all four models, the table. It
-// proves the pipeline in CI (-short runs it, as the FSDD recipe's).
+// build of the binary (internal/testbin): both subsets, every model of the table
+// (shortModels with -short), the table. It proves the pipeline in CI (-short runs
+// it, as the FSDD recipe's).
 func TestQuickRecipe(t *testing.T) {
+	models := tableRows
+	if testing.Short() {
+		models = shortModels
+	}
 	mnist, err := filepath.Abs(shareddata.Full(t, "data/mnist"))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +59,8 @@ func TestQuickRecipe(t *testing.T) {
 	bin := testbin.Strode(t)
 	exp := filepath.Join(tmp, "exp")
 	start := time.Now()
-	out, err := exec.Command("bash", "run.sh", "--quick", "--nj", "2", "--mnist-dir", mnist, "--exp-dir", exp, "--strode", bin).CombinedOutput()
+	out, err := exec.Command("bash", "run.sh", "--quick", "--nj", "2", "--mnist-dir", mnist, "--exp-dir", exp, "--strode", bin,
+		"--models", strings.Join(models, " ")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh --quick: %v\n%s", err, out)
 	}
@@ -57,7 +70,7 @@ func TestQuickRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, subset := range []string{"hawkes", "exp"} {
-		for _, model := range tableRows {
+		for _, model := range models {
 			if !strings.Contains(string(table), "| "+subset+" | "+model+" | 1 |") {
 				t.Errorf("RESULTS.md has no row for %s %s:\n%s", subset, model, table)
 			}

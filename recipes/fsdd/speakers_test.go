@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // run.sh stops at stage 0 (strode fsdd-data-prep), before any work, with
@@ -17,10 +19,7 @@ func TestRunChecksTestSpeakers(t *testing.T) {
 	}
 	fsdd := fakeCorpus(t, "0_anna_0.wav", "1_anna_3.wav", "0_bert_0.wav")
 	rec := filepath.Join(fsdd, "recordings")
-	strode := filepath.Join(t.TempDir(), "strode")
-	if out, err := exec.Command("go", "build", "-o", strode, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	strode := testbin.Strode(t)
 	for _, tc := range []struct{ speakers, want string }{
 		{"carl", "test speaker carl has no takes in " + rec + " (speakers there: anna bert)"},
 		{"bert anna", "no training speaker left in " + rec + " once bert anna are held out"},

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/internal/testbin"
 )
 
 // fakeCorpus is an FSDD directory of empty takes (stage 0 only lists them
@@ -33,10 +35,7 @@ func TestRunTTSVoices(t *testing.T) {
 		t.Skip("needs bash")
 	}
 	fsdd := fakeCorpus(t, "0_anna_12.wav", "1_anna_30.wav", "0_bert_0.wav")
-	strode := filepath.Join(t.TempDir(), "strode")
-	if out, err := exec.Command("go", "build", "-o", strode, "../../cmd/strode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	strode := testbin.Strode(t)
 	for _, tc := range []struct{ opts, want string }{
 		{"--tts-voices 29", "--tts-voices=29: espeak-ng gives this recipe at most 28 voices"},
 		{"--tts-voices 2 --tts-takes 0", "--tts-takes must be at least 1"},

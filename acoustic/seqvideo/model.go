@@ -67,19 +67,19 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 	}
 	if o.Variant == strode.VariantPhaseState {
 		m.Omega = newOmega(&m.Params)
-		// Φ's W1 and V3 at 0.01×, as the sine form. On Rotating MNIST
-		// neither scale has worked yet (recipes/rotmnist/RESULTS.md): at
-		// 0.01× V3 is driven to its sign boundary and the gaps stay ln 2;
-		// at 1× every gap falls to ~0 within the first epoch.
+		// Φ's W1 and V3 at 0.01×, as the sine form. Without the registered
+		// turn neither that scale nor 1× read timing on Rotating MNIST
+		// (recipes/rotmnist/RESULTS.md, "How the variant got there").
 		if m.Boundary != nil {
 			o.Variant.InitBoundary(m.Boundary)
-			// Start with the registration term near its optimum: gaps
-			// ≈ softplus(4·r) and ω = 1/4, so that ω·gap − r =
-			// ln(1 + e^{−4r})/4 is under 0.06 rad (3.2°) for turns
-			// above 20° and 0.13 rad at 5° (the data's turns are
-			// 5°–75°); Φ's own terms start as small corrections. Started at c = ω = 1,
-			// a(t) outweighed r and 12 quick minibatches on the exp
-			// subset left gap r at 0.94, below the fixed schedule's 0.965.
+			// Start the registration term near its optimum: gaps ≈
+			// softplus(4·r) and ω = 1/4, so that ω·gap − r =
+			// ln(1 + e^{−4r})/4 is under 0.06 rad (3.2°) for turns above
+			// 20° and 0.13 rad at 5° (the data's turns are 5°–75°), and
+			// Φ's own terms start as small corrections. Started at
+			// c = ω = 1, a(t) outweighed r, and 12 quick minibatches on
+			// the exp subset left gap r at 0.94, below the fixed
+			// schedule's 0.965.
 			m.TurnGain = m.Params.Zero("phi.turn", 1, 1)
 			m.TurnGain.Data[0] = turnGainInit
 			m.Omega.Data[0] = 1 / turnGainInit

@@ -67,6 +67,9 @@ func FrameTurns(video []uint8, n, h, w int) []float64 {
 		}
 		c := best
 		for deg := c - registerCoarseDeg + registerFineDeg; deg < c+registerCoarseDeg; deg += registerFineDeg {
+			if deg == c {
+				continue // the coarse grid's best, already scored
+			}
 			if e := reg.err(deg); e < bestErr {
 				best, bestErr = deg, e
 			}

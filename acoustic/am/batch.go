@@ -136,9 +136,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		outX, outW, htilde = h.outX, h.outW, h.htilde
 		bt.TTilde, bt.HTilde = h.tt, h.htilde
 		if mode != Infer && h.bz != nil {
-			q := m.Boundary.Density(net, m.kl.Nodes(), h.bz)
-			p := m.Prior.Density(net, m.kl.Nodes())
-			klRows = m.kl.Term(net.Graph, q, p)
+			klRows = m.klRows(net, h.bz)
 		}
 	}
 	// Training and evaluation in float32 fuse the output layer with the
@@ -175,9 +173,8 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 			}
 			var xnextn *autodiff.Node
 			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
-			hid := linearAct(net, m.PriorIn, xnextn, sru.ActTanh)
 			// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
-			bt.LogP = gaussianLogLik(net, htilde, linear(net, m.PriorMu, hid), linear(net, m.PriorVar, hid), maskwn)
+			bt.LogP = m.priorLogLik(net, htilde, xnextn, maskwn)
 			if bt.KL != nil {
 				loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
 			} else { // fixed t̃: no KL term

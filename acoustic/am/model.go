@@ -188,21 +188,18 @@ type head struct {
 func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
 	var h head
 	fixed, isFixed := m.Opts.FixedBoundary() // fixedttilde.go
-	eps := make([]float64, rows)             // ε0 in every row, or the fixed t̃
-	for i := range eps {
-		eps[i] = m.Opts.Eps0
-		if isFixed {
-			eps[i] = fixed
-		}
-	}
 	var err error
 	if isFixed {
-		h.tt = net.Const("t_tilde", eps, rows, 1)
+		tt := make([]float64, rows)
+		for i := range tt {
+			tt[i] = fixed
+		}
+		h.tt = net.Const("t_tilde", tt, rows, 1)
 	} else {
 		if h.bz, err = m.boundaryZ(net, e); err != nil {
 			return h, err
 		}
-		h.tt, _ = m.Boundary.Next(net, net.Const("eps0", eps, rows, 1), h.bz)
+		h.tt, _ = m.Boundary.NextFrom(net, m.Opts.Eps0, h.bz) // every row from ε0
 	}
 	// The head's products with the encoder's output e (H wide) are the
 	// only large ones in it: float32 through internal/gemm, as the SRU's.

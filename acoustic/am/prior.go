@@ -6,6 +6,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
+	"github.com/strode-asr/strode/acoustic/sru"
 )
 
 // gaussianLogLik is the STRODE loss's regenerative term on the graph: the
@@ -83,4 +84,18 @@ func (k *gaussianKernel) Backward(din [][]float64, dout []float64, in [][]float6
 			din[2][i] = c * (d*d/v - 1) / (2 * v) * k.sigma[i]
 		}
 	}
+}
+
+// klRows is the KL term of Theorem 1 per frame (N×1) for the boundary's
+// b(z) column bz: the posterior density at the quadrature nodes against the
+// prior's. In training it is strode's two fused kernels (Boundary.KLTerm
+// and Prior.DensityFused, float64, each checked against the graph form and
+// by finite differences), which replace about 230 graph nodes over N×(K−1)
+// values; the gradient checks (sru.Float32Products off) build the graph form.
+func (m *Model) klRows(net *nn.Net, bz *autodiff.Node) *autodiff.Node {
+	nodes := m.kl.Nodes()
+	if sru.Float32Products {
+		return m.Boundary.KLTerm(net, m.kl, bz, m.Prior.DensityFused(net, nodes))
+	}
+	return m.kl.Term(net.Graph, m.Boundary.Density(net, nodes, bz), m.Prior.Density(net, nodes))
 }

@@ -166,13 +166,7 @@ func (a *linear32) forward32(in [][]float64) []float32 {
 			a.y[i] = max(v, 0)
 		}
 	case ActTanh:
-		for i, v := range a.y {
-			a.y[i] = 2 * v
-		}
-		sigmoidInPlace(a.y)
-		for i, v := range a.y {
-			a.y[i] = 2*v - 1
-		}
+		TanhInPlace(a.y)
 	}
 	return a.y
 }

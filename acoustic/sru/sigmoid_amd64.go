@@ -11,3 +11,6 @@ func sigmoid8(x *float32, n int)
 
 //go:noescape
 func exp8(x *float32, n int)
+
+//go:noescape
+func log8(x *float32, n int) int

@@ -89,6 +89,16 @@ func (b *Boundary) Next(n *nn.Net, t, bz *autodiff.Node) (next, gap *autodiff.No
 	return n.Add(n.StopGradient(t), gap), gap
 }
 
+// NextFrom is Next for rows that all start at the same time t0 (the
+// acoustic head's ε0): a(t0) does not depend on z, so it is computed once
+// (1×1) and added to every row's b(z), where Next would run Φ's a-network
+// on a column of identical times. It returns t' = t0 + gap and the gap.
+func (b *Boundary) NextFrom(n *nn.Net, t0 float64, bz *autodiff.Node) (next, gap *autodiff.Node) {
+	a := b.value(n, n.Const("t0", []float64{t0}, 1, 1))
+	gap = n.Softplus(n.AddRow(bz, a))
+	return n.AddConst(gap, t0), gap
+}
+
 // Deriv is Φ'(t) = σ(a(t) + b(z))·a'(t) for columns t and bz (R×1).
 func (b *Boundary) Deriv(n *nn.Net, t, bz *autodiff.Node) *autodiff.Node {
 	a, da := b.A(n, t)

@@ -41,6 +41,7 @@ func main() {
 	headSize := flag.Int("head", 0, "strode: ODE state and the hidden sizes of f_o, Φ/φ and the prior (0: the preset's)")
 	phiZ := flag.String("phi-z", "", "strode: b(z) of Φ, nonpos or free (the recipes' choice; empty: the preset's)")
 	paired := flag.Int("paired", 0, "instead: this many pairs of one step on one thread and one on two, back to back; prints the median two-thread speed-up of the pairs")
+	vs := flag.String("vs", "", "instead: a second model of this kind (same sizes), and -steps pairs of one step of each back to back; prints the median of the per-pair speed ratios (this model's frames/s over the other's)")
 	flag.Parse()
 	runtime.GOMAXPROCS(*threads)
 	o, err := am.Preset(*preset)
@@ -60,10 +61,7 @@ func main() {
 	if *headSize > 0 {
 		o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden = *headSize, *headSize, *headSize, *headSize
 	}
-	m, err := am.New(o, 1)
-	check(err)
-	g, err := m.Build(*t, *b, am.Train)
-	check(err)
+	m, g := build(o, *t, *b)
 	rng := rand.New(rand.NewSource(1))
 	var us []*am.Utterance
 	for i := 0; i < *b; i++ {
@@ -78,6 +76,16 @@ func main() {
 	}
 	check(g.Load(us, rng))
 	adam := optim.NewAdam(optim.DefaultAdamOptions())
+	if *vs != "" {
+		o2 := o
+		o2.Kind = *vs
+		m2, g2 := build(o2, *t, *b)
+		check(g2.Load(us, rng))
+		adam2 := optim.NewAdam(optim.DefaultAdamOptions())
+		versus(func() { check(g.Run()); adam.Step(m.Params.List) }, func() { check(g2.Run()); adam2.Step(m2.Params.List) },
+			*steps, *preset, *kind, *vs, float64(*t**b))
+		return
+	}
 	if *paired > 0 {
 		pairs(g.Run, func() { adam.Step(m.Params.List) }, *paired, *preset, *kind, float64(*t**b))
 		return
@@ -121,6 +129,45 @@ func main() {
 	rss := peakRSS()
 	fmt.Printf("strode %s %s threads=%d frames/s=%.1f step_s=%.3f gflops=%.2f peak_rss_mib=%.0f cpu_s=%.3f rss_per_frame_mib=%.3f kernel_peak_gflops=%.1f peak_share=%.3f\n",
 		*preset, *kind, *threads, n/med, med, flops/med/1e9, rss, cpus[len(cpus)/2], rss/n, peak, share)
+}
+
+func build(o am.Options, t, b int) (*am.Model, *am.Batch) {
+	m, err := am.New(o, 1)
+	check(err)
+	g, err := m.Build(t, b, am.Train)
+	check(err)
+	return m, g
+}
+
+// versus times n pairs of training steps, one of each model, back to back
+// (the order alternating from pair to pair), and prints the median and
+// quartiles of the per-pair ratios of their speeds: what the acceptance's
+// "strode ≥ 0.8× sru" compares, measured so that the drift of a shared
+// machine's core over seconds hits both sides of every ratio (pairs).
+func versus(a, b func(), n int, preset, kindA, kindB string, frames float64) {
+	timed := func(f func()) float64 {
+		start := time.Now()
+		f()
+		return time.Since(start).Seconds()
+	}
+	timed(a) // warm-up: buffers, page faults
+	timed(b)
+	var ratios, ta, tb []float64
+	for i := 0; i < n; i++ {
+		var x, y float64
+		if i%2 == 0 {
+			x, y = timed(a), timed(b)
+		} else {
+			y, x = timed(b), timed(a)
+		}
+		ratios, ta, tb = append(ratios, y/x), append(ta, x), append(tb, y)
+	}
+	sort.Float64s(ratios)
+	sort.Float64s(ta)
+	sort.Float64s(tb)
+	q := func(f float64) float64 { return ratios[int(f*float64(len(ratios)-1)+0.5)] }
+	fmt.Printf("strode %s %s vs %s pairs=%d frames/s=%.1f frames/s_vs=%.1f ratio=%.3f q1=%.3f q3=%.3f\n",
+		preset, kindA, kindB, n, frames/ta[len(ta)/2], frames/tb[len(tb)/2], q(0.5), q(0.25), q(0.75))
 }
 
 // pairs times n pairs of training steps, one on one thread and one on two,

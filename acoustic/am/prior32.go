@@ -1,0 +1,215 @@
+package am
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/strode-asr/strode/acoustic/autodiff"
+	"github.com/strode-asr/strode/acoustic/nn"
+	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/internal/gemm"
+)
+
+// priorLogLik is the regenerative term of gaussianLogLik with the prior
+// network that gives μ and a from the next frame's input x' in the same
+// node: hid = tanh(x'·W_in + b_in), [μ | a] = hid·[W_μ | W_σ] + [b_μ | b_σ],
+// then (1/S)·Σ_j log N(h̃_j; μ_j, softplus(a_j) + 1e-3) per frame, weighted
+// by w, all in float32 (priorGaussian32). As three fused layers and the
+// float64 Gaussian kernel, μ, a and the hidden layer crossed between float32
+// and float64 six times a minibatch, and the Gaussian's exp, log1p and log
+// ran as scalar float64 calls: at the small preset that was a sixth of the
+// head's time. The gradient checks (sru.Float32Products off) build the
+// float64 layers and gaussianLogLik instead.
+func (m *Model) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autodiff.Node {
+	if !sru.Float32Products {
+		hid := linearAct(net, m.PriorIn, xnext, sru.ActTanh)
+		return gaussianLogLik(net, htilde, linear(net, m.PriorMu, hid), linear(net, m.PriorVar, hid), w)
+	}
+	in, mu, v := m.PriorIn, m.PriorMu, m.PriorVar
+	k := &priorGaussian32{}
+	return net.Sum(net.Fused("prior+gaussian", k, htilde, xnext, net.P(in.W), net.P(in.B),
+		net.P(mu.W), net.P(mu.B), net.P(v.W), net.P(v.B), w))
+}
+
+// priorGaussian32 is priorLogLik's kernel. Inputs: h̃ (N×S), x' (N×D),
+// W_in (D×H), b_in, W_μ (H×S), b_μ, W_σ (H×S), b_σ, w (N×1); output 1×1.
+// Per value, with d = h̃ − μ, e = e^{−|a|}, v = max(a, 0) + log1p(e) + 1e-3
+// and σ(a) from the same e, log N = −½ log 2π − ½ log v − d²/(2v) (the
+// exponentials and logarithms eight at a time: sru.ExpInPlace, about 2 ulp,
+// and sru.LogInPlace, about 1 ulp; log1p(e) = log(1 + e)·e/((1 + e) − 1),
+// exact to a few ulp where 1 + e rounds, and e where it rounds to 1). Row
+// sums are accumulated in float64. Reverse, with c_r = g·w_r/S: dh̃ = −c·d/v,
+// dμ = −dh̃, da = c·(d²/v − 1)/(2v)·σ(a), then the two layers' products in
+// float32 (bias gradients summed in float64). x' and w are data: their
+// gradients stay zero.
+type priorGaussian32 struct {
+	n, s, d, h int
+	// float32 copies of the latest Forward's inputs; wcat = [W_μ | W_σ]
+	// (H×2S) and bcat its bias, so that μ and a are one product
+	x, hs, win, bin, wcat, bcat []float32
+	hid, o2                     []float32 // tanh layer (N×H); [μ | a] (N×2S)
+	v, sig                      []float32 // per value: v and σ(a), kept for the reverse pass
+	lv                          []float32 // scratch: e, then log v
+	dcat, dhid, dwcat, dwin     []float32
+}
+
+func (k *priorGaussian32) Shape(in [][2]int) (int, int, error) {
+	if len(in) != 9 {
+		return 0, 0, fmt.Errorf("am: prior+gaussian of %d inputs, want 9", len(in))
+	}
+	n, s, d, h := in[0][0], in[0][1], in[1][1], in[2][1]
+	want := [][2]int{{n, s}, {n, d}, {d, h}, {1, h}, {h, s}, {1, s}, {h, s}, {1, s}, {n, 1}}
+	for i, w := range want {
+		if in[i] != w {
+			return 0, 0, fmt.Errorf("am: prior+gaussian input %d is %v, want %v (inputs %v)", i, in[i], w, in)
+		}
+	}
+	k.n, k.s, k.d, k.h = n, s, d, h
+	f := func(c int) []float32 { return make([]float32, c) }
+	k.x, k.hs, k.win, k.bin, k.wcat, k.bcat = f(n*d), f(n*s), f(d*h), f(h), f(h*2*s), f(2*s)
+	k.hid, k.o2, k.v, k.sig, k.lv = f(n*h), f(n*2*s), f(n*s), f(n*s), f(n*s)
+	k.dcat, k.dhid, k.dwcat, k.dwin = f(n*2*s), f(n*h), f(h*2*s), f(d*h)
+	return 1, 1, nil
+}
+
+// narrow32 rounds src into dst (same length).
+func narrow32(dst []float32, src []float64) {
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
+// broadcastRows sets every row (len(row) wide) of m to row.
+func broadcastRows(m, row []float32) {
+	for r := 0; r < len(m); r += len(row) {
+		copy(m[r:r+len(row)], row)
+	}
+}
+
+func (k *priorGaussian32) Forward(out []float64, in [][]float64) {
+	n, s, d, h, s2 := k.n, k.s, k.d, k.h, 2*k.s
+	narrow32(k.hs, in[0])
+	narrow32(k.x, in[1])
+	narrow32(k.win, in[2])
+	narrow32(k.bin, in[3])
+	for i := 0; i < h; i++ {
+		narrow32(k.wcat[i*s2:i*s2+s], in[4][i*s:(i+1)*s])
+		narrow32(k.wcat[i*s2+s:(i+1)*s2], in[6][i*s:(i+1)*s])
+	}
+	narrow32(k.bcat[:s], in[5])
+	narrow32(k.bcat[s:], in[7])
+	broadcastRows(k.hid, k.bin)
+	gemm.Sgemm(false, false, n, h, d, 1, k.x, d, k.win, h, 1, k.hid, h)
+	sru.TanhInPlace(k.hid)
+	broadcastRows(k.o2, k.bcat)
+	gemm.Sgemm(false, false, n, s2, h, 1, k.hid, h, k.wcat, s2, 1, k.o2, s2)
+	// e = e^{−|a|} for every value, then v, σ(a) and log v.
+	e := k.lv
+	for r := 0; r < n; r++ {
+		for j, a := range k.o2[r*s2+s : (r+1)*s2] {
+			e[r*s+j] = -abs32(a)
+		}
+	}
+	sru.ExpInPlace(e)
+	for i, ei := range e {
+		k.v[i] = 1 + ei
+	}
+	sru.LogInPlace(k.v) // log(1 + e), for log1p(e)
+	for r := 0; r < n; r++ {
+		for j, a := range k.o2[r*s2+s : (r+1)*s2] {
+			i := r*s + j
+			ei := e[i]
+			u := 1 + ei
+			l1p := ei // log1p(e): e where 1 + e rounds to 1
+			if u != 1 {
+				l1p = k.v[i] * ei / (u - 1)
+			}
+			k.v[i] = max(a, 0) + l1p + 1e-3
+			k.sig[i] = 1 / u
+			if a < 0 {
+				k.sig[i] = ei / u
+			}
+		}
+	}
+	copy(k.lv, k.v)
+	sru.LogInPlace(k.lv)
+	total := 0.0
+	for r := 0; r < n; r++ {
+		w := in[8][r]
+		if w == 0 {
+			continue
+		}
+		var sum float32
+		for j, mu := range k.o2[r*s2 : r*s2+s] {
+			i := r*s + j
+			dv := k.hs[i] - mu
+			sum += -0.5*k.lv[i] - dv*dv/(2*k.v[i])
+		}
+		total += w * (float64(sum) - float64(s)*halfLog2Pi)
+	}
+	out[0] = total / float64(s)
+}
+
+func (k *priorGaussian32) Backward(din [][]float64, dout []float64, in [][]float64) {
+	n, s, d, h, s2 := k.n, k.s, k.d, k.h, 2*k.s
+	g := dout[0] / float64(s)
+	dh := din[0]
+	for r := 0; r < n; r++ {
+		row := k.dcat[r*s2 : (r+1)*s2]
+		c := float32(g * in[8][r])
+		if c == 0 {
+			clear(row)
+			continue
+		}
+		for j, mu := range k.o2[r*s2 : r*s2+s] {
+			i := r*s + j
+			dv, v := k.hs[i]-mu, k.v[i]
+			dhv := -c * dv / v
+			dh[i] = float64(dhv)
+			row[j] = -dhv
+			row[s+j] = c * (dv*dv/v - 1) / (2 * v) * k.sig[i]
+		}
+	}
+	// [μ | a] = hid·wcat + bcat
+	gemm.Sgemm(true, false, h, s2, n, 1, k.hid, h, k.dcat, s2, 0, k.dwcat, s2)
+	for i := 0; i < h; i++ {
+		widen64(din[4][i*s:(i+1)*s], k.dwcat[i*s2:i*s2+s])
+		widen64(din[6][i*s:(i+1)*s], k.dwcat[i*s2+s:(i+1)*s2])
+	}
+	columnSums(din[5], din[7], k.dcat, s)
+	gemm.Sgemm(false, true, n, h, s2, 1, k.dcat, s2, k.wcat, s2, 0, k.dhid, h)
+	for i, y := range k.hid {
+		k.dhid[i] *= 1 - y*y
+	}
+	// hid = tanh(x'·W_in + b_in)
+	gemm.Sgemm(true, false, d, h, n, 1, k.x, d, k.dhid, h, 0, k.dwin, h)
+	widen64(din[2], k.dwin)
+	columnSums(din[3], nil, k.dhid, h)
+}
+
+// columnSums adds the column sums of m (rows of width w, or of 2w when b
+// is not nil) into a (the first w columns) and b (the next w), in float64.
+func columnSums(a, b []float64, m []float32, w int) {
+	stride := w
+	if b != nil {
+		stride = 2 * w
+	}
+	for r := 0; r < len(m); r += stride {
+		for j, v := range m[r : r+w] {
+			a[j] += float64(v)
+		}
+		if b != nil {
+			for j, v := range m[r+w : r+2*w] {
+				b[j] += float64(v)
+			}
+		}
+	}
+}
+
+func widen64(dst []float64, src []float32) {
+	for i, v := range src {
+		dst[i] = float64(v)
+	}
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

@@ -195,17 +195,20 @@ func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
 			tt[i] = fixed
 		}
 		h.tt = net.Const("t_tilde", tt, rows, 1)
-	} else {
-		if h.bz, err = m.boundaryZ(net, e); err != nil {
-			return h, err
-		}
-		h.tt, _ = m.Boundary.NextFrom(net, m.Opts.Eps0, h.bz) // every row from ε0
 	}
 	// The head's products with the encoder's output e (H wide) are the
 	// only large ones in it: float32 through internal/gemm, as the SRU's.
-	h0, err := sru.MatMul(net, e, net.P(m.Proj))
+	var h0 *autodiff.Node
+	if isFixed {
+		h0, err = sru.MatMul(net, e, net.P(m.Proj))
+	} else {
+		h0, h.bz, err = m.headEntry(net, e)
+	}
 	if err != nil {
 		return h, err
+	}
+	if !isFixed {
+		h.tt, _ = m.Boundary.NextFrom(net, m.Opts.Eps0, h.bz) // every row from ε0
 	}
 	h.htilde = h0
 	if !isFixed || fixed != 0 {

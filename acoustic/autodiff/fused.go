@@ -212,3 +212,35 @@ func (o *fusedGradOp) Hashcode() uint32 {
 	o.WriteHash(h)
 	return h.Sum32()
 }
+
+// Columns is the block of columns lo ≤ j < hi of the matrix a, as a fused
+// node (a copy forward, a scatter backward): how a kernel that computes
+// several results in one pass, side by side in one output, hands them to
+// different consumers.
+func (g *Graph) Columns(a *Node, lo, hi int) *Node {
+	return g.Fused("columns", &columnsKernel{lo: lo, hi: hi}, a)
+}
+
+type columnsKernel struct{ lo, hi, cols int }
+
+func (k *columnsKernel) Shape(in [][2]int) (int, int, error) {
+	if len(in) != 1 || k.lo < 0 || k.lo >= k.hi || k.hi > in[0][1] {
+		return 0, 0, fmt.Errorf("columns %d…%d of %v", k.lo, k.hi, in)
+	}
+	k.cols = in[0][1]
+	return in[0][0], k.hi - k.lo, nil
+}
+
+func (k *columnsKernel) Forward(out []float64, in [][]float64) {
+	w := k.hi - k.lo
+	for r := 0; r < len(out)/w; r++ {
+		copy(out[r*w:(r+1)*w], in[0][r*k.cols+k.lo:r*k.cols+k.hi])
+	}
+}
+
+func (k *columnsKernel) Backward(din [][]float64, dout []float64, in [][]float64) {
+	w := k.hi - k.lo
+	for r := 0; r < len(dout)/w; r++ {
+		copy(din[0][r*k.cols+k.lo:r*k.cols+k.hi], dout[r*w:(r+1)*w])
+	}
+}

@@ -53,3 +53,44 @@ func TestReuseAndBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// TestColumns: two blocks of columns of one matrix, used by different
+// terms, give the block's values and scatter their gradients back into the
+// right columns (and nothing into the columns neither takes).
+func TestColumns(t *testing.T) {
+	g := New()
+	a := g.Param("a", []float64{1, 2, 3, 4, 5, 6, 7, 8}, 2, 4)
+	left, right := g.Columns(a, 0, 2), g.Columns(a, 3, 4)
+	s := g.Sum(g.Add(g.Scale(g.Sum(left), 2), g.Scale(g.Sum(g.Square(right)), 1)))
+	m, err := g.Compile(s, []*Node{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Value(left), []float64{1, 2, 5, 6}; !equal(got, want) {
+		t.Errorf("left %v, want %v", got, want)
+	}
+	if got, want := Value(s)[0], 2*(1+2+5+6)+16+64.0; got != want {
+		t.Errorf("sum %v, want %v", got, want)
+	}
+	if got, want := m.Grad(0), []float64{2, 2, 0, 8, 2, 2, 0, 16}; !equal(got, want) {
+		t.Errorf("gradient %v, want %v", got, want)
+	}
+	if g.Columns(a, 2, 5); g.Err() == nil {
+		t.Error("columns 2…5 of a 2×4 matrix: no error")
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -89,22 +89,28 @@ func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
 	for i, w := range [][]float32{e.w0, e.b0, e.w1, e.b1, e.w2, e.b2} {
 		narrow(w, in[i+2])
 	}
-	h := e.state
-	narrow(h, h0)
+	// The trajectory's states are the steps' own: step s reads hs[s] and
+	// writes the next state straight into hs[s+1] (the last into state).
+	narrow(e.hs[0], h0)
 	for s := 0; s < e.steps; s++ {
-		copy(e.hs[s], h)
+		h := e.hs[s]
 		e.dense(e.u0[s], h, e.w0, e.b0, r, d, hid, true)
 		e.dense(e.u1[s], e.u0[s], e.w1, e.b1, r, hid, hid, true)
 		e.dense(e.fs[s], e.u1[s], e.w2, e.b2, r, hid, d, false)
+		next := e.state
+		if s+1 < e.steps {
+			next = e.hs[s+1]
+		}
 		f := e.fs[s]
 		for i := 0; i < r; i++ {
 			st := e.stepSize(span, i)
-			for j := i * d; j < (i+1)*d; j++ {
-				h[j] += st * f[j]
+			hi, fi, ni := h[i*d:(i+1)*d], f[i*d:(i+1)*d], next[i*d:(i+1)*d]
+			for j, v := range hi {
+				ni[j] = v + st*fi[j]
 			}
 		}
 	}
-	widen(out, h)
+	widen(out, e.state)
 }
 
 // Backward is eulerMLP.Backward in float32 (see there for the equations).

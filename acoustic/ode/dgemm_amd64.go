@@ -29,3 +29,9 @@ func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, 
 
 //go:noescape
 func tanhGrad32x8(du, u *float32, n int)
+
+//go:noescape
+func eulerStep8(dst, x, y *float32, a float32, n int)
+
+//go:noescape
+func scaleDot4(dst, x, y *float32, a float32, n int) float64

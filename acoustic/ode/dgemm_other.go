@@ -29,3 +29,9 @@ func sgemm6x8(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, 
 }
 
 func tanhGrad32x8(du, u *float32, n int) { panic("ode: tanhGrad32x8 without amd64") }
+
+func eulerStep8(dst, x, y *float32, a float32, n int) { panic("ode: eulerStep8 without amd64") }
+
+func scaleDot4(dst, x, y *float32, a float32, n int) float64 {
+	panic("ode: scaleDot4 without amd64")
+}

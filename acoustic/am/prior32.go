@@ -31,15 +31,20 @@ func (m *Model) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autod
 		net.P(mu.W), net.P(mu.B), net.P(v.W), net.P(v.B), w))
 }
 
+// gaussRowBlock is how many rows priorGaussian32 takes through its
+// elementwise passes at a time: 64 rows of S = 64 values are 16 KB an array.
+const gaussRowBlock = 64
+
 // priorGaussian32 is priorLogLik's kernel. Inputs: h̃ (N×S), x' (N×D),
 // W_in (D×H), b_in, W_μ (H×S), b_μ, W_σ (H×S), b_σ, w (N×1); output 1×1.
 // Per value, with d = h̃ − μ, e = e^{−|a|}, v = max(a, 0) + log1p(e) + 1e-3
-// and σ(a) from the same e, log N = −½ log 2π − ½ log v − d²/(2v) (the
+// and σ(a) from the same e, log N = −½ log 2π − ½ log v − ½d²·(1/v) (the
 // exponentials and logarithms eight at a time: sru.ExpInPlace, about 2 ulp,
 // and sru.LogInPlace, about 1 ulp; log1p(e) = log(1 + e)·e/((1 + e) − 1),
 // exact to a few ulp where 1 + e rounds, and e where it rounds to 1). Row
 // sums are accumulated in float64. Reverse, with c_r = g·w_r/S: dh̃ = −c·d/v,
-// dμ = −dh̃, da = c·(d²/v − 1)/(2v)·σ(a), then the two layers' products in
+// dμ = −dh̃, da = c·(d²/v − 1)/(2v)·σ(a) (one division per value, 1/v,
+// kept from the forward pass), then the two layers' products in
 // float32 (bias gradients summed in float64). x' and w are data: their
 // gradients stay zero.
 type priorGaussian32 struct {
@@ -48,8 +53,8 @@ type priorGaussian32 struct {
 	// (H×2S) and bcat its bias, so that μ and a are one product
 	x, hs, win, bin, wcat, bcat []float32
 	hid, o2                     []float32 // tanh layer (N×H); [μ | a] (N×2S)
-	v, sig                      []float32 // per value: v and σ(a), kept for the reverse pass
-	lv                          []float32 // scratch: e, then log v
+	iv, sig                     []float32 // per value: 1/v and σ(a), kept for the reverse pass
+	lv                          []float32 // scratch: e, then v and log v
 	dcat, dhid, dwcat, dwin     []float32
 }
 
@@ -67,7 +72,7 @@ func (k *priorGaussian32) Shape(in [][2]int) (int, int, error) {
 	k.n, k.s, k.d, k.h = n, s, d, h
 	f := func(c int) []float32 { return make([]float32, c) }
 	k.x, k.hs, k.win, k.bin, k.wcat, k.bcat = f(n*d), f(n*s), f(d*h), f(h), f(h*2*s), f(2*s)
-	k.hid, k.o2, k.v, k.sig, k.lv = f(n*h), f(n*2*s), f(n*s), f(n*s), f(n*s)
+	k.hid, k.o2, k.iv, k.sig, k.lv = f(n*h), f(n*2*s), f(n*s), f(n*s), f(n*s)
 	k.dcat, k.dhid, k.dwcat, k.dwin = f(n*2*s), f(n*h), f(h*2*s), f(d*h)
 	return 1, 1, nil
 }
@@ -79,10 +84,16 @@ func narrow32(dst []float32, src []float64) {
 	}
 }
 
-// broadcastRows sets every row (len(row) wide) of m to row.
+// broadcastRows sets every row (len(row) wide) of m to row: the first row,
+// then copies of what is filled, doubling (a few long copies instead of a
+// short one per row).
 func broadcastRows(m, row []float32) {
-	for r := 0; r < len(m); r += len(row) {
-		copy(m[r:r+len(row)], row)
+	if len(m) == 0 {
+		return
+	}
+	n := copy(m, row)
+	for n < len(m) {
+		n += copy(m[n:], m[:n])
 	}
 }
 
@@ -103,49 +114,55 @@ func (k *priorGaussian32) Forward(out []float64, in [][]float64) {
 	sru.TanhInPlace(k.hid)
 	broadcastRows(k.o2, k.bcat)
 	gemm.Sgemm(false, false, n, s2, h, 1, k.hid, h, k.wcat, s2, 1, k.o2, s2)
-	// e = e^{−|a|} for every value, then v, σ(a) and log v.
-	e := k.lv
-	for r := 0; r < n; r++ {
-		for j, a := range k.o2[r*s2+s : (r+1)*s2] {
-			e[r*s+j] = -abs32(a)
-		}
-	}
-	sru.ExpInPlace(e)
-	for i, ei := range e {
-		k.v[i] = 1 + ei
-	}
-	sru.LogInPlace(k.v) // log(1 + e), for log1p(e)
-	for r := 0; r < n; r++ {
-		for j, a := range k.o2[r*s2+s : (r+1)*s2] {
-			i := r*s + j
-			ei := e[i]
-			u := 1 + ei
-			l1p := ei // log1p(e): e where 1 + e rounds to 1
-			if u != 1 {
-				l1p = k.v[i] * ei / (u - 1)
-			}
-			k.v[i] = max(a, 0) + l1p + 1e-3
-			k.sig[i] = 1 / u
-			if a < 0 {
-				k.sig[i] = ei / u
-			}
-		}
-	}
-	copy(k.lv, k.v)
-	sru.LogInPlace(k.lv)
+	// Per block of rows (its values stay in cache through the passes):
+	// e = e^{−|a|}, log(1 + e), then v — kept as 1/v, all the rest needs —
+	// σ(a), log v and the rows' sums.
 	total := 0.0
-	for r := 0; r < n; r++ {
-		w := in[8][r]
-		if w == 0 {
-			continue
+	for r0 := 0; r0 < n; r0 += gaussRowBlock {
+		r1 := min(r0+gaussRowBlock, n)
+		e, l := k.lv[r0*s:r1*s], k.iv[r0*s:r1*s]
+		for r := r0; r < r1; r++ {
+			for j, a := range k.o2[r*s2+s : (r+1)*s2] {
+				e[(r-r0)*s+j] = -abs32(a)
+			}
 		}
-		var sum float32
-		for j, mu := range k.o2[r*s2 : r*s2+s] {
-			i := r*s + j
-			dv := k.hs[i] - mu
-			sum += -0.5*k.lv[i] - dv*dv/(2*k.v[i])
+		sru.ExpInPlace(e)
+		for i, ei := range e {
+			l[i] = 1 + ei
 		}
-		total += w * (float64(sum) - float64(s)*halfLog2Pi)
+		sru.LogInPlace(l) // log(1 + e), for log1p(e)
+		for r := r0; r < r1; r++ {
+			for j, a := range k.o2[r*s2+s : (r+1)*s2] {
+				i := (r-r0)*s + j
+				ei := e[i]
+				u := 1 + ei
+				l1p := ei // log1p(e): e where 1 + e rounds to 1
+				if u != 1 {
+					l1p = l[i] * ei / (u - 1)
+				}
+				v := max(a, 0) + l1p + 1e-3
+				l[i], e[i] = 1/v, v
+				sg := ei
+				if a >= 0 {
+					sg = 1
+				}
+				k.sig[r*s+j] = sg / u
+			}
+		}
+		sru.LogInPlace(e) // log v
+		for r := r0; r < r1; r++ {
+			w := in[8][r]
+			if w == 0 {
+				continue
+			}
+			var sum float32
+			for j, mu := range k.o2[r*s2 : r*s2+s] {
+				i := (r-r0)*s + j
+				dv := k.hs[r*s+j] - mu
+				sum += -0.5*e[i] - 0.5*dv*dv*l[i]
+			}
+			total += w * (float64(sum) - float64(s)*halfLog2Pi)
+		}
 	}
 	out[0] = total / float64(s)
 }
@@ -163,11 +180,11 @@ func (k *priorGaussian32) Backward(din [][]float64, dout []float64, in [][]float
 		}
 		for j, mu := range k.o2[r*s2 : r*s2+s] {
 			i := r*s + j
-			dv, v := k.hs[i]-mu, k.v[i]
-			dhv := -c * dv / v
+			dv, iv := k.hs[i]-mu, k.iv[i]
+			dhv := -c * dv * iv
 			dh[i] = float64(dhv)
 			row[j] = -dhv
-			row[s+j] = c * (dv*dv/v - 1) / (2 * v) * k.sig[i]
+			row[s+j] = c * (dv*dv*iv - 1) * (0.5 * iv) * k.sig[i]
 		}
 	}
 	// [μ | a] = hid·wcat + bcat

@@ -27,7 +27,7 @@ func TestPriorGaussian32MatchesFloat64(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewSource(5))
-	const n = 40
+	const n = 150 // more than gaussRowBlock: whole blocks and a partial one
 	for j := range m.PriorVar.B.Data {
 		m.PriorVar.B.Data[j] = -30 + 40*float64(j)/float64(o.ODEState-1)
 	}

@@ -12,6 +12,7 @@
 #   bench/sru.sh                       # from the repository root
 #   ROUNDS=3 STEPS=5 PRESETS="small" THREADS="1 2" bench/sru.sh
 #   FRAMES=100 PRESETS=paper bench/sru.sh  # shorter utterances on a loaded machine
+#   ROUNDS=1 PAIRS=30 PRESETS=small THREADS=1 bench/sru.sh  # strode/sru at the small preset
 #
 # Two threads on a shared VM: prefer `srutrain -paired=N` (bench/README.md).
 set -euo pipefail
@@ -23,6 +24,7 @@ THREADS=${THREADS:-"1 2"}
 MODELS=${MODELS:-${MODEL:-strode sru}}
 PY=${PY:-/usr/bin/python3}  # a python3 with torch (Debian python3-torch by default)
 FRAMES=${FRAMES:-500}
+PAIRS=${PAIRS:-15}  # pairs of strode and sru steps for the in-process ratio (0: none)
 UTTS=${UTTS:-}  # default: 8 (small), 16 (paper)
 OUT=bench/out/sru
 mkdir -p "$OUT"
@@ -70,4 +72,13 @@ awk '{ key=$2" threads="substr($4,9); side=($1=="pytorch") ? "pytorch" : $3;
          printf "%-17s %-7s %8.1f fr/s %6.2f GF/s %5.0f MiB %7.3f cpu-s %4.2f of kernel peak | %s/pytorch %.2f cpu %.2f\n",
            k, s, med(fr,s,k), med(gf,s,k), med(rs,s,k), med(cp,s,k), med(sh,s,k), s, medratio(fr,s,fr,"pytorch",k), medratio(cp,"pytorch",cp,s,k);
        if (n["strode",k]>0 && n["sru",k]>0) printf "%-17s strode/sru %.2f\n", k, medratio(fr,"strode",fr,"sru",k) } }' "$OUT/runs.txt" | sort
+# strode against sru by pairs of steps in one process (srutrain -vs): the ratio the drift of a
+# shared machine's core over seconds distorts least (bench/README.md, Pairs).
+if [ "${PAIRS:-15}" -gt 0 ] && [[ " $MODELS " == *" strode "* && " $MODELS " == *" sru "* ]]; then
+  echo "== strode/sru by $PAIRS pairs of one-thread steps in one process (median, quartiles of the per-pair ratios)"
+  for p in $PRESETS; do
+    case $p in small) pdfs=200 u=${UTTS:-8} ;; paper) pdfs=5000 u=${UTTS:-16} ;; esac
+    "$BIN" -preset=$p -model=strode -vs=sru -pdfs=$pdfs -frames=$FRAMES -utts=$u -steps=$PAIRS -threads=1
+  done
+fi
 echo "== $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}; load: $(uptime | sed 's/.*load average: //')"

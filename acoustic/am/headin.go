@@ -2,6 +2,7 @@ package am
 
 import (
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
@@ -123,26 +124,26 @@ func (k *headIn) Forward(out []float64, in [][]float64) {
 	n, hIn, s, h := k.n, k.hIn, k.s, k.h
 	sh := s + h
 	w, b := k.layers(in)
-	narrow32(k.ex, in[0])
+	f32.Narrow(k.ex, in[0])
 	for i := 0; i < hIn; i++ {
-		narrow32(k.wcat[i*sh:i*sh+s], in[1][i*s:(i+1)*s])
-		narrow32(k.wcat[i*sh+s:(i+1)*sh], w[0][i*h:(i+1)*h])
+		f32.Narrow(k.wcat[i*sh:i*sh+s], in[1][i*s:(i+1)*s])
+		f32.Narrow(k.wcat[i*sh+s:(i+1)*sh], w[0][i*h:(i+1)*h])
 	}
 	clear(k.bcat)
 	clear(k.b1)
 	clear(k.b2)
 	if b[0] != nil {
-		narrow32(k.bcat[s:], b[0])
+		f32.Narrow(k.bcat[s:], b[0])
 	}
 	if b[1] != nil {
-		narrow32(k.b1, b[1])
+		f32.Narrow(k.b1, b[1])
 	}
 	if b[2] != nil {
-		narrow32(k.b2, b[2])
+		f32.Narrow(k.b2, b[2])
 	}
-	narrow32(k.w1, w[1])
-	narrow32(k.w2, w[2])
-	broadcastRows(k.y, k.bcat)
+	f32.Narrow(k.w1, w[1])
+	f32.Narrow(k.w2, w[2])
+	f32.FillRows(k.y, k.bcat)
 	gemm.Sgemm(false, false, n, sh, hIn, 1, k.ex, hIn, k.wcat, sh, 1, k.y, sh)
 	for r := 0; r < n; r++ {
 		copy(k.u0[r*h:(r+1)*h], k.y[r*sh+s:(r+1)*sh])
@@ -150,16 +151,16 @@ func (k *headIn) Forward(out []float64, in [][]float64) {
 	if k.tanh[0] {
 		sru.TanhInPlace(k.u0)
 	}
-	broadcastRows(k.u1, k.b1)
+	f32.FillRows(k.u1, k.b1)
 	gemm.Sgemm(false, false, n, h, h, 1, k.u0, h, k.w1, h, 1, k.u1, h)
 	if k.tanh[1] {
 		sru.TanhInPlace(k.u1)
 	}
-	broadcastRows(k.b, k.b2)
+	f32.FillRows(k.b, k.b2)
 	gemm.Sgemm(false, false, n, 1, h, 1, k.u1, h, k.w2, 1, 1, k.b, 1)
 	for r := 0; r < n; r++ {
 		o := out[r*(s+1) : (r+1)*(s+1)]
-		widen64(o[:s], k.y[r*sh:r*sh+s])
+		f32.Widen(o[:s], k.y[r*sh:r*sh+s])
 		o[s] = float64(k.b[r])
 	}
 }
@@ -180,12 +181,12 @@ func (k *headIn) Backward(din [][]float64, dout []float64, in [][]float64) {
 	}
 	for r := 0; r < n; r++ {
 		o := dout[r*(s+1) : (r+1)*(s+1)]
-		narrow32(k.dy[r*sh:r*sh+s], o[:s])
+		f32.Narrow(k.dy[r*sh:r*sh+s], o[:s])
 		k.db[r] = float32(o[s])
 	}
 	// b = u1·L2 + c2
 	gemm.Sgemm(true, false, h, 1, n, 1, k.u1, h, k.db, 1, 0, k.dw2, 1)
-	widen64(dw[2], k.dw2)
+	f32.Widen(dw[2], k.dw2)
 	if dbias[2] != nil {
 		columnSums(dbias[2], nil, k.db, 1)
 	}
@@ -197,7 +198,7 @@ func (k *headIn) Backward(din [][]float64, dout []float64, in [][]float64) {
 	}
 	// u1 = act1(u0·L1 + c1); du0 goes straight into dy's u columns
 	gemm.Sgemm(true, false, h, h, n, 1, k.u0, h, k.du1, h, 0, k.dw1, h)
-	widen64(dw[1], k.dw1)
+	f32.Widen(dw[1], k.dw1)
 	if dbias[1] != nil {
 		columnSums(dbias[1], nil, k.du1, h)
 	}
@@ -213,8 +214,8 @@ func (k *headIn) Backward(din [][]float64, dout []float64, in [][]float64) {
 	// [h0 | u] = e·[P | L0] + [0 | c0]
 	gemm.Sgemm(true, false, hIn, sh, n, 1, k.ex, hIn, k.dy, sh, 0, k.dwcat, sh)
 	for i := 0; i < hIn; i++ {
-		widen64(din[1][i*s:(i+1)*s], k.dwcat[i*sh:i*sh+s])
-		widen64(dw[0][i*h:(i+1)*h], k.dwcat[i*sh+s:(i+1)*sh])
+		f32.Widen(din[1][i*s:(i+1)*s], k.dwcat[i*sh:i*sh+s])
+		f32.Widen(dw[0][i*h:(i+1)*h], k.dwcat[i*sh+s:(i+1)*sh])
 	}
 	if dbias[0] != nil {
 		for r := 0; r < n; r++ {
@@ -224,5 +225,5 @@ func (k *headIn) Backward(din [][]float64, dout []float64, in [][]float64) {
 		}
 	}
 	gemm.Sgemm(false, true, n, hIn, sh, 1, k.dy, sh, k.wcat, sh, 0, k.de, hIn)
-	widen64(din[0], k.de)
+	f32.Widen(din[0], k.de)
 }

@@ -2,6 +2,7 @@ package am
 
 import (
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 	"math"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
@@ -77,42 +78,22 @@ func (k *priorGaussian32) Shape(in [][2]int) (int, int, error) {
 	return 1, 1, nil
 }
 
-// narrow32 rounds src into dst (same length).
-func narrow32(dst []float32, src []float64) {
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-// broadcastRows sets every row (len(row) wide) of m to row: the first row,
-// then copies of what is filled, doubling (a few long copies instead of a
-// short one per row).
-func broadcastRows(m, row []float32) {
-	if len(m) == 0 {
-		return
-	}
-	n := copy(m, row)
-	for n < len(m) {
-		n += copy(m[n:], m[:n])
-	}
-}
-
 func (k *priorGaussian32) Forward(out []float64, in [][]float64) {
 	n, s, d, h, s2 := k.n, k.s, k.d, k.h, 2*k.s
-	narrow32(k.hs, in[0])
-	narrow32(k.x, in[1])
-	narrow32(k.win, in[2])
-	narrow32(k.bin, in[3])
+	f32.Narrow(k.hs, in[0])
+	f32.Narrow(k.x, in[1])
+	f32.Narrow(k.win, in[2])
+	f32.Narrow(k.bin, in[3])
 	for i := 0; i < h; i++ {
-		narrow32(k.wcat[i*s2:i*s2+s], in[4][i*s:(i+1)*s])
-		narrow32(k.wcat[i*s2+s:(i+1)*s2], in[6][i*s:(i+1)*s])
+		f32.Narrow(k.wcat[i*s2:i*s2+s], in[4][i*s:(i+1)*s])
+		f32.Narrow(k.wcat[i*s2+s:(i+1)*s2], in[6][i*s:(i+1)*s])
 	}
-	narrow32(k.bcat[:s], in[5])
-	narrow32(k.bcat[s:], in[7])
-	broadcastRows(k.hid, k.bin)
+	f32.Narrow(k.bcat[:s], in[5])
+	f32.Narrow(k.bcat[s:], in[7])
+	f32.FillRows(k.hid, k.bin)
 	gemm.Sgemm(false, false, n, h, d, 1, k.x, d, k.win, h, 1, k.hid, h)
 	sru.TanhInPlace(k.hid)
-	broadcastRows(k.o2, k.bcat)
+	f32.FillRows(k.o2, k.bcat)
 	gemm.Sgemm(false, false, n, s2, h, 1, k.hid, h, k.wcat, s2, 1, k.o2, s2)
 	// Per block of rows (its values stay in cache through the passes):
 	// e = e^{−|a|}, log(1 + e), then v — kept as 1/v, all the rest needs —
@@ -190,8 +171,8 @@ func (k *priorGaussian32) Backward(din [][]float64, dout []float64, in [][]float
 	// [μ | a] = hid·wcat + bcat
 	gemm.Sgemm(true, false, h, s2, n, 1, k.hid, h, k.dcat, s2, 0, k.dwcat, s2)
 	for i := 0; i < h; i++ {
-		widen64(din[4][i*s:(i+1)*s], k.dwcat[i*s2:i*s2+s])
-		widen64(din[6][i*s:(i+1)*s], k.dwcat[i*s2+s:(i+1)*s2])
+		f32.Widen(din[4][i*s:(i+1)*s], k.dwcat[i*s2:i*s2+s])
+		f32.Widen(din[6][i*s:(i+1)*s], k.dwcat[i*s2+s:(i+1)*s2])
 	}
 	columnSums(din[5], din[7], k.dcat, s)
 	gemm.Sgemm(false, true, n, h, s2, 1, k.dcat, s2, k.wcat, s2, 0, k.dhid, h)
@@ -200,7 +181,7 @@ func (k *priorGaussian32) Backward(din [][]float64, dout []float64, in [][]float
 	}
 	// hid = tanh(x'·W_in + b_in)
 	gemm.Sgemm(true, false, d, h, n, 1, k.x, d, k.dhid, h, 0, k.dwin, h)
-	widen64(din[2], k.dwin)
+	f32.Widen(din[2], k.dwin)
 	columnSums(din[3], nil, k.dhid, h)
 }
 
@@ -220,12 +201,6 @@ func columnSums(a, b []float64, m []float32, w int) {
 				b[j] += float64(v)
 			}
 		}
-	}
-}
-
-func widen64(dst []float64, src []float32) {
-	for i, v := range src {
-		dst[i] = float64(v)
 	}
 }
 

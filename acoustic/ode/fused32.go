@@ -1,5 +1,7 @@
 package ode
 
+import "github.com/strode-asr/strode/internal/f32"
+
 // eulerMLP32 is eulerMLP computed in float32, as the paper's reference code
 // trains: the inputs are rounded to float32 once per Forward, the K steps,
 // their trajectory and the reverse pass run in float32 (products through
@@ -51,39 +53,12 @@ func (e *eulerMLP32) alloc(r, d, h int) {
 	e.db0, e.db1, e.db2 = make([]float32, h), make([]float32, h), make([]float32, d)
 }
 
-// narrow rounds src into dst (same length).
-func narrow(dst []float32, src []float64) {
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-// widen copies src into dst (same length).
-func widen(dst []float64, src []float32) {
-	for i, v := range src {
-		dst[i] = float64(v)
-	}
-}
-
 // dense is out = tanh?(x·w + b) for x r×k, w k×n, b 1×n.
 func (e *eulerMLP32) dense(out, x, w, b []float32, r, k, n int, act bool) {
-	fillRows(out[:r*n], b)
+	f32.FillRows(out[:r*n], b)
 	e.mm.mul(r, n, k, x, k, 1, w, n, out, n)
 	if act {
 		tanh32(out)
-	}
-}
-
-// fillRows sets every row (len(row) wide) of m to row: the first row, then
-// copies of what is filled, doubling, so that a few large copies do what a
-// copy per row (thousands of short ones) did.
-func fillRows(m, row []float32) {
-	if len(m) == 0 {
-		return
-	}
-	n := copy(m, row)
-	for n < len(m) {
-		n += copy(m[n:], m[:n])
 	}
 }
 
@@ -98,11 +73,11 @@ func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
 	hid := len(in[3])
 	e.alloc(r, d, hid)
 	for i, w := range [][]float32{e.w0, e.b0, e.w1, e.b1, e.w2, e.b2} {
-		narrow(w, in[i+2])
+		f32.Narrow(w, in[i+2])
 	}
 	// The trajectory's states are the steps' own: step s reads hs[s] and
 	// writes the next state straight into hs[s+1] (the last into state).
-	narrow(e.hs[0], h0)
+	f32.Narrow(e.hs[0], h0)
 	for s := 0; s < e.steps; s++ {
 		h := e.hs[s]
 		e.dense(e.u0[s], h, e.w0, e.b0, r, d, hid, true)
@@ -118,7 +93,7 @@ func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
 			eulerStep(next[i*d:(i+1)*d], h[i*d:(i+1)*d], f[i*d:(i+1)*d], st)
 		}
 	}
-	widen(out, e.state)
+	f32.Widen(out, e.state)
 }
 
 // Backward is eulerMLP.Backward in float32 (see there for the equations).
@@ -128,7 +103,7 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	dh0, dspan := din[0], din[1]
 	k := float64(e.steps)
 	dh, df, du1, du0 := e.dh, e.df, e.du1, e.du0
-	narrow(dh, dout)
+	f32.Narrow(dh, dout)
 	clear(e.dw0)
 	clear(e.dw1)
 	clear(e.dw2t)
@@ -163,12 +138,12 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 		e.mm.sumRows(hid, r, du0, hid, e.db0)
 		e.mm.mul(r, d, hid, du0, hid, 1, e.w0t, d, dh, d)
 	}
-	widen(dh0, dh)
-	widen(din[2], e.dw0)
-	widen(din[4], e.dw1)
-	widen(din[3], e.db0)
-	widen(din[5], e.db1)
-	widen(din[7], e.db2)
+	f32.Widen(dh0, dh)
+	f32.Widen(din[2], e.dw0)
+	f32.Widen(din[4], e.dw1)
+	f32.Widen(din[3], e.db0)
+	f32.Widen(din[5], e.db1)
+	f32.Widen(din[7], e.db2)
 	dw2 := din[6] // H×D
 	for j := 0; j < d; j++ {
 		for i, v := range e.dw2t[j*hid : (j+1)*hid] {

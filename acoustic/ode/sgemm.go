@@ -2,6 +2,7 @@ package ode
 
 import (
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 	"unsafe"
 )
 
@@ -82,7 +83,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 		j += 8
 	}
 	if j < n {
-		s.bp = grow(s.bp, k*8)
+		s.bp = f32.Grow(s.bp, k*8)
 		for p := 0; p < k; p++ {
 			row := s.bp[p*8 : (p+1)*8]
 			clear(row[copy(row, b[p*ldb+j:p*ldb+n]):])
@@ -123,7 +124,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 	if m6 < m {
 		if edge == nil {
 			rem := m - m6
-			s.ap = grow(s.ap, k*6)
+			s.ap = f32.Grow(s.ap, k*6)
 			for p := 0; p < k; p++ {
 				row := s.ap[p*6 : p*6+6]
 				for i := range rem {
@@ -142,14 +143,6 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 			}
 		}
 	}
-}
-
-// grow returns buf with length n, reallocating only when it is too short.
-func grow(buf []float32, n int) []float32 {
-	if cap(buf) < n {
-		return make([]float32, n)
-	}
-	return buf[:n]
 }
 
 // sgemm6x16Go and sgemm6x8Go are the micro-kernels in Go (no AVX2/FMA, or

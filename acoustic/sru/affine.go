@@ -2,6 +2,7 @@ package sru
 
 import (
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
@@ -129,33 +130,26 @@ func (a *linear32) Shape(in [][2]int) (rows, cols int, err error) {
 	return a.n, a.p, nil
 }
 
-func grow32(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
-}
-
 func (a *linear32) Forward(out []float64, in [][]float64) {
-	widen(out, a.forward32(in))
+	f32.Widen(out, a.forward32(in))
 }
 
 // forward32 is Forward without the widening: y in float32, valid until the
 // next call.
 func (a *linear32) forward32(in [][]float64) []float32 {
-	a.y = grow32(a.y, a.n*a.p)
+	a.y = f32.Grow(a.y, a.n*a.p)
 	if a.bias {
 		for r := 0; r < a.n; r++ {
-			narrow(a.y[r*a.p:(r+1)*a.p], in[len(in)-1])
+			f32.Narrow(a.y[r*a.p:(r+1)*a.p], in[len(in)-1])
 		}
 	} else {
 		clear(a.y)
 	}
 	for k, d := range a.in {
-		a.x[k] = grow32(a.x[k], a.n*d)
-		a.w[k] = grow32(a.w[k], d*a.p)
-		narrow(a.x[k], in[2*k])
-		narrow(a.w[k], in[2*k+1])
+		a.x[k] = f32.Grow(a.x[k], a.n*d)
+		a.w[k] = f32.Grow(a.w[k], d*a.p)
+		f32.Narrow(a.x[k], in[2*k])
+		f32.Narrow(a.w[k], in[2*k+1])
 		gemm.Sgemm(false, false, a.n, a.p, d, 1, a.x[k], d, a.w[k], a.p, 1, a.y, a.p)
 	}
 	switch a.act {
@@ -172,8 +166,8 @@ func (a *linear32) forward32(in [][]float64) []float32 {
 }
 
 func (a *linear32) Backward(din [][]float64, dout []float64, in [][]float64) {
-	a.dy = grow32(a.dy, a.n*a.p)
-	narrow(a.dy, dout)
+	a.dy = f32.Grow(a.dy, a.n*a.p)
+	f32.Narrow(a.dy, dout)
 	a.backward32(din, a.dy)
 }
 
@@ -198,12 +192,12 @@ func (a *linear32) backward32(din [][]float64, dy []float32) {
 		}
 	}
 	for k, d := range a.in {
-		a.dx[k] = grow32(a.dx[k], a.n*d)
-		a.dw[k] = grow32(a.dw[k], d*a.p)
+		a.dx[k] = f32.Grow(a.dx[k], a.n*d)
+		a.dw[k] = f32.Grow(a.dw[k], d*a.p)
 		gemm.Sgemm(false, true, a.n, d, a.p, 1, dy, a.p, a.w[k], a.p, 0, a.dx[k], d)
-		widen(din[2*k], a.dx[k])
+		f32.Widen(din[2*k], a.dx[k])
 		gemm.Sgemm(true, false, d, a.p, a.n, 1, a.x[k], d, dy, a.p, 0, a.dw[k], a.p)
-		widen(din[2*k+1], a.dw[k])
+		f32.Widen(din[2*k+1], a.dw[k])
 	}
 	if a.bias {
 		db := din[len(din)-1]

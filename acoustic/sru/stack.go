@@ -2,6 +2,7 @@ package sru
 
 import (
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 	"math/rand"
 
 	"github.com/strode-asr/strode/internal/gemm"
@@ -104,20 +105,6 @@ func (s *stack) Shape(in [][2]int) (rows, cols int, err error) {
 	return n, last.out, nil
 }
 
-func narrow(dst []float32, src []float64) {
-	_ = dst[len(src)-1]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func widen(dst []float64, src []float32) {
-	_ = dst[len(src)-1]
-	for i, v := range src {
-		dst[i] = float64(v)
-	}
-}
-
 // columns copies columns [c0, c0+w) of the rows of m (cols wide) into dst
 // (w wide), or with add adds dst into them.
 func columns(m []float32, cols, c0, w int, dst []float32, add bool) {
@@ -135,7 +122,7 @@ func columns(m []float32, cols, c0, w int, dst []float32, add bool) {
 }
 
 func (s *stack) Forward(out []float64, in [][]float64) {
-	narrow(s.layers[0].x, in[0])
+	f32.Narrow(s.layers[0].x, in[0])
 	mask := in[1]
 	n := s.t * s.b
 	last := len(s.layers) - 1
@@ -154,9 +141,9 @@ func (s *stack) Forward(out []float64, in [][]float64) {
 		for d := range sl.dirs {
 			sd := &sl.dirs[d]
 			p := in[sl.param+3*d:]
-			narrow(sd.w, p[0])
-			narrow(sd.wc, p[1])
-			narrow(sd.b, p[2])
+			f32.Narrow(sd.w, p[0])
+			f32.Narrow(sd.wc, p[1])
+			f32.Narrow(sd.b, p[2])
 			x := sl.x
 			if sd.rev {
 				x = sl.xr
@@ -173,7 +160,7 @@ func (s *stack) Forward(out []float64, in [][]float64) {
 				xh = sd.xh
 				columns(x, sl.in, d*sh.H, sh.H, xh, false)
 			}
-			s.hd = grow32(s.hd, n*sh.H)
+			s.hd = f32.Grow(s.hd, n*sh.H)
 			sh.forward32(sd.u, xh, sd.wc, sd.b, mask, s.hd, sd.c, sd.f, sd.r)
 			// Into h's column block d, in time order.
 			for r := 0; r < n; r++ {
@@ -191,7 +178,7 @@ func (s *stack) Forward(out []float64, in [][]float64) {
 			}
 		}
 	}
-	widen(out, s.h)
+	f32.Widen(out, s.h)
 }
 
 func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
@@ -214,7 +201,7 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 			s.dx0 = make([]float32, n*s.layers[0].in)
 		}
 	}
-	narrow(s.dh, dout)
+	f32.Narrow(s.dh, dout)
 	for l := len(s.layers) - 1; l >= 0; l-- {
 		sl := &s.layers[l]
 		dhAll := s.dh[:n*sl.out]
@@ -245,7 +232,7 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 				sh.backward32(sd.u, x, sd.wc, mask, sd.c, sd.f, sd.r, dhAll, du, dx, g[1], g[2])
 				dw := s.dw[:sl.in*kh]
 				gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
-				widen(g[0], dw)
+				f32.Widen(g[0], dw)
 				if dxAll == nil {
 					break
 				}
@@ -275,7 +262,7 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 			sh.backward32(sd.u, xh, sd.wc, mask, sd.c, sd.f, sd.r, dh, du, dxh, g[1], g[2])
 			dw := s.dw[:sl.in*kh]
 			gemm.Sgemm(true, false, sl.in, kh, n, 1, x, sl.in, du, kh, 0, dw, kh)
-			widen(g[0], dw)
+			f32.Widen(g[0], dw)
 			if dxAll == nil {
 				continue
 			}
@@ -297,7 +284,7 @@ func (s *stack) Backward(din [][]float64, dout []float64, in [][]float64) {
 		}
 		if l == 0 {
 			if dxAll != nil {
-				widen(din[0], dxAll)
+				f32.Widen(din[0], dxAll)
 			}
 			break
 		}

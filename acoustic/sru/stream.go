@@ -3,6 +3,7 @@ package sru
 import (
 	"errors"
 	"fmt"
+	"github.com/strode-asr/strode/internal/f32"
 	"math"
 
 	"github.com/strode-asr/strode/internal/gemm"
@@ -56,9 +57,9 @@ func (e *Encoder) NewStream() (*Stream, error) {
 		sl := streamLayer{in: l.In, sh: Shape{B: 1, H: l.Hidden, K: l.K(), Tanh: l.Tanh},
 			w: make([]float32, len(l.W.Data)), wc: make([]float32, len(l.WeightC.Data)), bias: make([]float32, len(l.Bias.Data)),
 			c: make([]float32, l.Hidden)}
-		narrow(sl.w, l.W.Data)
-		narrow(sl.wc, l.WeightC.Data)
-		narrow(sl.bias, l.Bias.Data)
+		f32.Narrow(sl.w, l.W.Data)
+		f32.Narrow(sl.wc, l.WeightC.Data)
+		f32.Narrow(sl.bias, l.Bias.Data)
 		s.layers = append(s.layers, sl)
 	}
 	return s, nil
@@ -88,9 +89,9 @@ func (s *Stream) Forward(x []float32, rows int) ([]float32, error) {
 	for l := range s.layers {
 		sl := &s.layers[l]
 		h, k := sl.sh.H, sl.sh.K
-		s.u = grow32(s.u, rows*k*h)
+		s.u = f32.Grow(s.u, rows*k*h)
 		gemm.Sgemm(false, false, rows, k*h, sl.in, 1, in, sl.in, sl.w, k*h, 0, s.u, k*h)
-		out := grow32(s.bufs[l%2], rows*h)
+		out := f32.Grow(s.bufs[l%2], rows*h)
 		s.bufs[l%2] = out
 		sl.sh.step32(s.u, in, sl.wc, sl.bias, sl.c, out, rows)
 		in = out

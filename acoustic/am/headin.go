@@ -105,8 +105,8 @@ func (k *headIn) Shape(in [][2]int) (int, int, error) {
 	return n, s + 1, nil
 }
 
-// layers splits the inputs after e and P into the three layers' weights
-// and biases (nil where absent).
+// layers splits the inputs after e and P (or their gradients, laid out the
+// same) into the three layers' weights and biases (nil where absent).
 func (k *headIn) layers(in [][]float64) (w, b [3][]float64) {
 	i := 2
 	for l := range 3 {
@@ -168,17 +168,7 @@ func (k *headIn) Forward(out []float64, in [][]float64) {
 func (k *headIn) Backward(din [][]float64, dout []float64, in [][]float64) {
 	n, hIn, s, h := k.n, k.hIn, k.s, k.h
 	sh := s + h
-	// din's slots for the layers' weights and biases, as layers splits in.
-	var dw, dbias [3][]float64
-	i := 2
-	for l := range 3 {
-		dw[l] = din[i]
-		i++
-		if k.bias[l] {
-			dbias[l] = din[i]
-			i++
-		}
-	}
+	dw, dbias := k.layers(din) // din's slots, laid out as in
 	for r := 0; r < n; r++ {
 		o := dout[r*(s+1) : (r+1)*(s+1)]
 		f32.Narrow(k.dy[r*sh:r*sh+s], o[:s])

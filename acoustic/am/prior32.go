@@ -41,11 +41,12 @@ const gaussRowBlock = 64
 // Per value, with d = h̃ − μ, e = e^{−|a|}, v = max(a, 0) + log1p(e) + 1e-3
 // and σ(a) from the same e, log N = −½ log 2π − ½ log v − ½d²·(1/v) (the
 // exponentials and logarithms eight at a time: sru.ExpInPlace, about 2 ulp,
-// and sru.LogInPlace, about 1 ulp; log1p(e) = log(1 + e)·e/((1 + e) − 1),
-// exact to a few ulp where 1 + e rounds, and e where it rounds to 1). Row
-// sums are accumulated in float64. Reverse, with c_r = g·w_r/S: dh̃ = −c·d/v,
-// dμ = −dh̃, da = c·(d²/v − 1)/(2v)·σ(a) (one division per value, 1/v,
-// kept from the forward pass), then the two layers' products in
+// and sru.LogInPlace, about 1 ulp; with u = 1 + e, log1p(e) = log u −
+// ((u − 1) − e)/u, log u corrected by u's rounding error, which gives e
+// where u rounds to 1; two divisions a value, 1/u and 1/v, and no branch).
+// Row sums are accumulated in float64. Reverse, with c_r = g·w_r/S:
+// dh̃ = −c·d/v, dμ = −dh̃, da = c·(d²/v − 1)/(2v)·σ(a) (1/v kept from the
+// forward pass: no division), then the two layers' products in
 // float32 (bias gradients summed in float64). x' and w are data: their
 // gradients stay zero.
 type priorGaussian32 struct {
@@ -113,21 +114,20 @@ func (k *priorGaussian32) Forward(out []float64, in [][]float64) {
 		}
 		sru.LogInPlace(l) // log(1 + e), for log1p(e)
 		for r := r0; r < r1; r++ {
+			sig := k.sig[r*s : (r+1)*s]
 			for j, a := range k.o2[r*s2+s : (r+1)*s2] {
 				i := (r-r0)*s + j
 				ei := e[i]
 				u := 1 + ei
-				l1p := ei // log1p(e): e where 1 + e rounds to 1
-				if u != 1 {
-					l1p = l[i] * ei / (u - 1)
-				}
+				iu := 1 / u
+				// log1p(e) = log u − ((u − 1) − e)/u: log u corrected by
+				// u's rounding error (e where 1 + e rounds to 1).
+				l1p := l[i] - ((u-1)-ei)*iu
 				v := max(a, 0) + l1p + 1e-3
 				l[i], e[i] = 1/v, v
-				sg := ei
-				if a >= 0 {
-					sg = 1
-				}
-				k.sig[r*s+j] = sg / u
+				// σ(a) = 1/u for a ≥ 0, e/u below: the sign bit picks.
+				neg := uint32(int32(math.Float32bits(a)) >> 31)
+				sig[j] = math.Float32frombits(math.Float32bits(ei)&neg|math.Float32bits(1)&^neg) * iu
 			}
 		}
 		sru.LogInPlace(e) // log v

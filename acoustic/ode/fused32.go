@@ -12,6 +12,7 @@ import "github.com/strode-asr/strode/internal/f32"
 // ones (1ᵀ·dy) in float32 like the weights'.
 type eulerMLP32 struct {
 	steps   int
+	block   int // rows per block (0: eulerRowBlock; a test sets small ones)
 	r, d, h int
 	// float32 copies of the latest Forward's weights
 	w0, b0, w1, b1, w2, b2 []float32
@@ -77,26 +78,32 @@ func (e *eulerMLP32) Forward(out []float64, in [][]float64) {
 	}
 	// The trajectory's states are the steps' own: step s reads hs[s] and
 	// writes the next state straight into hs[s+1] (the last into state).
+	// Rows go through all K steps a block at a time (rowBlock).
 	f32.Narrow(e.hs[0], h0)
-	for s := 0; s < e.steps; s++ {
-		h := e.hs[s]
-		e.dense(e.u0[s], h, e.w0, e.b0, r, d, hid, true)
-		e.dense(e.u1[s], e.u0[s], e.w1, e.b1, r, hid, hid, true)
-		e.dense(e.fs[s], e.u1[s], e.w2, e.b2, r, hid, d, false)
-		next := e.state
-		if s+1 < e.steps {
-			next = e.hs[s+1]
-		}
-		f := e.fs[s]
-		for i := 0; i < r; i++ {
-			st := e.stepSize(span, i)
-			eulerStep(next[i*d:(i+1)*d], h[i*d:(i+1)*d], f[i*d:(i+1)*d], st)
+	for r0 := 0; r0 < r; r0 += e.rowBlock() {
+		r1 := min(r0+e.rowBlock(), r)
+		nr := r1 - r0
+		for s := 0; s < e.steps; s++ {
+			h := e.hs[s][r0*d : r1*d]
+			u0, u1, f := e.u0[s][r0*hid:r1*hid], e.u1[s][r0*hid:r1*hid], e.fs[s][r0*d:r1*d]
+			e.dense(u0, h, e.w0, e.b0, nr, d, hid, true)
+			e.dense(u1, u0, e.w1, e.b1, nr, hid, hid, true)
+			e.dense(f, u1, e.w2, e.b2, nr, hid, d, false)
+			next := e.state
+			if s+1 < e.steps {
+				next = e.hs[s+1]
+			}
+			next = next[r0*d : r1*d]
+			for i := 0; i < nr; i++ {
+				eulerStep(next[i*d:(i+1)*d], h[i*d:(i+1)*d], f[i*d:(i+1)*d], e.stepSize(span, r0+i))
+			}
 		}
 	}
 	f32.Widen(out, e.state)
 }
 
-// Backward is eulerMLP.Backward in float32 (see there for the equations).
+// Backward is eulerMLP.Backward in float32 (see there for the equations),
+// block of rows by block of rows as Forward.
 func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	span := in[1]
 	r, d, hid := e.r, e.d, e.h
@@ -113,30 +120,36 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 	transpose32(d, hid, e.w0, e.w0t)
 	transpose32(hid, hid, e.w1, e.w1t)
 	transpose32(hid, d, e.w2, e.w2t)
-	for s := e.steps - 1; s >= 0; s-- {
-		f, u0, u1, hs := e.fs[s], e.u0[s], e.u1[s], e.hs[s]
-		for i := 0; i < r; i++ {
-			st := e.stepSize(span, i)
-			// df = st·dh; dspan += (dh·f)/K
-			dspan[i] += scaleDot(df[i*d:(i+1)*d], dh[i*d:(i+1)*d], f[i*d:(i+1)*d], st) / k
+	for r0 := 0; r0 < r; r0 += e.rowBlock() {
+		r1 := min(r0+e.rowBlock(), r)
+		nr := r1 - r0
+		dh := dh[r0*d : r1*d]
+		df, du1, du0 := df[:nr*d], du1[:nr*hid], du0[:nr*hid]
+		for s := e.steps - 1; s >= 0; s-- {
+			f, hs := e.fs[s][r0*d:r1*d], e.hs[s][r0*d:r1*d]
+			u0, u1 := e.u0[s][r0*hid:r1*hid], e.u1[s][r0*hid:r1*hid]
+			for i := 0; i < nr; i++ {
+				// df = st·dh; dspan += (dh·f)/K
+				dspan[r0+i] += scaleDot(df[i*d:(i+1)*d], dh[i*d:(i+1)*d], f[i*d:(i+1)*d], e.stepSize(span, r0+i)) / k
+			}
+			// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, db2 += 1ᵀ·df,
+			// du1 = df·W2ᵀ ⊙ (1 − u1²)
+			e.mm.mul(d, hid, nr, df, 1, d, u1, hid, e.dw2t, hid)
+			e.mm.sumRows(d, nr, df, d, e.db2)
+			clear(du1)
+			e.mm.mul(nr, hid, d, df, d, 1, e.w2t, hid, du1, hid)
+			tanhGrad32(du1, u1)
+			// u1 = tanh(u0·W1 + b1)
+			e.mm.mul(hid, hid, nr, u0, 1, hid, du1, hid, e.dw1, hid)
+			e.mm.sumRows(hid, nr, du1, hid, e.db1)
+			clear(du0)
+			e.mm.mul(nr, hid, hid, du1, hid, 1, e.w1t, hid, du0, hid)
+			tanhGrad32(du0, u0)
+			// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …: dh += du0·W0ᵀ
+			e.mm.mul(d, hid, nr, hs, 1, d, du0, hid, e.dw0, hid)
+			e.mm.sumRows(hid, nr, du0, hid, e.db0)
+			e.mm.mul(nr, d, hid, du0, hid, 1, e.w0t, d, dh, d)
 		}
-		// f = u1·W2 + b2: dW2ᵀ += dfᵀ·u1, db2 += 1ᵀ·df,
-		// du1 = df·W2ᵀ ⊙ (1 − u1²)
-		e.mm.mul(d, hid, r, df, 1, d, u1, hid, e.dw2t, hid)
-		e.mm.sumRows(d, r, df, d, e.db2)
-		clear(du1)
-		e.mm.mul(r, hid, d, df, d, 1, e.w2t, hid, du1, hid)
-		tanhGrad32(du1, u1)
-		// u1 = tanh(u0·W1 + b1)
-		e.mm.mul(hid, hid, r, u0, 1, hid, du1, hid, e.dw1, hid)
-		e.mm.sumRows(hid, r, du1, hid, e.db1)
-		clear(du0)
-		e.mm.mul(r, hid, hid, du1, hid, 1, e.w1t, hid, du0, hid)
-		tanhGrad32(du0, u0)
-		// u0 = tanh(h·W0 + b0); h_{s+1} = h_s + …: dh += du0·W0ᵀ
-		e.mm.mul(d, hid, r, hs, 1, d, du0, hid, e.dw0, hid)
-		e.mm.sumRows(hid, r, du0, hid, e.db0)
-		e.mm.mul(r, d, hid, du0, hid, 1, e.w0t, d, dh, d)
 	}
 	f32.Widen(dh0, dh)
 	f32.Widen(din[2], e.dw0)
@@ -150,6 +163,27 @@ func (e *eulerMLP32) Backward(din [][]float64, dout []float64, in [][]float64) {
 			dw2[i*d+j] = float64(v)
 		}
 	}
+}
+
+// eulerRowBlock is how many rows the float32 solve takes through all K
+// steps before it starts on the next ones. Step by step over every row,
+// each product read its operand back from memory (a minibatch's state is
+// 1 MB at 4,000 frames × S = 64, its hidden layers half that) and the
+// trajectory's 30 MB pushed everything else out; a block's intermediate
+// values (≈ 150 KB at S = 64, H = 32) stay in the core's cache from one
+// layer and step to the next, which is what counts when other work on the
+// machine contends for memory. A multiple of the micro-kernel's 6 rows
+// and of sgemm's 128-row panel of the weight products. The forward values
+// do not depend on it (sgemm's and tanh32's results do not depend on the
+// rows around them); the weight gradients sum the blocks in another order
+// than one pass would, and the interval and state gradients do not change.
+const eulerRowBlock = 384
+
+func (e *eulerMLP32) rowBlock() int {
+	if e.block > 0 {
+		return e.block
+	}
+	return eulerRowBlock
 }
 
 // eulerStep is dst = x + a·y (an Euler step of one row: next state, state,

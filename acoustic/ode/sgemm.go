@@ -23,6 +23,7 @@ type sgemm struct {
 	ap    []float32 // k×6: A's last (< 6) rows, zero-padded, as A(i, p) = ap[p·6 + i]
 	ones  []float32 // k×6: the panel of a row of ones (sumRows)
 	tiles []colTile
+	ct    [6 * 16]float32
 }
 
 // colTile is a block of columns of B: width 16 or 8, read from b (leading
@@ -90,7 +91,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 		}
 		s.tiles = append(s.tiles, colTile{j, 8, n - j, s.bp, 8, k8})
 	}
-	var ct [6 * 16]float32 // a padded block's result
+	ct := &s.ct // a padded block's result (a field: a local that the closure captures would be allocated per call)
 	// addTile adds the first rows×cols of ct (leading dimension w) to C at (i, j).
 	addTile := func(i, j, rows, cols, w int) {
 		for r := 0; r < rows; r++ {
@@ -115,7 +116,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 					kern(kc, ai, ars, acs, &bt[0], t.ldb, &c[i*ldc+t.j], ldc)
 					continue
 				}
-				ct = [6 * 16]float32{}
+				*ct = [6 * 16]float32{}
 				kern(kc, ai, ars, acs, &bt[0], t.ldb, &ct[0], t.width)
 				addTile(i, t.j, 6, t.cols, t.width)
 			}
@@ -137,7 +138,7 @@ func (s *sgemm) mulPanel(m, n, k int, a []float32, ars, acs int, b []float32, ld
 		for p0 := 0; p0 < k; p0 += sgemmKC {
 			kc := min(sgemmKC, k-p0)
 			for _, t := range s.tiles {
-				ct = [6 * 16]float32{}
+				*ct = [6 * 16]float32{}
 				t.kern(kc, &edge[p0*6], 1, 6, &t.b[p0*t.ldb], t.ldb, &ct[0], t.width)
 				addTile(m6, t.j, m-m6, t.cols, t.width)
 			}

@@ -109,6 +109,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
 	var e *autodiff.Node // what the output layer reads
+	var e32 sru.Output32  // e's float32 values, where the SRU stack holds them
 	var err error
 	switch o.Kind {
 	case KindDNN:
@@ -117,7 +118,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 		e, bt.drops, err = m.odernnFeatures(net, xn, maskn, t, b, mode == Train)
 	default:
 		var drop *sru.Dropout
-		e, drop, err = m.Enc.Apply(net, xn, maskn, t, b, mode == Train)
+		e, e32, drop, err = m.Enc.ApplyShared(net, xn, maskn, t, b, mode == Train)
 		bt.drops = []*sru.Dropout{drop}
 	}
 	if err != nil {
@@ -129,7 +130,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	// thousands of pdfs): float32 through internal/gemm as well.
 	outX, outW := []*autodiff.Node{e}, []*optim.Param{m.Out.W}
 	if o.Kind == KindSTRODE {
-		h, err := m.head(net, e, n)
+		h, err := m.head(net, e, e32, n)
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,10 @@ import (
 // S + h does the work at a better rate, and two N×H gradients of e were
 // widened and added in float64. The gradient checks (sru.Float32Products
 // off) build e·P and boundaryZ from graph operations instead.
-func (m *Model) headEntry(net *nn.Net, e *autodiff.Node) (h0, bz *autodiff.Node, err error) {
+//
+// With e32 (the SRU stack's own float32 output, sru.Output32) the kernel
+// reads e from there instead of narrowing the graph's float64 copy.
+func (m *Model) headEntry(net *nn.Net, e *autodiff.Node, e32 sru.Output32) (h0, bz *autodiff.Node, err error) {
 	if !sru.Float32Products {
 		if bz, err = m.boundaryZ(net, e); err != nil {
 			return nil, nil, err
@@ -27,7 +30,7 @@ func (m *Model) headEntry(net *nn.Net, e *autodiff.Node) (h0, bz *autodiff.Node,
 		h0, err = sru.MatMul(net, e, net.P(m.Proj))
 		return h0, bz, err
 	}
-	k := &headIn{}
+	k := &headIn{e32: e32}
 	in := []*autodiff.Node{e, net.P(m.Proj)}
 	if m.PhiZ[0] != nil { // free: tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2
 		for i, l := range m.PhiZ {
@@ -59,6 +62,7 @@ func (m *Model) headEntry(net *nn.Net, e *autodiff.Node) (h0, bz *autodiff.Node,
 // L1, act0', and the first product as one: d[P | L0] = eᵀ·[dh0 | du] and
 // de = [dh0 | du]·[P | L0]ᵀ; bias gradients summed in float64.
 type headIn struct {
+	e32            sru.Output32 // e in float32 (nil: narrow the input into ex)
 	bias           [3]bool
 	tanh           [2]bool // act0, act1
 	n, hIn, s, h   int
@@ -97,7 +101,10 @@ func (k *headIn) Shape(in [][2]int) (int, int, error) {
 	k.n, k.hIn, k.s, k.h = n, hIn, s, h
 	f := func(c int) []float32 { return make([]float32, c) }
 	sh := s + h
-	k.ex, k.wcat, k.bcat = f(n*hIn), f(hIn*sh), f(sh)
+	k.wcat, k.bcat = f(hIn*sh), f(sh)
+	if k.e32 == nil {
+		k.ex = f(n * hIn)
+	}
 	k.w1, k.b1, k.w2, k.b2 = f(h*h), f(h), f(h), f(1)
 	k.y, k.u0, k.u1, k.b = f(n*sh), f(n*h), f(n*h), f(n)
 	k.dy, k.du1, k.db = f(n*sh), f(n*h), f(n)
@@ -124,7 +131,11 @@ func (k *headIn) Forward(out []float64, in [][]float64) {
 	n, hIn, s, h := k.n, k.hIn, k.s, k.h
 	sh := s + h
 	w, b := k.layers(in)
-	f32.Narrow(k.ex, in[0])
+	if k.e32 != nil {
+		k.ex = k.e32()[:n*hIn]
+	} else {
+		f32.Narrow(k.ex, in[0])
+	}
 	for i := 0; i < hIn; i++ {
 		f32.Narrow(k.wcat[i*sh:i*sh+s], in[1][i*s:(i+1)*s])
 		f32.Narrow(k.wcat[i*sh+s:(i+1)*sh], w[0][i*h:(i+1)*h])

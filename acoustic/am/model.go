@@ -173,7 +173,8 @@ func (m *Model) solveODE(net *nn.Net, h0, tt *autodiff.Node) *autodiff.Node {
 	return ode.Solver{Opts: o}.Solve(net.Graph, f, h0, tt)
 }
 
-// head is the STRODE head on the encoder outputs e (rows×H), as Build and
+// head is the STRODE head on the encoder outputs e (rows×H; e32 their
+// float32 values where the SRU stack keeps them, else nil), as Build and
 // the streaming tail both build it: the boundary t̃ = Φ(ε0, z) (or the fixed
 // t̃), h̃ = the ODE solved from h0 = e·Proj over t̃, and what the output
 // layer e·W + h̃·W_h + b reads (outX, outW: the caller makes the logits, or
@@ -185,7 +186,7 @@ type head struct {
 	outW           []*optim.Param
 }
 
-func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
+func (m *Model) head(net *nn.Net, e *autodiff.Node, e32 sru.Output32, rows int) (head, error) {
 	var h head
 	fixed, isFixed := m.Opts.FixedBoundary() // fixedttilde.go
 	var err error
@@ -202,7 +203,7 @@ func (m *Model) head(net *nn.Net, e *autodiff.Node, rows int) (head, error) {
 	if isFixed {
 		h0, err = sru.MatMul(net, e, net.P(m.Proj))
 	} else {
-		h0, h.bz, err = m.headEntry(net, e)
+		h0, h.bz, err = m.headEntry(net, e, e32)
 	}
 	if err != nil {
 		return h, err

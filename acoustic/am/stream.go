@@ -247,7 +247,7 @@ func (m *Model) buildTail(rows int) (*tail, error) {
 	}
 	var logits *autodiff.Node
 	if o.Kind == KindSTRODE {
-		h, err := m.head(net, e, rows) // as Build (batch.go) in Infer mode
+		h, err := m.head(net, e, nil, rows) // as Build (batch.go) in Infer mode
 		if err != nil {
 			return nil, err
 		}

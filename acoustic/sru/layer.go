@@ -239,6 +239,20 @@ func NewEncoder(ps *nn.Params, name string, in int, o Options, rng *rand.Rand) (
 // operation (stack); otherwise every layer is built from float64 graph
 // nodes, the path the gradient checks compare with finite differences.
 func (e *Encoder) Apply(n *nn.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, *Dropout, error) {
+	h, _, drop, err := e.ApplyShared(n, x, mask, t, b, train)
+	return h, drop, err
+}
+
+// Output32 returns the float32 values that a fused stack's float64 output
+// node holds widened: set by the node's forward pass and unchanged until
+// the next, so a float32 kernel that reads the output in the same graph
+// run (forward or reverse) can take them instead of narrowing the node's
+// values again — the same numbers, bit for bit.
+type Output32 func() []float32
+
+// ApplyShared is Apply that also returns the fused stack's Output32 (nil
+// when the products are float64 and there is no fused stack).
+func (e *Encoder) ApplyShared(n *nn.Net, x, mask *autodiff.Node, t, b int, train bool) (*autodiff.Node, Output32, *Dropout, error) {
 	var drop *Dropout
 	if train && e.Opts.Dropout > 0 && len(e.Layers) > 1 {
 		drop = &Dropout{P: e.Opts.Dropout, keep: float32(1 / (1 - e.Opts.Dropout))}
@@ -256,13 +270,14 @@ func (e *Encoder) Apply(n *nn.Net, x, mask *autodiff.Node, t, b int, train bool)
 				args = append(args, n.P(w), n.P(wc), n.P(bias))
 			}
 		}
-		h := n.Fused("sru", newStack(e, t, b, drop), args...)
-		return h, drop, n.Err()
+		st := newStack(e, t, b, drop)
+		h := n.Fused("sru", st, args...)
+		return h, func() []float32 { return st.h }, drop, n.Err()
 	}
 	var err error
 	for i, l := range e.Layers {
 		if x, err = l.Apply(n, x, mask, t, b); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if drop != nil && i < len(e.Layers)-1 {
 			d, buf := n.Input("dropout", t*b, e.Opts.OutDim())
@@ -270,5 +285,5 @@ func (e *Encoder) Apply(n *nn.Net, x, mask *autodiff.Node, t, b int, train bool)
 			x = n.Mul(x, d)
 		}
 	}
-	return x, drop, n.Err()
+	return x, nil, drop, n.Err()
 }

@@ -109,7 +109,7 @@ func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
 	var e *autodiff.Node // what the output layer reads
-	var e32 sru.Output32  // e's float32 values, where the SRU stack holds them
+	var e32 sru.Output32 // e's float32 values, where the SRU stack holds them
 	var err error
 	switch o.Kind {
 	case KindDNN:

@@ -32,11 +32,9 @@ func (m *Model) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autod
 		net.P(mu.W), net.P(mu.B), net.P(v.W), net.P(v.B), w))
 }
 
-// gaussRowBlock is how many rows priorGaussian32's forward pass takes
-// through its layers and elementwise passes at a time: at 128 rows the
-// block's hidden layer, [μ | a] and per-value arrays (S = 64) are about
-// 200 KB, which stay in the core's cache.
-const gaussRowBlock = 128
+// gaussRowBlock is how many rows priorGaussian32 takes through its
+// elementwise passes at a time: 64 rows of S = 64 values are 16 KB an array.
+const gaussRowBlock = 64
 
 // priorGaussian32 is priorLogLik's kernel. Inputs: h̃ (N×S), x' (N×D),
 // W_in (D×H), b_in, W_μ (H×S), b_μ, W_σ (H×S), b_σ, w (N×1); output 1×1.
@@ -93,19 +91,17 @@ func (k *priorGaussian32) Forward(out []float64, in [][]float64) {
 	}
 	f32.Narrow(k.bcat[:s], in[5])
 	f32.Narrow(k.bcat[s:], in[7])
-	// Per block of rows (its values stay in cache from one pass to the
-	// next): the two layers, then e = e^{−|a|}, log(1 + e), v — kept as
-	// 1/v, all the rest needs — σ(a), log v and the rows' sums.
+	f32.FillRows(k.hid, k.bin)
+	gemm.Sgemm(false, false, n, h, d, 1, k.x, d, k.win, h, 1, k.hid, h)
+	sru.TanhInPlace(k.hid)
+	f32.FillRows(k.o2, k.bcat)
+	gemm.Sgemm(false, false, n, s2, h, 1, k.hid, h, k.wcat, s2, 1, k.o2, s2)
+	// Per block of rows (its values stay in cache through the passes):
+	// e = e^{−|a|}, log(1 + e), then v — kept as 1/v, all the rest needs —
+	// σ(a), log v and the rows' sums.
 	total := 0.0
 	for r0 := 0; r0 < n; r0 += gaussRowBlock {
 		r1 := min(r0+gaussRowBlock, n)
-		nr := r1 - r0
-		hid, o2 := k.hid[r0*h:r1*h], k.o2[r0*s2:r1*s2]
-		f32.FillRows(hid, k.bin)
-		gemm.Sgemm(false, false, nr, h, d, 1, k.x[r0*d:], d, k.win, h, 1, hid, h)
-		sru.TanhInPlace(hid)
-		f32.FillRows(o2, k.bcat)
-		gemm.Sgemm(false, false, nr, s2, h, 1, hid, h, k.wcat, s2, 1, o2, s2)
 		e, l := k.lv[r0*s:r1*s], k.iv[r0*s:r1*s]
 		for r := r0; r < r1; r++ {
 			for j, a := range k.o2[r*s2+s : (r+1)*s2] {

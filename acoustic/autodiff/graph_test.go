@@ -2,6 +2,7 @@ package autodiff
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -69,28 +70,16 @@ func TestColumns(t *testing.T) {
 	if err := m.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := Value(left), []float64{1, 2, 5, 6}; !equal(got, want) {
+	if got, want := Value(left), []float64{1, 2, 5, 6}; !slices.Equal(got, want) {
 		t.Errorf("left %v, want %v", got, want)
 	}
 	if got, want := Value(s)[0], 2*(1+2+5+6)+16+64.0; got != want {
 		t.Errorf("sum %v, want %v", got, want)
 	}
-	if got, want := m.Grad(0), []float64{2, 2, 0, 8, 2, 2, 0, 16}; !equal(got, want) {
+	if got, want := m.Grad(0), []float64{2, 2, 0, 8, 2, 2, 0, 16}; !slices.Equal(got, want) {
 		t.Errorf("gradient %v, want %v", got, want)
 	}
 	if g.Columns(a, 2, 5); g.Err() == nil {
 		t.Error("columns 2…5 of a 2×4 matrix: no error")
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

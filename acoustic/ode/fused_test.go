@@ -21,19 +21,9 @@ import (
 func TestFusedMatchesGraph(t *testing.T) {
 	const r, d, h = 45, 8, 100
 	rng := rand.New(rand.NewSource(1))
-	rnd := func(n int, s float64) []float64 {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = rng.NormFloat64() * s
-		}
-		return x
-	}
-	vals := [][]float64{rnd(r*d, 1), rnd(r, 0.5), rnd(d*h, 0.3), rnd(h, 0.1), rnd(h*h, 0.1), rnd(h, 0.1), rnd(h*d, 0.1), rnd(d, 0.1)}
-	for i := range vals[1] {
-		vals[1][i] = math.Abs(vals[1][i])
-	}
+	vals := eulerInputs(rng, r, d, h)
 	shapes := [][2]int{{r, d}, {r, 1}, {d, h}, {1, h}, {h, h}, {1, h}, {h, d}, {1, d}}
-	wts := rnd(r*d, 1)
+	wts := randNorm(rng, r*d, 1)
 	run := func(unfused bool, dtype string) ([]float64, [][]float64) {
 		g := autodiff.New()
 		var ns []*autodiff.Node
@@ -192,18 +182,8 @@ func TestRowKernels(t *testing.T) {
 func TestEulerRowBlocks(t *testing.T) {
 	const r, d, h = 45, 8, 20
 	rng := rand.New(rand.NewSource(3))
-	rnd := func(n int, s float64) []float64 {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = rng.NormFloat64() * s
-		}
-		return x
-	}
-	in := [][]float64{rnd(r*d, 1), rnd(r, 0.5), rnd(d*h, 0.3), rnd(h, 0.1), rnd(h*h, 0.1), rnd(h, 0.1), rnd(h*d, 0.1), rnd(d, 0.1)}
-	for i := range in[1] {
-		in[1][i] = math.Abs(in[1][i])
-	}
-	dout := rnd(r*d, 1)
+	in := eulerInputs(rng, r, d, h)
+	dout := randNorm(rng, r*d, 1)
 	run := func(block int) ([]float64, [][]float64) {
 		k := &eulerMLP32{steps: 10, block: block}
 		out := make([]float64, r*d)
@@ -233,4 +213,24 @@ func TestEulerRowBlocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randNorm is n draws of N(0, s²).
+func randNorm(rng *rand.Rand, n int, s float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = rng.NormFloat64() * s
+	}
+	return x
+}
+
+// eulerInputs are random inputs of the fused Euler node for r rows of state
+// size d and hidden size h: h0, the intervals (positive), W0, b0, W1, b1, W2, b2.
+func eulerInputs(rng *rand.Rand, r, d, h int) [][]float64 {
+	in := [][]float64{randNorm(rng, r*d, 1), randNorm(rng, r, 0.5), randNorm(rng, d*h, 0.3), randNorm(rng, h, 0.1),
+		randNorm(rng, h*h, 0.1), randNorm(rng, h, 0.1), randNorm(rng, h*d, 0.1), randNorm(rng, d, 0.1)}
+	for i := range in[1] {
+		in[1][i] = math.Abs(in[1][i])
+	}
+	return in
 }

@@ -45,7 +45,9 @@ var goldenCases = []goldenCase{
 		o.FixedTTilde = &c
 	}},
 	{Name: "odernn", Edit: func(o *am.Options) { o.Kind, o.DecoderLayers, o.ODE.Steps = am.KindODERNN, 2, 3 }},
-	{Name: "dnn", Edit: func(o *am.Options) { o.Kind, o.DNNLayers, o.DNNHidden, o.DNNActivation = am.KindDNN, 2, 10, am.DNNSigmoid },
+	{Name: "dnn", Edit: func(o *am.Options) {
+		o.Kind, o.DNNLayers, o.DNNHidden, o.DNNActivation = am.KindDNN, 2, 10, am.DNNSigmoid
+	},
 		Context: [2]int{1, 1}},
 }
 

@@ -229,6 +229,10 @@ func product32(net *nn.Net, x, w *autodiff.Node) *autodiff.Node {
 	return y
 }
 
+// HasTTilde tells whether the model's graph has a boundary t̃ per frame
+// (Batch.TTilde, Stats' t̃ fields): the STRODE head, learned or fixed.
+func (m *Model) HasTTilde() bool { return m.Opts.Kind == KindSTRODE }
+
 // NumParams is the number of trainable values.
 func (m *Model) NumParams() int {
 	n := 0

@@ -307,7 +307,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		e := Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
 			ValidCE: vs.MeanCE(), ValidAcc: vs.Accuracy(), TrainKL: ts.KL / math.Max(1, float64(ts.Frames)),
 			TrainLogP: ts.LogP / math.Max(1, float64(ts.Frames)), FramesPerSec: float64(ts.Frames) / secs, Seconds: secs}
-		if t.File.Model.Opts.Kind == KindSTRODE {
+		if t.File.Model.HasTTilde() {
 			mean, std := vs.TTilde()
 			e.ValidTTilde = [4]float64{mean, std, vs.TTMin, vs.TTMax}
 		}
@@ -318,7 +318,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			status = "rejected"
 		}
 		head := ""
-		if t.File.Model.Opts.Kind == KindSTRODE {
+		if t.File.Model.HasTTilde() {
 			head = fmt.Sprintf(" | held-out t~ mean %.3g std %.3g [%.3g, %.3g]", e.ValidTTilde[0], e.ValidTTilde[1], e.ValidTTilde[2], e.ValidTTilde[3])
 		}
 		t.Log("epoch %d: train CE %.4f acc %.2f%% | held-out CE %.4f acc %.2f%% | lr %.3g | %.0f frames/s | %s%s",

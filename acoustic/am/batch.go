@@ -94,10 +94,11 @@ type Batch struct {
 }
 
 // Build returns the graph for batches of b utterances of t frames.
-func (m *Model) Build(t, b int, mode Mode) (*Batch, error) { return m.build(t, b, mode, 0) }
+func (m *Model) Build(t, b int, mode Mode) (*Batch, error) { return m.BuildSmoothed(t, b, mode, 0) }
 
-// build is Build with the cross-entropy's label smoothing (xentOp).
-func (m *Model) build(t, b int, mode Mode, smoothing float64) (*Batch, error) {
+// BuildSmoothed is Build with label smoothing ε of the cross-entropy
+// (xentOp): the targets (1−ε)·onehot + ε/P.
+func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, error) {
 	if t < 1 || b < 1 {
 		return nil, fmt.Errorf("am: batch %d×%d", t, b)
 	}

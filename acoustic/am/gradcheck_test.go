@@ -96,7 +96,7 @@ func TestGradients(t *testing.T) {
 					}
 				}
 			}
-			bt, err := m.build(4, 3, Train, tc.smooth)
+			bt, err := m.BuildSmoothed(4, 3, Train, tc.smooth)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func TestClosedGraphIsFreedByOneCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := m.build(40, 2, Train, 0)
+	g, err := m.BuildSmoothed(40, 2, Train, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

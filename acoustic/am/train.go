@@ -168,7 +168,7 @@ func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
 		if mode == Train {
 			smoothing = t.Opts.LabelSmoothing
 		}
-		return t.File.Model.build(k.T, k.B, mode, smoothing)
+		return t.File.Model.BuildSmoothed(k.T, k.B, mode, smoothing)
 	})
 }
 

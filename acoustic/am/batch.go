@@ -109,42 +109,20 @@ func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, e
 	var xn, maskn *autodiff.Node
 	xn, bt.x = net.Input("x", n, o.InputDim)
 	maskn, bt.mask = net.Input("mask", n, 1)
-	var e *autodiff.Node // what the output layer reads
-	var e32 sru.Output32 // e's float32 values, where the SRU stack holds them
-	var err error
-	switch o.Kind {
-	case KindDNN:
-		e, err = m.dnnHidden(net, xn)
-	case KindODERNN:
-		e, bt.drops, err = m.odernnFeatures(net, xn, maskn, t, b, mode == Train)
-	default:
-		var drop *sru.Dropout
-		e, e32, drop, err = m.Enc.ApplyShared(net, xn, maskn, t, b, mode == Train)
-		bt.drops = []*sru.Dropout{drop}
-	}
+	ly, err := m.arch.layers(net, xn, maskn, t, b, mode)
 	if err != nil {
 		return nil, err
 	}
-	bt.Enc = e
-	var klRows, htilde *autodiff.Node
+	bt.Enc, bt.TTilde, bt.HTilde, bt.drops = ly.enc, ly.ttilde, ly.htilde, ly.drops
 	// The output layer is the largest product after the SRU's (H×P with
 	// thousands of pdfs): float32 through internal/gemm as well.
-	outX, outW := []*autodiff.Node{e}, []*optim.Param{m.Out.W}
-	if o.Kind == KindSTRODE {
-		h, err := m.head(net, e, e32, n)
-		if err != nil {
-			return nil, err
-		}
-		outX, outW, htilde = h.outX, h.outW, h.htilde
-		bt.TTilde, bt.HTilde = h.tt, h.htilde
-		if mode != Infer && h.bz != nil {
-			klRows = m.klRows(net, h.bz)
-		}
-	}
+	outX := append([]*autodiff.Node{ly.enc}, ly.more...)
+	outW := append([]*optim.Param{m.Out.W}, ly.moreW...)
 	// Training and evaluation in float32 fuse the output layer with the
 	// cross-entropy (affineXent): no float64 logits, no float64 gradient.
 	fused := mode != Infer && sru.Float32Products
 	if !fused {
+		var err error
 		if bt.Logits, err = sru.AffineSum(net, outX, outW, m.Out.B); err != nil {
 			return nil, err
 		}
@@ -169,18 +147,9 @@ func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, e
 		}
 		bt.CE = net.Sum(ce)
 		loss := bt.CE
-		if o.Kind == KindSTRODE {
-			if klRows != nil {
-				bt.KL = net.Sum(net.Mul(klRows, maskwn))
-			}
-			var xnextn *autodiff.Node
-			xnextn, bt.xnext = net.Input("xnext", n, o.InputDim)
-			// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
-			bt.LogP = m.priorLogLik(net, htilde, xnextn, maskwn)
-			if bt.KL != nil {
-				loss = net.Add(loss, net.Add(net.Scale(bt.KL, o.WKL), net.Scale(bt.LogP, -o.WP)))
-			} else { // fixed t̃: no KL term
-				loss = net.Add(loss, net.Scale(bt.LogP, -o.WP))
+		if ly.loss != nil {
+			if loss, err = ly.loss(net, bt, loss, maskwn); err != nil {
+				return nil, err
 			}
 		}
 		bt.Loss = loss

@@ -158,24 +158,12 @@ func checkSizes(o Options, tensors []modelfile.Tensor) error {
 			largest = max(largest, d)
 		}
 	}
-	type size struct {
-		name string
-		v    int
+	a, err := archOf(o)
+	if err != nil {
+		return err
 	}
-	sizes := []size{{"input_dim", o.InputDim}, {"num_pdfs", o.NumPdfs}}
-	layers := []size{{"SRU layers", o.SRU.Layers}}
-	switch o.Kind {
-	case KindDNN: // no SRU
-		sizes = append(sizes, size{"dnn_hidden", o.DNNHidden})
-		layers = []size{{"dnn layers", o.DNNLayers}}
-	case KindODERNN:
-		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden}, size{"ode_state", o.ODEState}, size{"ode_hidden", o.ODEHidden})
-		layers = append(layers, size{"decoder layers", o.DecoderLayers})
-	case KindSTRODE:
-		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden}, size{"ode_state", o.ODEState}, size{"ode_hidden", o.ODEHidden}, size{"phi_hidden", o.PhiHidden}, size{"prior_hidden", o.PriorHidden})
-	default:
-		sizes = append(sizes, size{"sru hidden", o.SRU.Hidden})
-	}
+	sizes, layers := a.limits(o)
+	sizes = append([]namedSize{{"input_dim", o.InputDim}, {"num_pdfs", o.NumPdfs}}, sizes...)
 	for _, s := range sizes {
 		if s.v > largest {
 			return fmt.Errorf("options: %s %d is larger than every stored tensor (largest dimension %d)", s.name, s.v, largest)

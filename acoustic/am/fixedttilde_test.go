@@ -38,7 +38,7 @@ func TestFixedTTildeZeroIsProjection(t *testing.T) {
 		if tt[i] != 0 {
 			t.Errorf("frame %d: t~ = %g, want 0", i, tt[i])
 		}
-		want := matVec(enc[i*h:(i+1)*h], m.Proj.Data, s)
+		want := matVec(enc[i*h:(i+1)*h], m.arch.(*strodeArch).Proj.Data, s)
 		for j, w := range want {
 			if got := ht[i*s+j]; math.Abs(got-w) > 1e-5*math.Max(1, math.Abs(w)) {
 				t.Errorf("frame %d h~[%d] = %.17g, P e = %.17g", i, j, got, w)

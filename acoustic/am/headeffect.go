@@ -21,8 +21,9 @@ type HeadEffect struct {
 // log-probability and the arg-max at both ends. label must be a pdf-id.
 func (m *Model) HeadEffect(e []float64, tt float64, label int) (HeadEffect, error) {
 	o := m.Opts
-	if o.Kind != KindSTRODE {
-		return HeadEffect{}, fmt.Errorf("am: the head's effect needs a strode model, this one is %q", o.Kind)
+	hd, err := m.strode("the head's effect")
+	if err != nil {
+		return HeadEffect{}, err
 	}
 	if len(e) != o.SRU.OutDim() {
 		return HeadEffect{}, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.OutDim())
@@ -35,7 +36,7 @@ func (m *Model) HeadEffect(e []float64, tt float64, label int) (HeadEffect, erro
 		base[j] += m.Out.B.Data[j]
 	}
 	out := func(h []float64) (float64, int) {
-		l := matVec(h, m.OutH.Data, o.NumPdfs)
+		l := matVec(h, hd.OutH.Data, o.NumPdfs)
 		best := 0
 		for j := range l {
 			l[j] += base[j]
@@ -46,13 +47,13 @@ func (m *Model) HeadEffect(e []float64, tt float64, label int) (HeadEffect, erro
 		logSoftmaxRow(l, l)
 		return l[label], best
 	}
-	h := matVec(e, m.Proj.Data, o.ODEState)
+	h := matVec(e, hd.Proj.Data, o.ODEState)
 	var r HeadEffect
 	r.LogP0, r.Arg0 = out(h)
 	if k := o.ODE.Steps; tt > 0 && k > 0 {
 		step := tt / float64(k)
 		for i := 0; i < k; i++ {
-			f := m.fo(h)
+			f := hd.fo(h)
 			for j := range h {
 				h[j] += step * f[j]
 			}

@@ -22,31 +22,31 @@ import (
 //
 // With e32 (the SRU stack's own float32 output, sru.Output32) the kernel
 // reads e from there instead of narrowing the graph's float64 copy.
-func (m *Model) headEntry(net *nn.Net, e *autodiff.Node, e32 sru.Output32) (h0, bz *autodiff.Node, err error) {
+func (hd *strodeArch) headEntry(net *nn.Net, e *autodiff.Node, e32 sru.Output32) (h0, bz *autodiff.Node, err error) {
 	if !sru.Float32Products {
-		if bz, err = m.boundaryZ(net, e); err != nil {
+		if bz, err = hd.boundaryZ(net, e); err != nil {
 			return nil, nil, err
 		}
-		h0, err = sru.MatMul(net, e, net.P(m.Proj))
+		h0, err = sru.MatMul(net, e, net.P(hd.Proj))
 		return h0, bz, err
 	}
 	k := &headIn{e32: e32}
-	in := []*autodiff.Node{e, net.P(m.Proj)}
-	if m.PhiZ[0] != nil { // free: tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2
-		for i, l := range m.PhiZ {
+	in := []*autodiff.Node{e, net.P(hd.Proj)}
+	if hd.PhiZ[0] != nil { // free: tanh(tanh(e·A0 + c0)·A1 + c1)·A2 + c2
+		for i, l := range hd.PhiZ {
 			in = append(in, net.P(l.W), net.P(l.B))
 			k.bias[i] = true
 		}
 		k.tanh = [2]bool{true, true}
 	} else { // nonpos: tanh(e·V1·V2)·V3
-		in = append(in, net.P(m.Boundary.V1), net.P(m.Boundary.V2), net.P(m.Boundary.V3))
+		in = append(in, net.P(hd.Boundary.V1), net.P(hd.Boundary.V2), net.P(hd.Boundary.V3))
 		k.tanh = [2]bool{false, true}
 	}
 	out := net.Fused("head-in", k, in...)
 	if err := net.Err(); err != nil {
 		return nil, nil, err
 	}
-	s := m.Opts.ODEState
+	s := hd.Opts.ODEState
 	return net.Columns(out, 0, s), net.Columns(out, s, s+1), net.Err()
 }
 

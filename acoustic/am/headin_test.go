@@ -44,7 +44,7 @@ func TestHeadInMatchesFloat64(t *testing.T) {
 				r2[i] = rng.NormFloat64()
 			}
 			float32VsFloat64(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
-				h0, bz, err := m.headEntry(net, net.P(e), nil)
+				h0, bz, err := m.arch.(*strodeArch).headEntry(net, net.P(e), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -38,7 +38,7 @@ func (f *File) WriteInfo(w io.Writer) error {
 		fmt.Fprintln(w, "  (none)")
 		return nil
 	}
-	head := o.Kind == KindSTRODE
+	head := m.HasTTilde()
 	if head {
 		fmt.Fprintln(bw, "  epoch\tlr\ttrain CE\ttrain acc\tcv CE\tcv acc\tframes/s\taccepted\tcv t~ mean\tstd\tmin\tmax")
 	} else {
@@ -72,39 +72,12 @@ func (m *Model) Checksum() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// writeArchitecture prints the kind, the sizes of every part, the loss
-// terms (strode), the target delay and the input and output sizes.
+// writeArchitecture prints the kind, the sizes of every part (the kind's
+// lines: arch.describe), the target delay and the input and output sizes.
 func writeArchitecture(bw io.Writer, o Options) {
 	fmt.Fprintf(bw, "kind\t%s\n", o.Kind)
-	dirs := ""
-	if o.SRU.Bidirectional {
-		dirs = fmt.Sprintf(" x 2 directions (output %d)", o.SRU.OutDim())
-	}
-	switch o.Kind {
-	case KindDNN:
-		fmt.Fprintf(bw, "hidden layers\t%d x %d, activation %s (nnet1-style feed-forward)\n", o.DNNLayers, o.DNNHidden, o.DNNActivation)
-	default:
-		fmt.Fprintf(bw, "encoder\tSRU %d layers x %d%s, activation %s, dropout %g, highway bias %g\n",
-			o.SRU.Layers, o.SRU.Hidden, dirs, o.SRU.Activation, o.SRU.Dropout, o.SRU.HighwayBias)
-	}
-	if o.Kind == KindODERNN {
-		fmt.Fprintf(bw, "ode-rnn\tstate %d, f_o hidden %d, %d Euler steps over the unit interval between frames\n", o.ODEState, o.ODEHidden, o.ODE.Steps)
-		fmt.Fprintf(bw, "decoder\tSRU %d layers x %d%s on [encoder ; ode-rnn state]\n", o.DecoderLayers, o.SRU.Hidden, dirs)
-	}
-	if o.Kind == KindSTRODE {
-		fmt.Fprintf(bw, "head\tODE state %d, f_o hidden %d, %d %s steps; phi/prior hidden %d; Gaussian prior hidden %d\n",
-			o.ODEState, o.ODEHidden, o.ODE.Steps, o.ODE.Method, o.PhiHidden, o.PriorHidden)
-		phiZ := o.PhiZ
-		if phiZ == "" {
-			phiZ = PhiZNonPos
-		}
-		if c, ok := o.FixedBoundary(); ok {
-			fmt.Fprintf(bw, "loss\tCE - %g log N(h~; mu, sigma^2); no KL term (t~ fixed)\n", o.WP)
-			fmt.Fprintf(bw, "boundary\tt~ fixed at %g frames for every frame (--fixed-t-tilde; phi/prior tensors unused)\n", c)
-		} else {
-			fmt.Fprintf(bw, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", o.WKL, o.KL.Epsilon, o.WP, o.Eps0)
-			fmt.Fprintf(bw, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
-		}
+	if a, err := archOf(o); err == nil {
+		a.describe(bw, o)
 	}
 	fmt.Fprintf(bw, "target delay\t%d frames\n", o.TargetDelay)
 	fmt.Fprintf(bw, "input dim\t%d\n", o.InputDim)
@@ -144,15 +117,9 @@ func WriteSizes(w io.Writer, o Options) error {
 // gives for a model of o's sizes (§5.1: STRODE 9 × 900, ODE-RNN 9 + 9 ×
 // 1100, both with ODE state 128), if o has them.
 func paperCount(o Options) (int, bool) {
-	p, err := PresetFor("paper", o.Kind)
-	if err != nil || o.SRU.Hidden != p.SRU.Hidden || o.SRU.Layers != p.SRU.Layers || o.ODEState != p.ODEState {
+	a, err := archOf(o)
+	if err != nil {
 		return 0, false
 	}
-	switch {
-	case o.Kind == KindSTRODE:
-		return 76, true
-	case o.Kind == KindODERNN && o.DecoderLayers == p.DecoderLayers:
-		return 77, true
-	}
-	return 0, false
+	return a.paperMillions(o)
 }

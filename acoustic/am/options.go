@@ -96,20 +96,8 @@ func PresetFor(name, kind string) (Options, error) {
 		return o, err
 	}
 	o.Kind = kind
-	switch kind {
-	case KindODERNN:
-		if name == "paper" {
-			o.SRU.Hidden, o.SRU.Layers, o.DecoderLayers = 1100, 9, 9
-		} else {
-			o.SRU.Layers, o.DecoderLayers = 2, 2
-		}
-	case KindDNN:
-		o.DNNActivation = DNNSigmoid
-		if name == "paper" {
-			o.DNNLayers, o.DNNHidden = 6, 2048
-		} else {
-			o.DNNLayers, o.DNNHidden = 3, 512
-		}
+	if a, err := archOf(o); err == nil { // an unknown kind is Validate's to refuse
+		a.preset(name, &o)
 	}
 	return o, nil
 }
@@ -136,20 +124,11 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	o.KL.Register(fs)
 }
 
-// Validate checks the options.
+// Validate checks the options: those every kind reads, then the kind's own.
 func (o Options) Validate() error {
-	switch o.Kind {
-	case KindSRU, KindSTRODE:
-	case KindODERNN:
-		if err := o.validateODERNN(); err != nil {
-			return err
-		}
-	case KindDNN:
-		if err := o.validateDNN(); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("am: unknown --model=%q (want sru, strode, odernn or dnn)", o.Kind)
+	a, err := archOf(o)
+	if err != nil {
+		return err
 	}
 	if err := o.SRU.Validate(); err != nil {
 		return err
@@ -163,22 +142,7 @@ func (o Options) Validate() error {
 	if err := o.validateFixedTTilde(); err != nil {
 		return err
 	}
-	if o.Kind == KindSTRODE {
-		if o.ODEState < 1 || o.ODEHidden < 1 || o.PhiHidden < 1 || o.PriorHidden < 1 {
-			return fmt.Errorf("am: head sizes must be ≥ 1: ode-state %d ode-hidden %d phi-hidden %d prior-hidden %d",
-				o.ODEState, o.ODEHidden, o.PhiHidden, o.PriorHidden)
-		}
-		if o.PhiZ != "" && o.PhiZ != PhiZNonPos && o.PhiZ != PhiZFree {
-			return fmt.Errorf("am: unknown --phi-z=%q (want nonpos or free)", o.PhiZ)
-		}
-		if _, err := strode.NewKL(o.KL); err != nil {
-			return err
-		}
-		if err := o.ODE.Validate(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.validate(o)
 }
 
 // JSON is the options as one line of JSON (model-file metadata).

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/strode-asr/strode/acoustic/sru"
 )
 
 // TensorShape is one parameter tensor's name and size.
@@ -23,89 +21,13 @@ func Shapes(o Options) ([]TensorShape, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	var ts []TensorShape
-	add := func(name string, rows, cols int) { ts = append(ts, TensorShape{name, rows, cols}) }
-	linear := func(name string, in, out int) {
-		add(name+".weight", in, out)
-		add(name+".bias", 1, out)
+	a, err := archOf(o)
+	if err != nil {
+		return nil, err
 	}
-	stack := func(prefix string, in int, so sru.Options) {
-		h := so.Hidden
-		for l := 0; l < so.Layers; l++ {
-			k := 3
-			if in != so.OutDim() {
-				k = 4
-			}
-			dirs := []string{""}
-			if so.Bidirectional {
-				dirs = append(dirs, ".reverse")
-			}
-			for _, d := range dirs {
-				name := fmt.Sprintf("%s.%d%s", prefix, l, d)
-				add(name+".weight", in, k*h)
-				add(name+".weight_c", 1, 2*h)
-				add(name+".bias", 1, 2*h)
-			}
-			in = so.OutDim()
-		}
-	}
-	fo := func(s, hid int) {
-		linear("ode.0", s, hid)
-		linear("ode.1", hid, hid)
-		linear("ode.2", hid, s)
-	}
-	p, h, s := o.NumPdfs, o.SRU.OutDim(), o.ODEState
-	switch o.Kind {
-	case KindDNN:
-		in := o.InputDim
-		for l := 0; l < o.DNNLayers; l++ {
-			linear(fmt.Sprintf("dnn.%d", l), in, o.DNNHidden)
-			in = o.DNNHidden
-		}
-		linear("out", in, p)
-	case KindODERNN:
-		stack("sru", o.InputDim, o.SRU)
-		linear("odernn.in", h, 2*s)
-		add("odernn.weight_c", 1, s)
-		fo(s, o.ODEHidden)
-		dec := o.SRU
-		dec.Layers = o.DecoderLayers
-		stack("dec", h+s, dec)
-		linear("out", dec.OutDim(), p)
-	default:
-		stack("sru", o.InputDim, o.SRU)
-		linear("out", h, p)
-		if o.Kind != KindSTRODE {
-			break
-		}
-		ph := o.PhiHidden
-		add("out.ode.weight", s, p)
-		add("ode.proj", h, s)
-		fo(s, o.ODEHidden)
-		add("phi.W1", 1, ph)
-		add("phi.W2", ph, ph)
-		add("phi.W3", ph, 1)
-		if o.PhiZ == PhiZFree {
-			linear("phi.z.0", h, ph)
-			linear("phi.z.1", ph, ph)
-			linear("phi.z.2", ph, 1)
-		} else {
-			add("phi.V1", h, ph)
-			add("phi.V2", ph, ph)
-			add("phi.V3", ph, 1)
-		}
-		add("prior.U1", 1, ph)
-		add("prior.beta1", 1, ph)
-		add("prior.U2", ph, ph)
-		add("prior.beta2", 1, ph)
-		add("prior.U3", ph, 1)
-		add("prior.rho", 1, 1)
-		add("prior.d", 1, 1)
-		linear("gauss.0", o.InputDim, o.PriorHidden)
-		linear("gauss.mu", o.PriorHidden, s)
-		linear("gauss.var", o.PriorHidden, s)
-	}
-	return ts, nil
+	var s shapeList
+	a.shapes(o, &s)
+	return s.ts, nil
 }
 
 // Parts of a model for parameter counts (PartOf).

@@ -26,14 +26,15 @@ type Trajectory struct {
 // frame (Hidden values), label its aligned pdf-id or −1.
 func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, error) {
 	o := m.Opts
-	if o.Kind != KindSTRODE {
-		return nil, fmt.Errorf("am: postdiction needs a strode model, this one is %q", o.Kind)
+	hd, err := m.strode("postdiction")
+	if err != nil {
+		return nil, err
 	}
 	if len(e) != o.SRU.OutDim() {
 		return nil, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.OutDim())
 	}
 	s := o.ODEState
-	h := matVec(e, m.Proj.Data, s)
+	h := matVec(e, hd.Proj.Data, s)
 	base := matVec(e, m.Out.W.Data, o.NumPdfs)
 	for j := range base {
 		base[j] += m.Out.B.Data[j]
@@ -44,12 +45,12 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 	var all [][]float64
 	for i := 0; i <= 2*k; i++ {
 		if i > 0 {
-			f := m.fo(h)
+			f := hd.fo(h)
 			for j := range h {
 				h[j] += step * f[j]
 			}
 		}
-		l := matVec(h, m.OutH.Data, o.NumPdfs)
+		l := matVec(h, hd.OutH.Data, o.NumPdfs)
 		for j := range l {
 			l[j] += base[j]
 		}
@@ -95,9 +96,9 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 }
 
 // fo is f_o(h) = L2(tanh(L1(tanh(L0 h)))) in plain float64.
-func (m *Model) fo(h []float64) []float64 {
+func (hd *strodeArch) fo(h []float64) []float64 {
 	x := h
-	for i, l := range m.ODE {
+	for i, l := range hd.ODE {
 		y := matVec(x, l.W.Data, l.W.Cols)
 		for j := range y {
 			y[j] += l.B.Data[j]

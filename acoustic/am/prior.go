@@ -92,10 +92,10 @@ func (k *gaussianKernel) Backward(din [][]float64, dout []float64, in [][]float6
 // and Prior.DensityFused, float64, each checked against the graph form and
 // by finite differences), which replace about 230 graph nodes over N×(K−1)
 // values; the gradient checks (sru.Float32Products off) build the graph form.
-func (m *Model) klRows(net *nn.Net, bz *autodiff.Node) *autodiff.Node {
-	nodes := m.kl.Nodes()
+func (hd *strodeArch) klRows(net *nn.Net, bz *autodiff.Node) *autodiff.Node {
+	nodes := hd.kl.Nodes()
 	if sru.Float32Products {
-		return m.Boundary.KLTerm(net, m.kl, bz, m.Prior.DensityFused(net, nodes))
+		return hd.Boundary.KLTerm(net, hd.kl, bz, hd.Prior.DensityFused(net, nodes))
 	}
-	return m.kl.Term(net.Graph, m.Boundary.Density(net, nodes, bz), m.Prior.Density(net, nodes))
+	return hd.kl.Term(net.Graph, hd.Boundary.Density(net, nodes, bz), hd.Prior.Density(net, nodes))
 }

@@ -21,12 +21,12 @@ import (
 // ran as scalar float64 calls: at the small preset that was a sixth of the
 // head's time. The gradient checks (sru.Float32Products off) build the
 // float64 layers and gaussianLogLik instead.
-func (m *Model) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autodiff.Node {
+func (hd *strodeArch) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autodiff.Node {
 	if !sru.Float32Products {
-		hid := linearAct(net, m.PriorIn, xnext, sru.ActTanh)
-		return gaussianLogLik(net, htilde, linear(net, m.PriorMu, hid), linear(net, m.PriorVar, hid), w)
+		hid := linearAct(net, hd.PriorIn, xnext, sru.ActTanh)
+		return gaussianLogLik(net, htilde, linear(net, hd.PriorMu, hid), linear(net, hd.PriorVar, hid), w)
 	}
-	in, mu, v := m.PriorIn, m.PriorMu, m.PriorVar
+	in, mu, v := hd.PriorIn, hd.PriorMu, hd.PriorVar
 	k := &priorGaussian32{}
 	return net.Sum(net.Fused("prior+gaussian", k, htilde, xnext, net.P(in.W), net.P(in.B),
 		net.P(mu.W), net.P(mu.B), net.P(v.W), net.P(v.B), w))

@@ -25,8 +25,8 @@ func TestPriorGaussian32MatchesFloat64(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(5))
 	const n = 150 // more than gaussRowBlock: whole blocks and a partial one
-	for j := range m.PriorVar.B.Data {
-		m.PriorVar.B.Data[j] = -30 + 40*float64(j)/float64(o.ODEState-1)
+	for j := range m.arch.(*strodeArch).PriorVar.B.Data {
+		m.arch.(*strodeArch).PriorVar.B.Data[j] = -30 + 40*float64(j)/float64(o.ODEState-1)
 	}
 	h := optim.NewParam("h", n, o.ODEState, optim.Free)
 	for i := range h.Data {
@@ -41,7 +41,7 @@ func TestPriorGaussian32MatchesFloat64(t *testing.T) {
 		w[r] = float64(r%4) / 60 // every fourth frame masked out
 	}
 	float32VsFloat64(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
-		cost := m.priorLogLik(net, net.P(h), net.Const("x", x, n, o.InputDim), net.Const("w", w, n, 1))
+		cost := m.arch.(*strodeArch).priorLogLik(net, net.P(h), net.Const("x", x, n, o.InputDim), net.Const("w", w, n, 1))
 		return cost, []*autodiff.Node{cost}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // Forwarder runs a model on one utterance at a time, as nnet-forward does,
@@ -98,7 +100,7 @@ func (o OutputOptions) Apply(logits []float64, p int, dst []float32) []float32 {
 			}
 			continue
 		}
-		logSoftmaxRow(row, l)
+		nn.LogSoftmax(row, l)
 		for j, v := range row {
 			if o.ApplyLog {
 				d[j] = float32(v)

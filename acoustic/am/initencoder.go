@@ -64,8 +64,8 @@ func (m *Model) InitEncoder(src *Model) error {
 		return fmt.Errorf("%w: it has %d encoder parameters, this model %d (its SRU: %d layers of %d; want %d of %d)",
 			ErrEncoderMismatch, len(from), copied, so.SRU.Layers, so.SRU.Hidden, mo.SRU.Layers, mo.SRU.Hidden)
 	}
-	if hd, ok := m.arch.(*strodeArch); ok {
-		clear(hd.OutH.Data)
+	if a, ok := m.arch.(*strodeArch); ok {
+		clear(a.head.OutH.Data)
 	}
 	return nil
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strode"
+	"github.com/strode-asr/strode/acoustic/strodehead"
 )
 
 // Parameterisations of the z branch b(z) of the boundary network Φ.
 const (
-	PhiZNonPos = "nonpos" // DESIGN.md: V3·tanh(V2·(V1·z)), every V ≤ 0
-	PhiZFree   = "free"   // a tanh MLP with free signs and biases (see boundaryZ)
+	PhiZNonPos = strodehead.PhiZNonPos // DESIGN.md: V3·tanh(V2·(V1·z)), every V ≤ 0
+	PhiZFree   = strodehead.PhiZFree   // a tanh MLP with free signs and biases (strodehead's boundaryZ)
 )
 
 // Model kinds.

@@ -60,22 +60,6 @@ func vals(v []gorgonia.Value) ([][]float64, error) {
 	return out, nil
 }
 
-// logSoftmaxRow writes log softmax(l) into dst (may alias l).
-func logSoftmaxRow(dst, l []float64) {
-	mx := math.Inf(-1)
-	for _, v := range l {
-		mx = math.Max(mx, v)
-	}
-	s := 0.0
-	for _, v := range l {
-		s += math.Exp(v - mx)
-	}
-	lse := mx + math.Log(s)
-	for j, v := range l {
-		dst[j] = v - lse
-	}
-}
-
 // expRow sets e[j] = exp(l[j] − m), m = max l, and returns m and Σ e. With
 // the products in float32 (training) the exponentials are float32,
 // vectorised (sru.ExpInPlace: about 2 ulp, 1.2e−7 relative, clamped below

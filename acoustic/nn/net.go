@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"math"
 	"math/rand"
 	"strconv"
 
@@ -101,4 +102,21 @@ func Scalar(n *autodiff.Node) float64 {
 		return 0
 	}
 	return autodiff.Value(n)[0]
+}
+
+// LogSoftmax writes log softmax(l) into dst (which may alias l), with the
+// maximum subtracted before the exponentials.
+func LogSoftmax(dst, l []float64) {
+	mx := math.Inf(-1)
+	for _, v := range l {
+		mx = math.Max(mx, v)
+	}
+	s := 0.0
+	for _, v := range l {
+		s += math.Exp(v - mx)
+	}
+	lse := mx + math.Log(s)
+	for j, v := range l {
+		dst[j] = v - lse
+	}
 }

@@ -175,3 +175,18 @@ func Draw(w io.Writer, format string, width, height vg.Length, grid ...[]*plot.P
 	_, err := c.WriteTo(w)
 	return err
 }
+
+// AddVLine draws a dotted grey vertical line at x from y0 to y1, with a
+// legend entry.
+func AddVLine(p *plot.Plot, x, y0, y1 float64, name string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+	if err != nil {
+		return err
+	}
+	l.Color = Grey
+	l.Width = vg.Points(1.2)
+	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(name, l)
+	return nil
+}

@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
-// headEntry is the two things the STRODE head computes from the encoder's
+// entry is the two things the STRODE head computes from the encoder's
 // output e (N×H) — the ODE's start h0 = e·P (N×S) and Φ's b(z) (N×1) — as
 // one float32 node (headIn) whose output [h0 | b(z)] the graph splits by
 // columns. Both begin with a product of e: as separate nodes (e·P, and
@@ -22,7 +22,7 @@ import (
 //
 // With e32 (the SRU stack's own float32 output, sru.Output32) the kernel
 // reads e from there instead of narrowing the graph's float64 copy.
-func (hd *strodeArch) headEntry(net *nn.Net, e *autodiff.Node, e32 sru.Output32) (h0, bz *autodiff.Node, err error) {
+func (hd *Head) entry(net *nn.Net, e *autodiff.Node, e32 sru.Output32) (h0, bz *autodiff.Node, err error) {
 	if !sru.Float32Products {
 		if bz, err = hd.boundaryZ(net, e); err != nil {
 			return nil, nil, err
@@ -46,11 +46,11 @@ func (hd *strodeArch) headEntry(net *nn.Net, e *autodiff.Node, e32 sru.Output32)
 	if err := net.Err(); err != nil {
 		return nil, nil, err
 	}
-	s := hd.Opts.ODEState
+	s := hd.Cfg.State
 	return net.Columns(out, 0, s), net.Columns(out, s, s+1), net.Err()
 }
 
-// headIn is headEntry's kernel. Inputs: e (N×H), P (H×S), then b(z)'s three
+// headIn is entry's kernel. Inputs: e (N×H), P (H×S), then b(z)'s three
 // layers, each its weight and, where bias[i], its 1×cols bias: L0 (H×h),
 // L1 (h×h), L2 (h×1). Forward, in float32:
 //
@@ -82,7 +82,7 @@ func (k *headIn) Shape(in [][2]int) (int, int, error) {
 		}
 	}
 	if len(in) != want {
-		return 0, 0, fmt.Errorf("am: head-in of %d inputs, want %d", len(in), want)
+		return 0, 0, fmt.Errorf("strodehead: head-in of %d inputs, want %d", len(in), want)
 	}
 	n, hIn, s := in[0][0], in[0][1], in[1][1]
 	h := in[2][1]
@@ -95,7 +95,7 @@ func (k *headIn) Shape(in [][2]int) (int, int, error) {
 	}
 	for i, w := range shapes {
 		if in[i] != w {
-			return 0, 0, fmt.Errorf("am: head-in input %d is %v, want %v (inputs %v)", i, in[i], w, in)
+			return 0, 0, fmt.Errorf("strodehead: head-in input %d is %v, want %v (inputs %v)", i, in[i], w, in)
 		}
 	}
 	k.n, k.hIn, k.s, k.h = n, hIn, s, h

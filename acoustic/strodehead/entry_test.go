@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"math/rand"
@@ -17,14 +17,10 @@ import (
 func TestHeadInMatchesFloat64(t *testing.T) {
 	for _, phiZ := range []string{PhiZNonPos, PhiZFree} {
 		t.Run(phiZ, func(t *testing.T) {
-			o := tinyOptions(KindSTRODE)
-			o.SRU.Hidden, o.ODEState, o.PhiHidden, o.PhiZ = 24, 10, 7, phiZ
-			m, err := New(o, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hd, ps := testHead(4, func(c *Config) { c.In, c.State, c.PhiHidden, c.PhiZ = 24, 10, 7, phiZ })
+			o := hd.Cfg
 			rng := rand.New(rand.NewSource(6))
-			for _, p := range m.Params.List {
+			for _, p := range ps.List {
 				if p.Rows == 1 && p.Cols > 1 {
 					for j := range p.Data {
 						p.Data[j] += 0.3 * rng.NormFloat64()
@@ -32,23 +28,23 @@ func TestHeadInMatchesFloat64(t *testing.T) {
 				}
 			}
 			const n = 30
-			e := optim.NewParam("e", n, o.SRU.OutDim(), optim.Free)
+			e := optim.NewParam("e", n, o.In, optim.Free)
 			for i := range e.Data {
 				e.Data[i] = rng.NormFloat64()
 			}
-			r1, r2 := make([]float64, n*o.ODEState), make([]float64, n)
+			r1, r2 := make([]float64, n*o.State), make([]float64, n)
 			for i := range r1 {
 				r1[i] = rng.NormFloat64()
 			}
 			for i := range r2 {
 				r2[i] = rng.NormFloat64()
 			}
-			float32VsFloat64(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
-				h0, bz, err := m.arch.(*strodeArch).headEntry(net, net.P(e), nil)
+			compareFloat32(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
+				h0, bz, err := hd.entry(net, net.P(e), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				cost := net.Add(net.Sum(net.Mul(h0, net.Const("r1", r1, n, o.ODEState))), net.Sum(net.Mul(bz, net.Const("r2", r2, n, 1))))
+				cost := net.Add(net.Sum(net.Mul(h0, net.Const("r1", r1, n, o.State))), net.Sum(net.Mul(bz, net.Const("r2", r2, n, 1))))
 				return cost, []*autodiff.Node{h0, bz}
 			})
 		})

@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type gaussianKernel struct {
 
 func (k *gaussianKernel) Shape(in [][2]int) (rows, cols int, err error) {
 	if len(in) != 4 || in[1] != in[0] || in[2] != in[0] || in[3] != [2]int{in[0][0], 1} {
-		return 0, 0, fmt.Errorf("am: gaussian log-likelihood of %v", in)
+		return 0, 0, fmt.Errorf("strodehead: gaussian log-likelihood of %v", in)
 	}
 	k.n, k.s = in[0][0], in[0][1]
 	k.v, k.sigma = make([]float64, k.n*k.s), make([]float64, k.n*k.s)
@@ -86,13 +86,13 @@ func (k *gaussianKernel) Backward(din [][]float64, dout []float64, in [][]float6
 	}
 }
 
-// klRows is the KL term of Theorem 1 per frame (N×1) for the boundary's
+// KLRows is the KL term of Theorem 1 per frame (N×1) for the boundary's
 // b(z) column bz: the posterior density at the quadrature nodes against the
 // prior's. In training it is strode's two fused kernels (Boundary.KLTerm
 // and Prior.DensityFused, float64, each checked against the graph form and
 // by finite differences), which replace about 230 graph nodes over N×(K−1)
 // values; the gradient checks (sru.Float32Products off) build the graph form.
-func (hd *strodeArch) klRows(net *nn.Net, bz *autodiff.Node) *autodiff.Node {
+func (hd *Head) KLRows(net *nn.Net, bz *autodiff.Node) *autodiff.Node {
 	nodes := hd.kl.Nodes()
 	if sru.Float32Products {
 		return hd.Boundary.KLTerm(net, hd.kl, bz, hd.Prior.DensityFused(net, nodes))

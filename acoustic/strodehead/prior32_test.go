@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"math/rand"
@@ -17,18 +17,14 @@ import (
 // bend to large a — with some frames masked out, over more rows than one
 // block of the elementwise passes.
 func TestPriorGaussian32MatchesFloat64(t *testing.T) {
-	o := tinyOptions(KindSTRODE)
-	o.ODEState, o.PriorHidden, o.InputDim = 12, 9, 5
-	m, err := New(o, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hd, _ := testHead(3, func(c *Config) { c.State, c.PriorHidden, c.InputDim = 12, 9, 5 })
+	o := hd.Cfg
 	rng := rand.New(rand.NewSource(5))
 	const n = 150 // more than gaussRowBlock: whole blocks and a partial one
-	for j := range m.arch.(*strodeArch).PriorVar.B.Data {
-		m.arch.(*strodeArch).PriorVar.B.Data[j] = -30 + 40*float64(j)/float64(o.ODEState-1)
+	for j := range hd.PriorVar.B.Data {
+		hd.PriorVar.B.Data[j] = -30 + 40*float64(j)/float64(o.State-1)
 	}
-	h := optim.NewParam("h", n, o.ODEState, optim.Free)
+	h := optim.NewParam("h", n, o.State, optim.Free)
 	for i := range h.Data {
 		h.Data[i] = rng.NormFloat64()
 	}
@@ -40,8 +36,8 @@ func TestPriorGaussian32MatchesFloat64(t *testing.T) {
 	for r := range w {
 		w[r] = float64(r%4) / 60 // every fourth frame masked out
 	}
-	float32VsFloat64(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
-		cost := m.arch.(*strodeArch).priorLogLik(net, net.P(h), net.Const("x", x, n, o.InputDim), net.Const("w", w, n, 1))
+	compareFloat32(t, 1e-5, func(net *nn.Net) (*autodiff.Node, []*autodiff.Node) {
+		cost := hd.PriorLogLik(net, net.P(h), net.Const("x", x, n, o.InputDim), net.Const("w", w, n, 1))
 		return cost, []*autodiff.Node{cost}
 	})
 }

@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
-// priorLogLik is the regenerative term of gaussianLogLik with the prior
+// PriorLogLik is the regenerative term of gaussianLogLik with the prior
 // network that gives μ and a from the next frame's input x' in the same
 // node: hid = tanh(x'·W_in + b_in), [μ | a] = hid·[W_μ | W_σ] + [b_μ | b_σ],
 // then (1/S)·Σ_j log N(h̃_j; μ_j, softplus(a_j) + 1e-3) per frame, weighted
@@ -21,7 +21,7 @@ import (
 // ran as scalar float64 calls: at the small preset that was a sixth of the
 // head's time. The gradient checks (sru.Float32Products off) build the
 // float64 layers and gaussianLogLik instead.
-func (hd *strodeArch) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autodiff.Node {
+func (hd *Head) PriorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) *autodiff.Node {
 	if !sru.Float32Products {
 		hid := linearAct(net, hd.PriorIn, xnext, sru.ActTanh)
 		return gaussianLogLik(net, htilde, linear(net, hd.PriorMu, hid), linear(net, hd.PriorVar, hid), w)
@@ -36,7 +36,7 @@ func (hd *strodeArch) priorLogLik(net *nn.Net, htilde, xnext, w *autodiff.Node) 
 // elementwise passes at a time: 64 rows of S = 64 values are 16 KB an array.
 const gaussRowBlock = 64
 
-// priorGaussian32 is priorLogLik's kernel. Inputs: h̃ (N×S), x' (N×D),
+// priorGaussian32 is PriorLogLik's kernel. Inputs: h̃ (N×S), x' (N×D),
 // W_in (D×H), b_in, W_μ (H×S), b_μ, W_σ (H×S), b_σ, w (N×1); output 1×1.
 // Per value, with d = h̃ − μ, e = e^{−|a|}, v = max(a, 0) + log1p(e) + 1e-3
 // and σ(a) from the same e, log N = −½ log 2π − ½ log v − ½d²·(1/v) (the
@@ -62,13 +62,13 @@ type priorGaussian32 struct {
 
 func (k *priorGaussian32) Shape(in [][2]int) (int, int, error) {
 	if len(in) != 9 {
-		return 0, 0, fmt.Errorf("am: prior+gaussian of %d inputs, want 9", len(in))
+		return 0, 0, fmt.Errorf("strodehead: prior+gaussian of %d inputs, want 9", len(in))
 	}
 	n, s, d, h := in[0][0], in[0][1], in[1][1], in[2][1]
 	want := [][2]int{{n, s}, {n, d}, {d, h}, {1, h}, {h, s}, {1, s}, {h, s}, {1, s}, {n, 1}}
 	for i, w := range want {
 		if in[i] != w {
-			return 0, 0, fmt.Errorf("am: prior+gaussian input %d is %v, want %v (inputs %v)", i, in[i], w, in)
+			return 0, 0, fmt.Errorf("strodehead: prior+gaussian input %d is %v, want %v (inputs %v)", i, in[i], w, in)
 		}
 	}
 	k.n, k.s, k.d, k.h = n, s, d, h

@@ -1,7 +1,10 @@
-package am
+package strodehead
 
 import (
+	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/strode"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
@@ -9,12 +12,12 @@ import (
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
-// float32VsFloat64 builds a graph twice — with the float64 graph operations
+// compareFloat32 builds a graph twice — with the float64 graph operations
 // that the gradient checks verify (sru.Float32Products off) and with the
 // float32 kernels — runs each once and checks that the float32 build's
 // values of outs and gradients of every bound parameter are within tol of
 // the largest entry of each (the float64 build's) of the float64 ones.
-func float32VsFloat64(t *testing.T, tol float64, build func(net *nn.Net) (cost *autodiff.Node, outs []*autodiff.Node)) {
+func compareFloat32(t *testing.T, tol float64, build func(net *nn.Net) (cost *autodiff.Node, outs []*autodiff.Node)) {
 	t.Helper()
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
 	var vals [2][]float64
@@ -71,4 +74,16 @@ func closeTo(t *testing.T, what string, a, b []float64, tol float64) {
 		t.Errorf("%s: float32 differs by %.2g of the largest (%g), over %g", what, worst, scale, tol)
 	}
 	t.Logf("%s (%d values): %.2g", what, len(a), worst)
+}
+
+// testHead is a small head (the acoustic model's small preset's choices at
+// toy sizes), changed by edit, with its parameters drawn from seed.
+func testHead(seed int64, edit func(*Config)) (*Head, *nn.Params) {
+	c := Config{In: 4, InputDim: 3, NumPdfs: 5, State: 3, ODEHidden: 4, PhiHidden: 4, PriorHidden: 4, PhiZ: PhiZNonPos,
+		Eps0: 1e-6, WKL: 1e-3, WP: 1e-3, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
+	if edit != nil {
+		edit(&c)
+	}
+	var ps nn.Params
+	return New(&ps, c, rand.New(rand.NewSource(seed))), &ps
 }

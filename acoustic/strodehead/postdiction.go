@@ -1,8 +1,9 @@
-package am
+package strodehead
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"math"
 	"os"
 	"sort"
@@ -23,23 +24,20 @@ type Trajectory struct {
 // Postdiction integrates h from h(0) = P·e over [0, 2t̃] with the head's
 // Euler steps (step t̃/K, 2K steps) in plain float64 and returns the
 // softmax of W·[e; h(t)] + b at every step. e is the encoder output of the
-// frame (Hidden values), label its aligned pdf-id or −1.
-func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, error) {
-	o := m.Opts
-	hd, err := m.strode("postdiction")
-	if err != nil {
-		return nil, err
+// frame (Hidden values), label its aligned pdf-id or −1, outLayer the
+// acoustic model's output layer (W·e + b).
+func (hd *Head) Postdiction(e []float64, outLayer *nn.Linear, tt float64, label int) (*Trajectory, error) {
+	c := hd.Cfg
+	if len(e) != c.In {
+		return nil, fmt.Errorf("strodehead: encoder output has %d values, want %d", len(e), c.In)
 	}
-	if len(e) != o.SRU.OutDim() {
-		return nil, fmt.Errorf("am: encoder output has %d values, want %d", len(e), o.SRU.OutDim())
-	}
-	s := o.ODEState
+	s := c.State
 	h := matVec(e, hd.Proj.Data, s)
-	base := matVec(e, m.Out.W.Data, o.NumPdfs)
+	base := matVec(e, outLayer.W.Data, c.NumPdfs)
 	for j := range base {
-		base[j] += m.Out.B.Data[j]
+		base[j] += outLayer.B.Data[j]
 	}
-	k := o.ODE.Steps
+	k := c.ODE.Steps
 	step := tt / float64(k)
 	tr := &Trajectory{TTilde: tt, Label: label}
 	var all [][]float64
@@ -50,11 +48,11 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 				h[j] += step * f[j]
 			}
 		}
-		l := matVec(h, hd.OutH.Data, o.NumPdfs)
+		l := matVec(h, hd.OutH.Data, c.NumPdfs)
 		for j := range l {
 			l[j] += base[j]
 		}
-		logSoftmaxRow(l, l)
+		nn.LogSoftmax(l, l)
 		for j := range l {
 			l[j] = math.Exp(l[j])
 		}
@@ -62,13 +60,13 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 		all = append(all, l)
 	}
 	// The label and the two others with the highest peak probability.
-	peak := make([]float64, o.NumPdfs)
+	peak := make([]float64, c.NumPdfs)
 	for _, l := range all {
 		for j, v := range l {
 			peak[j] = math.Max(peak[j], v)
 		}
 	}
-	idx := make([]int, o.NumPdfs)
+	idx := make([]int, c.NumPdfs)
 	for i := range idx {
 		idx[i] = i
 	}
@@ -96,7 +94,7 @@ func (m *Model) Postdiction(e []float64, tt float64, label int) (*Trajectory, er
 }
 
 // fo is f_o(h) = L2(tanh(L1(tanh(L0 h)))) in plain float64.
-func (hd *strodeArch) fo(h []float64) []float64 {
+func (hd *Head) fo(h []float64) []float64 {
 	x := h
 	for i, l := range hd.ODE {
 		y := matVec(x, l.W.Data, l.W.Cols)

@@ -8,6 +8,7 @@ import (
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
+	"github.com/strode-asr/strode/acoustic/odernn"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
@@ -28,7 +29,7 @@ import (
 // evolves between observations, then an RNN cell takes the observation);
 // the cell is SRU-like (one gate, an elementwise light recurrence) and runs
 // with its ODE solves as one fused operation over the whole block
-// (odernn_cell.go).
+// (package odernn).
 
 // odernnArch is the "odernn" kind. Its parameters are the encoder
 // "sru.L.*", the ODE-RNN layer "odernn.in.*" (A, a), "odernn.weight_c" (v)
@@ -129,10 +130,7 @@ func (a *odernnArch) layers(net *nn.Net, x, mask *autodiff.Node, t, b int, mode 
 	if err != nil {
 		return layers{}, err
 	}
-	var k autodiff.Kernel = newODERNNCell[float64](t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, mm64)
-	if sru.Float32Products {
-		k = newODERNNCell[float32](t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, mm32)
-	}
+	k := odernn.NewCell(t, b, o.ODEState, o.ODEHidden, o.ODE.Steps, sru.Float32Products)
 	z := net.Fused("odernn", k, u, net.P(a.RNNGate), mask,
 		net.P(a.ODE[0].W), net.P(a.ODE[0].B), net.P(a.ODE[1].W), net.P(a.ODE[1].B), net.P(a.ODE[2].W), net.P(a.ODE[2].B))
 	d, dropDec, err := a.Dec.Apply(net, net.Fused("concat", &concatCols{}, e, z), mask, t, b, train)
@@ -191,7 +189,7 @@ func (a *odernnArch) newStream(m *Model) (streamer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &odernnStream{o: m.Opts, enc: enc, dec: dec, rnnIn: newAffine32(a.RNNIn), out: newAffine32(m.Out), cell: newODERNNStream(a)}, nil
+	return &odernnStream{o: m.Opts, enc: enc, dec: dec, rnnIn: newAffine32(a.RNNIn), out: newAffine32(m.Out), cell: odernn.NewStream(a.RNNGate, a.ODE, m.Opts.ODE.Steps)}, nil
 }
 
 // odernnStream runs the encoder, the ODE-RNN cell on [C | F] = e·A + a,
@@ -202,7 +200,7 @@ type odernnStream struct {
 	o          Options
 	enc, dec   *sru.Stream
 	rnnIn, out affine32
-	cell       *odeRNNStream
+	cell       *odernn.Stream
 	cat        []float32
 	logits     []float64
 }
@@ -210,7 +208,7 @@ type odernnStream struct {
 func (s *odernnStream) reset() {
 	s.enc.Reset()
 	s.dec.Reset()
-	s.cell.reset()
+	s.cell.Reset()
 }
 
 func (s *odernnStream) close() {}
@@ -224,7 +222,7 @@ func (s *odernnStream) forward(x []float32, rows int) ([]float64, error) {
 	u := s.rnnIn.apply32(e, rows)
 	s.cat = growF32(s.cat, rows*(h+st))
 	for r := 0; r < rows; r++ {
-		z := s.cell.step(u[r*2*st : (r+1)*2*st])
+		z := s.cell.Step(u[r*2*st : (r+1)*2*st])
 		copy(s.cat[r*(h+st):], e[r*h:(r+1)*h])
 		copy(s.cat[r*(h+st)+h:(r+1)*(h+st)], z)
 	}

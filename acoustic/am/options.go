@@ -21,8 +21,8 @@ const (
 const (
 	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
 	KindSTRODE = "strode" // SRU encoder + regenerative STRODE head
-	KindODERNN = "odernn" // SRU encoder + ODE-RNN layer + SRU decoder + affine (odernn.go)
-	KindDNN    = "dnn"    // nnet1-style feed-forward network on spliced features (dnn.go)
+	KindODERNN = "odernn" // SRU encoder + ODE-RNN layer + SRU decoder + affine (kind_odernn.go)
+	KindDNN    = "dnn"    // nnet1-style feed-forward network on spliced features (kind_dnn.go)
 )
 
 // Hidden-layer activations of the dnn model.

@@ -1,13 +1,14 @@
-package am
+package odernn
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/internal/gemm"
 )
 
-// odeRNNCell is the ODE-RNN layer (odernn.go) as one fused operation over a
+// odeRNNCell is the ODE-RNN layer as one fused operation over a
 // T×B time-major block, with its reverse pass by hand. Inputs:
 //
 //	0 U    N×2S  [C | F]: candidate and forget-gate input per frame
@@ -27,6 +28,18 @@ import (
 // step's state and both tanh layers) for the reverse pass, which walks
 // frames and steps backwards: through the gate, then through the K steps
 // into z_{i−1}, accumulating the weight gradients of f_o frame by frame.
+// NewCell is the ODE-RNN layer over a T×B time-major block of utterances
+// (t frames, b utterances) with a state of s values, f_o's hidden layers
+// of h and k Euler steps between frames, as one fused graph operation
+// (odeRNNCell): in float32 through internal/gemm for training, or float64
+// for the gradient checks.
+func NewCell(t, b, s, h, k int, float32Products bool) autodiff.Kernel {
+	if float32Products {
+		return newODERNNCell[float32](t, b, s, h, k, mm32)
+	}
+	return newODERNNCell[float64](t, b, s, h, k, mm64)
+}
+
 type odeRNNCell[T float32 | float64] struct {
 	t, b, s, h, k int
 	mm            func(transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
@@ -260,79 +273,4 @@ func mm64(transA, transB bool, m, n, k int, a []float64, lda int, b []float64, l
 			c[i*ldc+j] = sum
 		}
 	}
-}
-
-// odeRNNStream is the ODE-RNN cell (odernn_cell.go) for one utterance whose
-// frames come one at a time: its Forward in float32 with B = 1, the state
-// z of the previous frame carried.
-type odeRNNStream struct {
-	s, h, k                int
-	v                      []float32
-	w0, b0, w1, b1, w2, b2 []float32
-	p, z, u0, u1, f        []float32
-	started                bool
-}
-
-func newODERNNStream(m *odernnArch) *odeRNNStream {
-	o := m.o
-	c := &odeRNNStream{s: o.ODEState, h: o.ODEHidden, k: o.ODE.Steps}
-	f32 := func(v []float64) []float32 {
-		out := make([]float32, len(v))
-		for i, x := range v {
-			out[i] = float32(x)
-		}
-		return out
-	}
-	c.v = f32(m.RNNGate.Data)
-	c.w0, c.b0 = f32(m.ODE[0].W.Data), f32(m.ODE[0].B.Data)
-	c.w1, c.b1 = f32(m.ODE[1].W.Data), f32(m.ODE[1].B.Data)
-	c.w2, c.b2 = f32(m.ODE[2].W.Data), f32(m.ODE[2].B.Data)
-	c.p, c.z, c.f = make([]float32, c.s), make([]float32, c.s), make([]float32, c.s)
-	c.u0, c.u1 = make([]float32, c.h), make([]float32, c.h)
-	return c
-}
-
-func (c *odeRNNStream) reset() {
-	clear(c.z)
-	c.started = false
-}
-
-// dense is odeRNNCell.dense for one row: out = x·w + b, tanh'd with act.
-func (c *odeRNNStream) dense(out, x, w, b []float32, k, n int, act bool) {
-	copy(out, b)
-	gemm.Sgemm(false, false, 1, n, k, 1, x, k, w, n, 1, out, n)
-	if act {
-		for i, v := range out {
-			out[i] = float32(math.Tanh(float64(v)))
-		}
-	}
-}
-
-// step takes one frame's [C | F] (2S) and returns z (S, valid until the
-// next step): p = the previous z evolved by K Euler steps of f_o (0 at the
-// first frame), g = σ(F + v⊙p), z = g⊙p + (1−g)⊙C.
-func (c *odeRNNStream) step(u []float32) []float32 {
-	S, H := c.s, c.h
-	p := c.p
-	if !c.started {
-		clear(p)
-		c.started = true
-	} else {
-		copy(p, c.z)
-		step := 1 / float32(c.k)
-		for range c.k {
-			c.dense(c.u0, p, c.w0, c.b0, S, H, true)
-			c.dense(c.u1, c.u0, c.w1, c.b1, H, H, true)
-			c.dense(c.f, c.u1, c.w2, c.b2, H, S, false)
-			for i, v := range c.f {
-				p[i] += step * v
-			}
-		}
-	}
-	cand, fin := u[:S], u[S:2*S]
-	for j := range c.z {
-		gj := float32(1 / (1 + math.Exp(-float64(fin[j]+c.v[j]*p[j]))))
-		c.z[j] = gj*p[j] + (1-gj)*cand[j]
-	}
-	return c.z
 }

@@ -2,6 +2,7 @@ package am
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff/gradcheck"
@@ -125,4 +126,27 @@ func TestGradients(t *testing.T) {
 			t.Logf("loss %.6f CE %.6f KL %.6f logP %.6f", Scalar(bt.Loss), Scalar(bt.CE), Scalar(bt.KL), Scalar(bt.LogP))
 		})
 	}
+}
+
+// unusedParams are the tensors a fixed t̃ leaves out of the graph, and so
+// untrained: Φ's (phi.*) and φ's (prior.*), and with C = 0 f_o's (ode.0–2;
+// ode.proj, P, stays). Empty without a fixed t̃.
+func unusedParams(m *Model) map[string]bool {
+	c, ok := m.Opts.FixedBoundary()
+	if !ok {
+		return nil
+	}
+	prefixes := []string{"phi.", "prior."}
+	if c == 0 {
+		prefixes = append(prefixes, "ode.0.", "ode.1.", "ode.2.")
+	}
+	out := map[string]bool{}
+	for _, p := range m.Params.List {
+		for _, pre := range prefixes {
+			if strings.HasPrefix(p.Name, pre) {
+				out[p.Name] = true
+			}
+		}
+	}
+	return out
 }

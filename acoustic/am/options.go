@@ -118,7 +118,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
 	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
 	fs.IntVar(&o.TargetDelay, "target-delay", o.TargetDelay, "frames of look-ahead: the output at frame t+N is trained on (and forward reports it as) frame t's label, as nnet1's --targets-delay for its LSTMs")
-	fs.Var(fixedTTildeFlag{&o.FixedTTilde}, "fixed-t-tilde", fixedTTildeUsage)
+	fs.Var(strodehead.FixedFlag{P: &o.FixedTTilde}, "fixed-t-tilde", strodehead.FixedUsage)
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
 	fs.Float64Var(&o.WP, "w-p", o.WP, "weight of the Gaussian prior term on the ODE solution")
 	o.ODE.Register(fs)
@@ -140,8 +140,8 @@ func (o Options) Validate() error {
 	if o.InputDim < 1 || o.NumPdfs < 1 {
 		return fmt.Errorf("am: input dim %d and number of pdfs %d must be ≥ 1", o.InputDim, o.NumPdfs)
 	}
-	if err := o.validateFixedTTilde(); err != nil {
-		return err
+	if c, ok := o.FixedBoundary(); ok && o.Kind != KindSTRODE {
+		return fmt.Errorf("am: --fixed-t-tilde=%g is for --model=strode, this one is %q", c, o.Kind)
 	}
 	return a.validate(o)
 }
@@ -150,4 +150,12 @@ func (o Options) Validate() error {
 func (o Options) JSON() string {
 	b, _ := json.Marshal(o)
 	return string(b)
+}
+
+// FixedBoundary is the fixed t̃ in frames and whether one is set.
+func (o Options) FixedBoundary() (float64, bool) {
+	if o.FixedTTilde == nil {
+		return 0, false
+	}
+	return *o.FixedTTilde, true
 }

@@ -50,6 +50,9 @@ func (c Config) Validate() error {
 	if c.PhiZ != "" && c.PhiZ != PhiZNonPos && c.PhiZ != PhiZFree {
 		return fmt.Errorf("am: unknown --phi-z=%q (want nonpos or free)", c.PhiZ)
 	}
+	if c.Fixed != nil && (*c.Fixed < 0 || math.IsNaN(*c.Fixed) || math.IsInf(*c.Fixed, 0)) {
+		return fmt.Errorf("am: fixed t~ %g must be a finite number of frames ≥ 0", *c.Fixed)
+	}
 	if _, err := strode.NewKL(c.KL); err != nil {
 		return err
 	}

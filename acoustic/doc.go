@@ -18,4 +18,16 @@
 //	acoustic/optim      parameters with sign sets, Adam, SGD, clipping
 //	acoustic/modelfile  safetensors model files
 //	acoustic/pointproc  Poisson and Hawkes processes (Ogata thinning)
+//
+// The acoustic models for speech are built from them:
+//
+//	acoustic/sru        the SRU encoder (fused recurrence, streaming form)
+//	acoustic/strodehead the regenerative STRODE head on any encoder's frames
+//	acoustic/odernn     the ODE-RNN layer of the paper's baseline
+//	acoustic/am         the models, one type per kind behind one interface
+//	                    (sru, strode, odernn, dnn), graphs, streams, files
+//	acoustic/trainer    training through am's model API alone: schedules,
+//	                    checkpoints, data-parallel iterations, averaging
+//	acoustic/kaldinnet  training and forward passes over Kaldi tables
+//	acoustic/parallel   nnet3-style data-parallel training over a job queue
 package acoustic

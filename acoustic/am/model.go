@@ -1,12 +1,9 @@
 package am
 
 import (
-	"math"
 	"math/rand"
 
-	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
-	"github.com/strode-asr/strode/acoustic/sru"
 )
 
 // Model is the parameters of an acoustic model: those of its kind's layers
@@ -35,38 +32,6 @@ func New(o Options, seed int64) (*Model, error) {
 	return m, nil
 }
 
-// linear is l applied to the rows x as one fused float32 node (sru.Affine):
-// the STRODE head's layers, which run over every frame of the minibatch
-// and, as gorgonia's MatMul and broadcast add, cost a float64 product, a
-// repeated bias and two copies each. The gradient checks turn
-// sru.Float32Products off and get the float64 graph.
-func linear(net *nn.Net, l *nn.Linear, x *autodiff.Node) *autodiff.Node {
-	y, err := sru.Affine(net, x, l.W, l.B)
-	if err != nil {
-		return net.Fail(l.W.Name, err)
-	}
-	return y
-}
-
-// linearAct is act(l(x)) as one fused float32 node (sru.AffineAct).
-func linearAct(net *nn.Net, l *nn.Linear, x *autodiff.Node, act sru.AffineActivation) *autodiff.Node {
-	y, err := sru.AffineAct(net, x, l.W, l.B, act)
-	if err != nil {
-		return net.Fail(l.W.Name, err)
-	}
-	return y
-}
-
-// product32 is x·w as one fused float32 node (sru.MatMul; float64 when the
-// gradient checks turn sru.Float32Products off).
-func product32(net *nn.Net, x, w *autodiff.Node) *autodiff.Node {
-	y, err := sru.MatMul(net, x, w)
-	if err != nil {
-		return net.Fail("product", err)
-	}
-	return y
-}
-
 // HasTTilde tells whether the model's graph has a boundary t̃ per frame
 // (Batch.TTilde, Stats' t̃ fields): the STRODE head, learned or fixed.
 func (m *Model) HasTTilde() bool {
@@ -82,6 +47,3 @@ func (m *Model) NumParams() int {
 	}
 	return n
 }
-
-// halfLog2Pi is ½·log 2π, the constant of the Gaussian log-density.
-var halfLog2Pi = 0.5 * math.Log(2*math.Pi)

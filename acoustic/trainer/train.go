@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/internal/progress"
@@ -95,22 +96,22 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 
 func (o TrainOptions) validate() error {
 	if o.Optimizer != "adam" && o.Optimizer != "sgd" {
-		return fmt.Errorf("am: unknown --optimizer=%q (want adam or sgd)", o.Optimizer)
+		return fmt.Errorf("trainer: unknown --optimizer=%q (want adam or sgd)", o.Optimizer)
 	}
 	if o.MaxEpochs < 1 || o.BatchUtts < 1 || o.BatchFrames < 1 || o.Quantum < 1 {
-		return fmt.Errorf("am: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
+		return fmt.Errorf("trainer: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
 	}
 	if o.LabelSmoothing < 0 || o.LabelSmoothing >= 1 {
-		return fmt.Errorf("am: --label-smoothing=%g outside [0, 1)", o.LabelSmoothing)
+		return fmt.Errorf("trainer: --label-smoothing=%g outside [0, 1)", o.LabelSmoothing)
 	}
 	if o.KeepLast && o.Newbob {
-		return fmt.Errorf("am: --keep-last and --newbob together: newbob keeps only accepted epochs")
+		return fmt.Errorf("trainer: --keep-last and --newbob together: newbob keeps only accepted epochs")
 	}
 	if o.Resume && o.Checkpoint == "" {
-		return fmt.Errorf("am: --resume needs --checkpoint")
+		return fmt.Errorf("trainer: --resume needs --checkpoint")
 	}
 	if o.EpochModels != "" && strings.Count(o.EpochModels, "%d") != 1 {
-		return fmt.Errorf("am: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
+		return fmt.Errorf("trainer: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
 	}
 	return o.Mask.validate()
 }
@@ -129,22 +130,22 @@ type trainerState struct {
 // Trainer trains a model.
 type Trainer struct {
 	Opts     TrainOptions
-	File     *File // model, pipeline, history
+	File     *am.File // model, pipeline, history
 	Log      func(format string, args ...any)
 	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
 
-	graphs *graphCache
+	graphs *am.GraphCache
 	opt    optimizer
 	st     trainerState
 	best   [][]float64
 }
 
 // NewTrainer prepares training of f.Model.
-func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
+func NewTrainer(f *am.File, o TrainOptions) (*Trainer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: newGraphCache(o.GraphCache)}
+	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: am.NewGraphCache(o.GraphCache)}
 	o.SGD.ClipNorm = o.Adam.ClipNorm
 	switch o.Optimizer {
 	case "adam":
@@ -160,12 +161,12 @@ func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
 
 // graph returns the graph for minibatch b: its length rounded up to the
 // quantum, as many utterances as it has.
-func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
+func (t *Trainer) graph(b []*am.Utterance, mode am.Mode) (*am.Batch, error) {
 	q := t.Opts.Quantum
-	k := graphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
-	return t.graphs.get(k, func() (*Batch, error) {
+	k := am.GraphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
+	return t.graphs.Get(k, func() (*am.Batch, error) {
 		smoothing := 0.0
-		if mode == Train {
+		if mode == am.Train {
 			smoothing = t.Opts.LabelSmoothing
 		}
 		return t.File.Model.BuildSmoothed(k.T, k.B, mode, smoothing)
@@ -176,18 +177,18 @@ func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
 func (t *Trainer) GraphsBuilt() int { return t.graphs.Builds }
 
 // Close releases the graphs.
-func (t *Trainer) Close() { t.graphs.close() }
+func (t *Trainer) Close() { t.graphs.Close() }
 
 // Evaluate computes the held-out statistics.
 // The utterances are as loaded: Evaluate applies the model's target delay.
-func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
-	var s Stats
-	utts, err := delayedAll(utts, t.File.Model.Opts.TargetDelay)
+func (t *Trainer) Evaluate(utts []*am.Utterance) (am.Stats, error) {
+	var s am.Stats
+	utts, err := am.DelayAll(utts, t.File.Model.Opts.TargetDelay)
 	if err != nil {
 		return s, err
 	}
 	for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, nil) {
-		g, err := t.graph(b, Eval)
+		g, err := t.graph(b, am.Eval)
 		if err != nil {
 			return s, err
 		}
@@ -202,7 +203,7 @@ func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
 	return s, nil
 }
 
-func maxRows(b []*Utterance) int {
+func maxRows(b []*am.Utterance) int {
 	m := 0
 	for _, u := range b {
 		m = max(m, u.Rows)
@@ -234,9 +235,9 @@ func (t *Trainer) epochRNG(epoch int) *rand.Rand {
 
 // Train runs epochs until the schedule stops, writing a checkpoint after
 // each, and leaves the best parameters in the model.
-func (t *Trainer) Train(train, valid []*Utterance) error {
+func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	if len(train) == 0 || len(valid) == 0 {
-		return fmt.Errorf("am: %d training and %d held-out utterances: need both", len(train), len(valid))
+		return fmt.Errorf("trainer: %d training and %d held-out utterances: need both", len(train), len(valid))
 	}
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
@@ -259,7 +260,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		t.st.BestLoss = s.MeanCE()
 		t.Log("epoch 0: held-out CE %.4f, frame accuracy %.2f%%", s.MeanCE(), 100*s.Accuracy())
 	}
-	train, err := delayedAll(train, t.File.Model.Opts.TargetDelay)
+	train, err := am.DelayAll(train, t.File.Model.Opts.TargetDelay)
 	if err != nil {
 		return err
 	}
@@ -272,13 +273,13 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		rng := t.epochRNG(epoch)
 		t.opt.setLR(t.st.LR)
 		start := time.Now()
-		var ts Stats
+		var ts am.Stats
 		batches := Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng)
 		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d", epoch), Unit: "frames",
 			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
 		defer rep.Finish() // on an error return; a no-op after the Finish below
 		for _, b := range batches {
-			g, err := t.graph(b, Train)
+			g, err := t.graph(b, am.Train)
 			if err != nil {
 				return err
 			}
@@ -291,7 +292,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			}
 			ps := t.File.Model.Params.List // Run filled every Grad
 			if err := optim.Check(ps); err != nil {
-				return fmt.Errorf("am: epoch %d: %w", epoch, err)
+				return fmt.Errorf("trainer: epoch %d: %w", epoch, err)
 			}
 			t.opt.step(ps)
 			before := ts.Frames
@@ -304,7 +305,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		if err != nil {
 			return err
 		}
-		e := Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
+		e := am.Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
 			ValidCE: vs.MeanCE(), ValidAcc: vs.Accuracy(), TrainKL: ts.KL / math.Max(1, float64(ts.Frames)),
 			TrainLogP: ts.LogP / math.Max(1, float64(ts.Frames)), FramesPerSec: float64(ts.Frames) / secs, Seconds: secs}
 		if t.File.Model.HasTTilde() {
@@ -341,7 +342,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 }
 
 // schedule applies newbob or early stopping after an epoch.
-func (t *Trainer) schedule(e *Epoch) {
+func (t *Trainer) schedule(e *am.Epoch) {
 	st := &t.st
 	st.Epoch = e.Epoch
 	prev := st.BestLoss
@@ -392,7 +393,7 @@ func (t *Trainer) saveCheckpoint() error {
 var ErrCheckpoint = errors.New("checkpoint does not match")
 
 func (t *Trainer) loadCheckpoint() error {
-	c, err := Load(t.Opts.Checkpoint)
+	c, err := am.Load(t.Opts.Checkpoint)
 	if err != nil {
 		return err
 	}

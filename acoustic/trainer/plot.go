@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/internal/figure"
 )
 
@@ -16,10 +17,10 @@ import (
 // frame on top and the frame accuracy below, each for the training and the
 // held-out set against the epoch, with a dotted line at the epoch of the
 // lowest held-out cross-entropy.
-func PlotHistory(path string, h []Epoch) error {
+func PlotHistory(path string, h []am.Epoch) error {
 	ce := figure.New("Cross-entropy per epoch", "epoch", "cross-entropy (nats per frame)")
 	acc := figure.New("Frame accuracy per epoch", "epoch", "frame accuracy (%)")
-	get := func(f func(Epoch) float64) plotter.XYs {
+	get := func(f func(am.Epoch) float64) plotter.XYs {
 		xys := make(plotter.XYs, len(h))
 		for i, e := range h {
 			xys[i] = plotter.XY{X: float64(e.Epoch), Y: f(e)}
@@ -29,12 +30,12 @@ func PlotHistory(path string, h []Epoch) error {
 	series := []struct {
 		p    *plot.Plot
 		name string
-		f    func(Epoch) float64
+		f    func(am.Epoch) float64
 	}{
-		{ce, "training set", func(e Epoch) float64 { return e.TrainCE }},
-		{ce, "held-out set", func(e Epoch) float64 { return e.ValidCE }},
-		{acc, "training set", func(e Epoch) float64 { return 100 * e.TrainAcc }},
-		{acc, "held-out set", func(e Epoch) float64 { return 100 * e.ValidAcc }},
+		{ce, "training set", func(e am.Epoch) float64 { return e.TrainCE }},
+		{ce, "held-out set", func(e am.Epoch) float64 { return e.ValidCE }},
+		{acc, "training set", func(e am.Epoch) float64 { return 100 * e.TrainAcc }},
+		{acc, "held-out set", func(e am.Epoch) float64 { return 100 * e.ValidAcc }},
 	}
 	for i, s := range series {
 		if len(h) == 0 {
@@ -83,7 +84,7 @@ func PlotHistory(path string, h []Epoch) error {
 
 // bestEpoch is the index of the epoch with the lowest held-out CE (−1 for
 // none).
-func bestEpoch(h []Epoch) int {
+func bestEpoch(h []am.Epoch) int {
 	best := -1
 	for i, e := range h {
 		if !math.IsNaN(e.ValidCE) && (best < 0 || e.ValidCE < h[best].ValidCE) {
@@ -109,7 +110,7 @@ func addVLine(p *plot.Plot, x, y0, y1 float64, name string) error {
 }
 
 // yRange is the smallest and largest finite value of f over h.
-func yRange(h []Epoch, fs ...func(Epoch) float64) (lo, hi float64) {
+func yRange(h []am.Epoch, fs ...func(am.Epoch) float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, e := range h {
 		for _, f := range fs {
@@ -119,46 +120,4 @@ func yRange(h []Epoch, fs ...func(Epoch) float64) (lo, hi float64) {
 		}
 	}
 	return lo, hi
-}
-
-// WritePNG plots the trajectory to path (and the SVG beside it): the
-// softmax probability of the shown pdfs against t ∈ [0, 2t̃] (frames after
-// the frame, the ODE's time), the aligned pdf in blue, the two others in
-// orange and green, and a dotted line at t = t̃, the sampled boundary.
-func (tr *Trajectory) WritePNG(path string) error {
-	p := figure.New(fmt.Sprintf("Postdiction of %s, frame %d", tr.Utt, tr.Frame),
-		fmt.Sprintf("t (frames after frame %d; ODE time)", tr.Frame), "softmax probability")
-	for k, j := range tr.Shown {
-		ys := tr.Probs[fmt.Sprint(j)]
-		xys := make(plotter.XYs, 0, len(tr.Times))
-		for i, t := range tr.Times {
-			if i < len(ys) {
-				xys = append(xys, plotter.XY{X: t, Y: ys[i]})
-			}
-		}
-		c := k
-		if tr.Label < 0 {
-			c++ // blue is kept for the aligned pdf
-		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return err
-		}
-		l.Color = figure.Color(c)
-		l.Width = vg.Points(1.8)
-		name := fmt.Sprintf("pdf %d", j)
-		if j == tr.Label {
-			name += " (aligned)"
-		}
-		p.Add(l)
-		p.Legend.Add(name, l)
-	}
-	if err := addVLine(p, tr.TTilde, 0, 1, fmt.Sprintf("t~ = %.3g frames (sampled boundary)", tr.TTilde)); err != nil {
-		return err
-	}
-	// Probabilities fill [0, 1]: the legend gets a band of its own above.
-	p.Y.Min, p.Y.Max = 0, 1.38
-	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"},
-		{Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
-	return figure.Save(path, 7*vg.Inch, 4.5*vg.Inch, []*plot.Plot{p})
 }

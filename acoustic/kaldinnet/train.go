@@ -103,6 +103,16 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	if s.InitModel != "" && s.InitEncoder != "" {
 		return nil, errors.New("--init-model and --init-encoder exclude each other (--init-model takes the whole model)")
 	}
+	// Before the data is loaded, which can take long: a conflict of
+	// learning-rate options fails at once and the deprecation warnings head
+	// the log.
+	warnings, err := s.Train.ResolveLearningRate()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		logf(log).Warn("%s", w)
+	}
 	if s.NumPdfs == 0 && s.Data.TransModel != "" {
 		tm, err := hmm.ReadTransitionModel(s.Data.TransModel)
 		if err != nil {

@@ -55,6 +55,7 @@ func (t *Trainer) RunIteration(utts []*am.Utterance, o IterationOptions) (Iterat
 	if o.LearningRate <= 0 || o.NumMinibatches < 0 {
 		return st, fmt.Errorf("trainer: iteration %d job %d: learning rate %g and number of minibatches %d must be > 0 and ≥ 0", o.Iter, o.Job, o.LearningRate, o.NumMinibatches)
 	}
+	t.warn()
 	ps := t.File.Model.Params.List
 	if err := t.opt.load(ps, t.File); err != nil {
 		return st, err

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,12 @@ import (
 // by HalvingFactor every epoch, and training ends when it falls under
 // EndHalvingImpr while halving.
 type TrainOptions struct {
-	Optimizer        string // "adam" or "sgd"
+	Optimizer string // "adam" or "sgd"
+	// LearningRate (--learning-rate, Kaldi nnet3's name), when > 0, is the
+	// rate of the chosen Optimizer: it replaces Adam.LearningRate or
+	// SGD.LearningRate, whose values (by default 1e-3 and 0.008) apply when
+	// it is 0.
+	LearningRate     float64
 	Adam             optim.AdamOptions
 	SGD              optim.SGDOptions
 	MaxEpochs        int
@@ -54,6 +60,11 @@ type TrainOptions struct {
 	// the held-out statistics stay plain cross-entropy.
 	LabelSmoothing float64
 	Mask           MaskOptions
+
+	// aliases records the deprecated learning-rate options given to the
+	// flag set of Register, for ResolveLearningRate's warnings and its
+	// conflict check.
+	aliases struct{ adam, sgd bool }
 }
 
 // DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
@@ -70,8 +81,12 @@ func DefaultTrainOptions() TrainOptions {
 // Register adds the options to fs (nnet1's names where it has them).
 func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Optimizer, "optimizer", o.Optimizer, "adam, or sgd (with momentum)")
-	fs.Float64Var(&o.Adam.LearningRate, "learn-rate", o.Adam.LearningRate, "learning rate (Adam; for SGD use --sgd-learn-rate)")
-	fs.Float64Var(&o.SGD.LearningRate, "sgd-learn-rate", o.SGD.LearningRate, "SGD learning rate")
+	fs.Float64Var(&o.LearningRate, "learning-rate", o.LearningRate,
+		fmt.Sprintf("learning rate of the --optimizer (0: its default, adam %g, sgd %g)", o.Adam.LearningRate, o.SGD.LearningRate))
+	// The names before --learning-rate, kept so that old scripts run
+	// unchanged; ResolveLearningRate warns about them.
+	fs.Var(rateAlias{&o.Adam.LearningRate, &o.aliases.adam}, "learn-rate", "deprecated: use --learning-rate (this sets Adam's rate)")
+	fs.Var(rateAlias{&o.SGD.LearningRate, &o.aliases.sgd}, "sgd-learn-rate", "deprecated: use --learning-rate with --optimizer=sgd (this sets SGD's rate)")
 	fs.Float64Var(&o.SGD.Momentum, "momentum", o.SGD.Momentum, "SGD momentum")
 	fs.Float64Var(&o.Adam.ClipNorm, "clip-norm", o.Adam.ClipNorm, "gradient-norm clipping (both optimizers; ≤ 0 none)")
 	fs.IntVar(&o.MaxEpochs, "max-iters", o.MaxEpochs, "maximum number of epochs")
@@ -92,6 +107,70 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.EpochModels, "epoch-models", o.EpochModels, "write every epoch's model (its own parameters, accepted or not) to this pattern, %d the epoch (e.g. to choose an epoch on another held-out set)")
 	fs.Float64Var(&o.LabelSmoothing, "label-smoothing", o.LabelSmoothing, "label smoothing eps of the training cross-entropy: targets (1-eps) on the label, eps/pdfs on every pdf (0: none; the held-out CE stays plain)")
 	o.Mask.Register(fs)
+}
+
+// rateAlias is a deprecated learning-rate option: it sets the rate it has
+// always set and records that it was given.
+type rateAlias struct {
+	rate  *float64
+	given *bool
+}
+
+func (a rateAlias) String() string {
+	if a.rate == nil { // the flag package's probe for the zero value
+		return ""
+	}
+	return strconv.FormatFloat(*a.rate, 'g', -1, 64)
+}
+
+// Get makes it a flag.Getter, so that usage texts show a float option.
+func (a rateAlias) Get() any {
+	if a.rate == nil {
+		return 0.0
+	}
+	return *a.rate
+}
+
+func (a rateAlias) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	*a.rate, *a.given = v, true
+	return nil
+}
+
+// ResolveLearningRate sets the chosen optimizer's rate to LearningRate
+// (when > 0) and returns a deprecation warning for each of --learn-rate and
+// --sgd-learn-rate given to the flag set of Register. Those keep their old
+// meaning, Adam's and SGD's rate, so old scripts train as they did; one
+// that sets the chosen optimizer's rate to another value than
+// --learning-rate is an error naming both. NewTrainer calls it; a command
+// calls it first to log the warnings before it spends time loading data.
+// It forgets the aliases it has warned about, so a second call returns none.
+func (o *TrainOptions) ResolveLearningRate() (warnings []string, err error) {
+	if o.LearningRate < 0 || math.IsNaN(o.LearningRate) {
+		return nil, fmt.Errorf("trainer: --learning-rate=%g must be > 0 (or 0 for the optimizer's default)", o.LearningRate)
+	}
+	if o.aliases.adam {
+		warnings = append(warnings, "--learn-rate is deprecated: use --learning-rate (the rate of the chosen --optimizer)")
+	}
+	if o.aliases.sgd {
+		warnings = append(warnings, "--sgd-learn-rate is deprecated: use --learning-rate with --optimizer=sgd")
+	}
+	if o.LearningRate > 0 {
+		alias, rate, given := "--learn-rate", &o.Adam.LearningRate, o.aliases.adam
+		if o.Optimizer == "sgd" {
+			alias, rate, given = "--sgd-learn-rate", &o.SGD.LearningRate, o.aliases.sgd
+		}
+		if given && *rate != o.LearningRate {
+			return nil, fmt.Errorf("trainer: --learning-rate=%g and %s=%g disagree (%s is the deprecated name of --learning-rate for --optimizer=%s: give --learning-rate alone)",
+				o.LearningRate, alias, *rate, alias, o.Optimizer)
+		}
+		*rate = o.LearningRate
+	}
+	o.aliases.adam, o.aliases.sgd = false, false
+	return warnings, nil
 }
 
 func (o TrainOptions) validate() error {
@@ -134,6 +213,8 @@ type Trainer struct {
 	Log      func(format string, args ...any)
 	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
 
+	warnings []string // ResolveLearningRate's, logged when training starts
+
 	graphs *am.GraphCache
 	opt    optimizer
 	st     trainerState
@@ -145,7 +226,11 @@ func NewTrainer(f *am.File, o TrainOptions) (*Trainer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: am.NewGraphCache(o.GraphCache)}
+	warnings, err := o.ResolveLearningRate()
+	if err != nil {
+		return nil, err
+	}
+	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: am.NewGraphCache(o.GraphCache), warnings: warnings}
 	o.SGD.ClipNorm = o.Adam.ClipNorm
 	switch o.Optimizer {
 	case "adam":
@@ -239,6 +324,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	if len(train) == 0 || len(valid) == 0 {
 		return fmt.Errorf("trainer: %d training and %d held-out utterances: need both", len(train), len(valid))
 	}
+	t.warn()
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
 			if err := t.loadCheckpoint(); err != nil {
@@ -339,6 +425,14 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		t.restore(t.best)
 	}
 	return nil
+}
+
+// warn logs the warnings of NewTrainer, once.
+func (t *Trainer) warn() {
+	for _, w := range t.warnings {
+		t.Log("WARNING: %s", w)
+	}
+	t.warnings = nil
 }
 
 // schedule applies newbob or early stopping after an epoch.

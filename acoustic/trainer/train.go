@@ -56,7 +56,7 @@ type TrainOptions struct {
 	Checkpoint  string // file written after every epoch ("" none)
 	Resume      bool   // continue from Checkpoint
 	EpochModels string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
-	// LabelSmoothing ε trains on the targets (1−ε)·onehot + ε/P (xentOp);
+	// LabelSmoothing ε trains on the targets (1−ε)·onehot + ε/P (am.Model.BuildSmoothed);
 	// the held-out statistics stay plain cross-entropy.
 	LabelSmoothing float64
 	Mask           MaskOptions
@@ -265,7 +265,8 @@ func (t *Trainer) GraphsBuilt() int { return t.graphs.Builds }
 func (t *Trainer) Close() { t.graphs.Close() }
 
 // Evaluate computes the held-out statistics.
-// The utterances are as loaded: Evaluate applies the model's target delay.
+// The utterances are as loaded: Evaluate applies the model's target delay
+// (am.DelayAll).
 func (t *Trainer) Evaluate(utts []*am.Utterance) (am.Stats, error) {
 	var s am.Stats
 	utts, err := am.DelayAll(utts, t.File.Model.Opts.TargetDelay)

@@ -3,6 +3,8 @@ package am
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/optim"
 )
 
 // benchStep measures one training step (forward, backward, Adam) on B
@@ -27,7 +29,9 @@ func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
 		}
 		return l
 	}())
-	opt := newAdam(DefaultTrainOptions().Adam)
+	ao := optim.DefaultAdamOptions()
+	ao.LearningRate, ao.ClipNorm = 1e-3, 5 // the trainer's defaults (acoustic/trainer)
+	opt := optim.NewAdam(ao)
 	if err := g.Load(us, rng); err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +40,7 @@ func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
 		if err := g.Run(); err != nil {
 			b.Fatal(err)
 		}
-		opt.step(m.Params.List)
+		opt.Step(m.Params.List)
 	}
 	b.ReportMetric(float64(t*bs*b.N)/b.Elapsed().Seconds(), "frames/s")
 }

@@ -38,8 +38,10 @@ func delayed(u *Utterance, n int) (*Utterance, error) {
 	return v, nil
 }
 
-// delayedAll applies delayed to every utterance.
-func delayedAll(utts []*Utterance, n int) ([]*Utterance, error) {
+// DelayAll returns utts extended for a target delay of n frames (utts
+// itself when n is 0), as a trainer applies Options.TargetDelay to its
+// training and held-out sets; the utterances are not modified.
+func DelayAll(utts []*Utterance, n int) ([]*Utterance, error) {
 	if n == 0 {
 		return utts, nil
 	}
@@ -52,3 +54,9 @@ func delayedAll(utts []*Utterance, n int) ([]*Utterance, error) {
 	}
 	return out, nil
 }
+
+// Spliced returns u with its features spliced as Batch.Load splices them:
+// u itself when they already are (Context is zero), else a copy with new
+// features. It is for code outside the package that edits whole input
+// rows, such as the trainer's SpecAugment masking.
+func (u *Utterance) Spliced() (*Utterance, error) { return u.spliced() }

@@ -1,33 +1,39 @@
 package am
 
-// graphKey is the shape a graph is built for.
-type graphKey struct {
+// GraphKey is the shape a graph is built for: T frames, B utterances, Mode.
+type GraphKey struct {
 	T, B int
 	Mode Mode
 }
 
-// graphCache keeps the most recently used graphs, at most capacity of them,
+// GraphCache keeps the most recently used graphs, at most capacity of them,
 // as nnet3's CachingOptimizingCompiler keeps compiled computations
 // (--cache-capacity). A graph owns buffers for every value and gradient of
 // its T·B rows, so an unbounded map of them grows with the number of
 // distinct minibatch lengths: a corpus whose utterances run from 1 to 20 s
 // gave about two hundred shapes and 13 GB in one epoch. Evicting is cheap by
 // comparison: building a graph costs a few milliseconds against the hundreds
-// a minibatch takes.
-type graphCache struct {
+// a minibatch takes. It is exported for the trainer (package
+// acoustic/trainer), which keeps one per training run; Forwarder keeps one
+// of its own.
+type GraphCache struct {
 	capacity int // ≤ 0: unbounded
-	graphs   map[graphKey]*Batch
-	order    []graphKey // least recently used first
-	Builds   int        // graphs built so far (evictions make this exceed len(graphs))
+	graphs   map[GraphKey]*Batch
+	order    []GraphKey // least recently used first
+	Builds   int        // graphs built so far (evictions make this exceed the number cached)
 }
 
-func newGraphCache(capacity int) *graphCache {
-	return &graphCache{capacity: capacity, graphs: map[graphKey]*Batch{}}
+// NewGraphCache returns an empty cache of at most capacity graphs (≤ 0:
+// unbounded).
+func NewGraphCache(capacity int) *GraphCache {
+	return &GraphCache{capacity: capacity, graphs: map[GraphKey]*Batch{}}
 }
 
-// get returns the graph for k, building it with build on a miss and
-// closing the least recently used one when the cache is full.
-func (c *graphCache) get(k graphKey, build func() (*Batch, error)) (*Batch, error) {
+// Get returns the graph for k, building it with build on a miss and
+// closing the least recently used one when the cache is full. A graph
+// returned earlier may have been closed since: use each one only until the
+// next Get.
+func (c *GraphCache) Get(k GraphKey, build func() (*Batch, error)) (*Batch, error) {
 	if g, ok := c.graphs[k]; ok {
 		c.touch(k)
 		return g, nil
@@ -48,7 +54,7 @@ func (c *graphCache) get(k graphKey, build func() (*Batch, error)) (*Batch, erro
 	return g, nil
 }
 
-func (c *graphCache) touch(k graphKey) {
+func (c *GraphCache) touch(k GraphKey) {
 	for i, o := range c.order {
 		if o == k {
 			copy(c.order[i:], c.order[i+1:])
@@ -58,11 +64,27 @@ func (c *graphCache) touch(k graphKey) {
 	}
 }
 
-// close releases every graph.
-func (c *graphCache) close() {
+// Close releases every graph.
+func (c *GraphCache) Close() {
 	for _, g := range c.graphs {
 		g.Close()
 	}
-	c.graphs = map[graphKey]*Batch{}
+	c.graphs = map[GraphKey]*Batch{}
 	c.order = nil
 }
+
+// The unexported names below are the ones forward.go was written against;
+// they stay until it uses the exported ones.
+
+type (
+	graphCache = GraphCache
+	graphKey   = GraphKey
+)
+
+func newGraphCache(capacity int) *GraphCache { return NewGraphCache(capacity) }
+
+func (c *GraphCache) get(k GraphKey, build func() (*Batch, error)) (*Batch, error) {
+	return c.Get(k, build)
+}
+
+func (c *GraphCache) close() { c.Close() }

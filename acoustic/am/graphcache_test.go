@@ -12,10 +12,10 @@ func TestGraphCacheKeepsRecent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newGraphCache(2)
-	defer c.close()
+	c := NewGraphCache(2)
+	defer c.Close()
 	get := func(T int) *Batch {
-		g, err := c.get(graphKey{T: T, B: 1, Mode: Infer}, func() (*Batch, error) { return m.Build(T, 1, Infer) })
+		g, err := c.Get(GraphKey{T: T, B: 1, Mode: Infer}, func() (*Batch, error) { return m.Build(T, 1, Infer) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +27,7 @@ func TestGraphCacheKeepsRecent(t *testing.T) {
 		t.Fatal("a cached graph was rebuilt")
 	}
 	get(30)
-	if _, ok := c.graphs[graphKey{T: 20, B: 1, Mode: Infer}]; ok {
+	if _, ok := c.graphs[GraphKey{T: 20, B: 1, Mode: Infer}]; ok {
 		t.Fatal("the least recently used graph (20) was kept")
 	}
 	if get(10) != a || c.Builds != 3 || len(c.graphs) != 2 {
@@ -61,27 +61,5 @@ func TestClosedGraphIsFreedByOneCollection(t *testing.T) {
 	runtime.GC()
 	if x.Value() != nil {
 		t.Fatal("a closed graph's input buffer outlived a garbage collection")
-	}
-}
-
-// Training must not depend on which graphs happen to be cached: a graph
-// rebuilt after eviction and one reused from the cache compute the same
-// minibatch bit for bit (no state left over from the previous minibatch).
-func TestTrainingIndependentOfGraphCache(t *testing.T) {
-	params := func(capacity int) [][]float64 {
-		var out [][]float64
-		f, _ := trainToyWith(t, KindSTRODE, 2, "", false, func(_ *Options, o *TrainOptions) { o.GraphCache = capacity })
-		for _, p := range f.Model.Params.List {
-			out = append(out, p.Data)
-		}
-		return out
-	}
-	all, one := params(0), params(1)
-	for i := range all {
-		for j := range all[i] {
-			if all[i][j] != one[i][j] {
-				t.Fatalf("parameter %d[%d]: %v with every graph cached, %v with one", i, j, all[i][j], one[i][j])
-			}
-		}
 	}
 }

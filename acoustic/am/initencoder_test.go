@@ -3,25 +3,35 @@ package am
 import (
 	"errors"
 	"math"
+	"math/rand"
 	"testing"
 )
 
-// TestInitEncoder: a strode model whose encoder comes from a trained sru
-// model computes that model's logits (the head's h̃ → logits weights start
-// at zero), and an encoder of another size is refused with
-// ErrEncoderMismatch.
+// TestInitEncoder: a strode model whose encoder comes from an sru model
+// computes that model's logits (the head's h̃ → logits weights start at
+// zero), and an encoder of another size is refused with ErrEncoderMismatch.
+// The sru model is as initialised rather than trained (training lives in
+// package acoustic/trainer, which imports this one): the copy must be exact
+// whatever the parameters are.
 func TestInitEncoder(t *testing.T) {
-	src, data := trainToy(t, KindSRU, 2, "", false)
-	o := src.Model.Opts
+	so := tinyOptions(KindSRU)
+	so.SRU.Hidden, so.NumPdfs, so.InputDim = 8, 3, 6
+	so.SRU.Dropout = 0.1
+	src, err := New(so, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := tinyBatch(rand.New(rand.NewSource(2)), so, []int{17})
+	o := src.Opts
 	o.Kind = KindSTRODE
 	m, err := New(o, 9) // another seed: every parameter differs before the copy
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.InitEncoder(src.Model); err != nil {
+	if err := m.InitEncoder(src); err != nil {
 		t.Fatal(err)
 	}
-	want, err := NewForwarder(src.Model).Logits(data[0])
+	want, err := NewForwarder(src).Logits(data[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +63,7 @@ func TestInitEncoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.InitEncoder(src.Model); !errors.Is(err, ErrEncoderMismatch) {
+		if err := m.InitEncoder(src); !errors.Is(err, ErrEncoderMismatch) {
 			t.Errorf("%s: got %v, want ErrEncoderMismatch", edit.name, err)
 		}
 	}

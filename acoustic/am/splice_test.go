@@ -33,8 +33,9 @@ func unspliced(t *testing.T, rng *rand.Rand, lengths []int, raw, left, right, pd
 
 // TestUnsplicedUtterances: raw frames with a splice context give the same
 // minibatch (training loss and logits), the same forward output, the same
-// target-delayed utterances and the same SpecAugment masks as the features
-// spliced beforehand; a dimension that does not fit is an error.
+// target-delayed utterances and the same Spliced rows (what the trainer's
+// SpecAugment masks) as the features spliced beforehand; a dimension that
+// does not fit is an error.
 func TestUnsplicedUtterances(t *testing.T) {
 	const raw, left, right = 3, 2, 1
 	for _, kind := range []string{KindSRU, KindSTRODE} {
@@ -87,14 +88,18 @@ func TestUnsplicedUtterances(t *testing.T) {
 	if d1.Context != [2]int{} || !slices.Equal(d1.Feats, d2.Feats) || !slices.Equal(d1.Targets, d2.Targets) {
 		t.Fatal("delayed raw frames differ from delayed spliced ones")
 	}
-	mask := MaskOptions{FreqMasks: 2, FreqWidth: 2, TimeMasks: 2, TimeWidth: 3}
-	m1 := mask.Masked(rawU, raw, rand.New(rand.NewSource(4)))[0]
-	m2 := mask.Masked(splU, raw, rand.New(rand.NewSource(4)))[0]
-	if m1.Context != [2]int{} || !slices.Equal(m1.Feats, m2.Feats) {
-		t.Fatal("masked raw frames differ from masked spliced ones")
+	s1, err := rawU[0].Spliced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s1.Context != [2]int{} || !slices.Equal(s1.Feats, splU[0].Feats) || splU[0].Context != [2]int{} {
+		t.Fatal("Spliced raw frames differ from the features spliced beforehand")
+	}
+	if s2, _ := splU[0].Spliced(); s2 != splU[0] {
+		t.Fatal("Spliced copied features that were spliced already")
 	}
 	if rawU[0].Context != [2]int{left, right} || len(rawU[0].Feats) != 9*raw {
-		t.Fatal("Masked or delayed changed the original utterance")
+		t.Fatal("delayed or Spliced changed the original utterance")
 	}
 	o := tinyOptions(KindSRU)
 	o.InputDim = raw * (1 + left + right)

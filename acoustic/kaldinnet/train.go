@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/internal/cputime"
 	"github.com/strode-asr/strode/kaldiio"
@@ -30,7 +31,7 @@ type TrainSetup struct {
 	InitEncoder              string  // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
 	Data                     Options
 	Model                    am.Options
-	Train                    am.TrainOptions
+	Train                    trainer.TrainOptions
 }
 
 // Register adds the setup's own options (the data, model and training
@@ -101,6 +102,16 @@ func (f logf) Warn(format string, a ...any) { f("WARNING: "+format, a...) }
 func Train(s TrainSetup, out string, log func(string, ...any), progress io.Writer) (*am.File, error) {
 	if s.InitModel != "" && s.InitEncoder != "" {
 		return nil, errors.New("--init-model and --init-encoder exclude each other (--init-model takes the whole model)")
+	}
+	// Before the data is loaded, which can take long: a conflict of
+	// learning-rate options fails at once and the deprecation warnings head
+	// the log.
+	warnings, err := s.Train.ResolveLearningRate()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		logf(log).Warn("%s", w)
 	}
 	if s.NumPdfs == 0 && s.Data.TransModel != "" {
 		tm, err := hmm.ReadTransitionModel(s.Data.TransModel)
@@ -195,7 +206,7 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	}
 	log("model %s: %d parameters, input %d (%s), %d pdfs", s.Model.Kind, m.NumParams(), p.InputDim(), p, s.NumPdfs)
 	f := &am.File{Model: m, Pipeline: p}
-	tr, err := am.NewTrainer(f, s.Train)
+	tr, err := trainer.NewTrainer(f, s.Train)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +222,7 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 		return nil, err
 	}
 	if s.Curves != "" {
-		if err := am.PlotHistory(s.Curves, f.History); err != nil {
+		if err := trainer.PlotHistory(s.Curves, f.History); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/trainer"
 )
 
 // IterSetup is what `strode train-iter` needs: one job of one iteration of
@@ -20,8 +21,8 @@ type IterSetup struct {
 	Egs                  string
 	EgsDir               string
 	NumArchivesProcessed int
-	Iter                 am.IterationOptions
-	Train                am.TrainOptions // the optimizer and minibatch options (RegisterIterTrainOptions)
+	Iter                 trainer.IterationOptions
+	Train                trainer.TrainOptions // the optimizer and minibatch options (RegisterIterTrainOptions)
 }
 
 // Register adds the job's own options; the training options are added by
@@ -39,7 +40,7 @@ func (s *IterSetup) Register(fs *flag.FlagSet) {
 // RegisterIterTrainOptions adds the training options a job uses (optimizer,
 // clipping, minibatches, label smoothing, SpecAugment) to fs, with the names
 // of `strode train`.
-func RegisterIterTrainOptions(fs *flag.FlagSet, o *am.TrainOptions) {
+func RegisterIterTrainOptions(fs *flag.FlagSet, o *trainer.TrainOptions) {
 	fs.StringVar(&o.Optimizer, "optimizer", o.Optimizer, "adam, or sgd (with momentum)")
 	fs.Float64Var(&o.SGD.Momentum, "momentum", o.SGD.Momentum, "SGD momentum")
 	fs.Float64Var(&o.Adam.ClipNorm, "clip-norm", o.Adam.ClipNorm, "gradient-norm clipping (≤ 0 none)")
@@ -53,7 +54,7 @@ func RegisterIterTrainOptions(fs *flag.FlagSet, o *am.TrainOptions) {
 // IterTrainFlags are the options of o that RegisterIterTrainOptions knows,
 // as command-line words (--name=value, sorted), for the driver to pass to
 // each job.
-func IterTrainFlags(o am.TrainOptions) []string {
+func IterTrainFlags(o trainer.TrainOptions) []string {
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	RegisterIterTrainOptions(fs, &o)
 	var out []string
@@ -63,11 +64,11 @@ func IterTrainFlags(o am.TrainOptions) []string {
 }
 
 // TrainIteration runs one job: it loads ModelIn, reads its examples
-// (spliced as the model's pipeline says), trains (am.Trainer.RunIteration)
+// (spliced as the model's pipeline says), trains (trainer.Trainer.RunIteration)
 // and writes ModelOut atomically, with the job's optimizer state and
 // statistics in it for average-models.
-func TrainIteration(s IterSetup, log func(string, ...any)) (am.IterationStats, error) {
-	var st am.IterationStats
+func TrainIteration(s IterSetup, log func(string, ...any)) (trainer.IterationStats, error) {
+	var st trainer.IterationStats
 	f, err := am.Load(s.ModelIn)
 	if err != nil {
 		return st, err
@@ -96,7 +97,7 @@ func TrainIteration(s IterSetup, log func(string, ...any)) (am.IterationStats, e
 	if err != nil {
 		return st, err
 	}
-	tr, err := am.NewTrainer(f, s.Train)
+	tr, err := trainer.NewTrainer(f, s.Train)
 	if err != nil {
 		return st, err
 	}

@@ -5,7 +5,7 @@
 // archive (`strode train-iter`, submitted as one array job through a Kaldi
 // job runner: `<cmd> JOB=1:N log/train.N.JOB.log ...`, with run.pl,
 // queue.pl, slurm.pl or strode's own), and the jobs' models are averaged
-// (am.Average, `strode average-models`) into N+1.mdl. The number of jobs
+// (trainer.Average, `strode average-models`) into N+1.mdl. The number of jobs
 // grows from --num-jobs-initial to --num-jobs-final, and each job's
 // learning rate is the effective rate (decaying geometrically from
 // --initial-effective-lrate to --final-effective-lrate) times the number
@@ -14,7 +14,7 @@
 //
 // Unlike nnet3, whose jobs run natural-gradient SGD, our jobs run Adam; its
 // moments are averaged with the parameters and carried in N.mdl (see
-// acoustic/am/average.go for why). Examples are whole utterances (the SRU
+// acoustic/trainer/average.go for why). Examples are whole utterances (the SRU
 // is recurrent over an utterance), not fixed-size chunks. nnet3 picks the
 // best job's model instead of averaging on iteration 0 and combines the
 // last models at the end (nnet3-combine); we average on every iteration

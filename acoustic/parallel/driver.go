@@ -17,6 +17,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
@@ -31,15 +32,15 @@ type Options struct {
 	FinalModel     string // --final-model: "last" or "best" (lowest held-out CE)
 	InitModel      string // --init-model: 0.mdl from this model instead of a new one
 	Model          am.Options
-	Train          am.TrainOptions // the options a job takes (kaldinnet.RegisterIterTrainOptions)
-	Stderr         io.Writer       // where the runner's own output goes (nil: discarded)
+	Train          trainer.TrainOptions // the options a job takes (kaldinnet.RegisterIterTrainOptions)
+	Stderr         io.Writer            // where the runner's own output goes (nil: discarded)
 }
 
 // DefaultOptions: DefaultSchedule, one retry, the last model as final.mdl
 // (as nnet3, whose final model comes from the last iterations), seed 0 as
 // nnet3's --srand.
 func DefaultOptions() Options {
-	return Options{Schedule: DefaultSchedule(), NumRetries: 1, FinalModel: "last", Train: am.DefaultTrainOptions()}
+	return Options{Schedule: DefaultSchedule(), NumRetries: 1, FinalModel: "last", Train: trainer.DefaultTrainOptions()}
 }
 
 // Register adds the driver's own options and the schedule's (the model and
@@ -175,7 +176,7 @@ func Train(egsDir, dir string, o Options, log func(string, ...any)) (*Result, er
 		f.History = last.History
 	}
 	res.Final = filepath.Join(dir, "final.mdl")
-	if err := f.WithoutOptimizerState().Save(res.Final); err != nil {
+	if err := trainer.WithoutOptimizerState(f).Save(res.Final); err != nil {
 		return nil, err
 	}
 	e := last.History[len(last.History)-1]
@@ -217,7 +218,7 @@ func writeInitialModel(egsDir, dir string, info kaldinnet.EgsInfo, o Options, lo
 		if err != nil {
 			return err
 		}
-		f = g.WithoutOptimizerState()
+		f = trainer.WithoutOptimizerState(g)
 		f.History = nil // the history of this training: entry N−1 is N.mdl's
 		log("initial model: %s", o.InitModel)
 	} else {
@@ -327,11 +328,11 @@ func runIteration(egsDir, dir string, iter int, o Options, valid, trainSub []*am
 	for j := range paths {
 		paths[j] = jobModel(dir, iter+1, j+1)
 	}
-	avg, err := am.AverageFiles(paths)
+	avg, err := trainer.AverageFiles(paths)
 	if err != nil {
 		return err
 	}
-	st, _, _ := am.IterationStatsOf(avg)
+	st, _, _ := trainer.IterationStatsOf(avg)
 	vs, err := evaluate(avg, o.Train, valid)
 	if err != nil {
 		return err
@@ -366,8 +367,8 @@ func runIteration(egsDir, dir string, iter int, o Options, valid, trainSub []*am
 }
 
 // evaluate computes the statistics of f's model on utts.
-func evaluate(f *am.File, o am.TrainOptions, utts []*am.Utterance) (am.Stats, error) {
-	tr, err := am.NewTrainer(f, o)
+func evaluate(f *am.File, o trainer.TrainOptions, utts []*am.Utterance) (am.Stats, error) {
+	tr, err := trainer.NewTrainer(f, o)
 	if err != nil {
 		return am.Stats{}, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/acoustic/sru"
+	"github.com/strode-asr/strode/acoustic/trainer"
 )
 
 // The driver runs `<strode> train-iter ...` through a job runner. In these
@@ -42,7 +43,7 @@ func fakeStrode(args []string) int {
 		fmt.Fprintf(os.Stderr, "fake strode: only train-iter, got %q\n", args)
 		return 1
 	}
-	s := kaldinnet.IterSetup{Train: am.DefaultTrainOptions()}
+	s := kaldinnet.IterSetup{Train: trainer.DefaultTrainOptions()}
 	fs := flag.NewFlagSet("train-iter", flag.ContinueOnError)
 	s.Register(fs)
 	kaldinnet.RegisterIterTrainOptions(fs, &s.Train)
@@ -256,7 +257,7 @@ func TestDriverOneJobEqualsTrainIter(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "alone.mdl")
 	s := kaldinnet.IterSetup{ModelIn: filepath.Join(dir, "0.mdl"), ModelOut: out, EgsDir: egs, Train: o.Train,
-		Iter: am.IterationOptions{LearningRate: 0.003, Seed: o.Seed, Iter: 0, Job: 1, NumMinibatches: o.NumMinibatches}}
+		Iter: trainer.IterationOptions{LearningRate: 0.003, Seed: o.Seed, Iter: 0, Job: 1, NumMinibatches: o.NumMinibatches}}
 	if _, err := kaldinnet.TrainIteration(s, tlog(t)); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -24,7 +24,7 @@ func init() {
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			return func(ctx *kaldicmd.Context) error {
 				args := ctx.Args()
-				f, err := am.AverageFiles(args[:len(args)-1])
+				f, err := trainer.AverageFiles(args[:len(args)-1])
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -41,7 +42,7 @@ func init() {
 			fs.StringVar(&preset, "preset", preset, "model sizes: paper (9x900 SRU, ODE state 128; odernn 9+9 x 1100; dnn 6 x 2048) or small (4x256; odernn 2+2 x 256; dnn 3 x 512; for CPUs)")
 			causal := false
 			fs.BoolVar(&causal, "causal", causal, kaldinnet.CausalUsage)
-			s := kaldinnet.TrainSetup{ValidFraction: 0.1, Data: kaldinnet.DefaultOptions(), Train: am.DefaultTrainOptions()}
+			s := kaldinnet.TrainSetup{ValidFraction: 0.1, Data: kaldinnet.DefaultOptions(), Train: trainer.DefaultTrainOptions()}
 			s.Model, _ = am.Preset("paper")
 			s.Register(fs)
 			s.Data.Register(fs)

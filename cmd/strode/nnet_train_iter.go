@@ -4,8 +4,8 @@ import (
 	"flag"
 	"os"
 
-	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
 
@@ -27,7 +27,7 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			s := kaldinnet.IterSetup{Train: am.DefaultTrainOptions(), Iter: am.IterationOptions{Seed: 0, Job: 1}}
+			s := kaldinnet.IterSetup{Train: trainer.DefaultTrainOptions(), Iter: trainer.IterationOptions{Seed: 0, Job: 1}}
 			s.Register(fs)
 			kaldinnet.RegisterIterTrainOptions(fs, &s.Train)
 			return func(ctx *kaldicmd.Context) error {

@@ -174,7 +174,7 @@ if [ "$stage" -le 7 ] && [ "$stop_stage" -ge 0 ]; then
     --flat-start equal --flat-start-rounds $align_rounds --align-epochs $align_epochs --num-leaves 0 \
     --fbank-opts "$feat_opts" --cv-utts data/train/cv_heldout.list --exclude-utts data/train/cv.list \
     --models "$models" --seed $seed --preset $preset --context $context \
-    --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learn-rate 0.001 --newbob false --parallel-models $parallel_models \
+    --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learning-rate 0.001 --newbob false --parallel-models $parallel_models \
     --train-opts "$model_opts --target-delay=$target_delay" ${aug_opts[@]+"${aug_opts[@]}"} \
     --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 \
     ${seeds:+--seeds "$seeds"} $pipeline_opts) 2>&1 | sed 's/^/   /'
@@ -227,7 +227,7 @@ if $adapt && run_stage 9; then
       $strode filter-scp --print-args=false $dir/keep.list $fbank/test/feats.scp > $dir/feats.scp
       # The held-out set is the training set itself (one speaker, pseudo-labels): it only reports the fit.
       $strode train $common_train_opts $adapt_spec_augment --bidirectional=$bidirectional --model=$m --init-model=$src \
-        --learn-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
+        --learning-rate=$adapt_lr --max-iters=$adapt_epochs --patience=$((adapt_epochs+1)) $(cmvn_opts test) $splice_opts \
         --transition-model=$ali/final.mdl --feature-description="compute-fbank-feats $feat_opts" --cv-feats=scp:$dir/feats.scp \
         scp:$dir/feats.scp ark:$dir/ali.ark $dir/final.am 2> $dir/log/train.log
       grep -E "epoch [0-9]+:" $dir/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-110 || true

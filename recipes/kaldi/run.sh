@@ -72,7 +72,8 @@
 #   --cv-spk-percent N [10] --cv-utts FILE (held-out utterance list instead of speakers)
 #   --exclude-utts FILE (utterances kept out of training; default: the held-out ones)
 #   --preset P [small] --hidden N --layers N --context N [4] --bidirectional B [true]
-#   --epochs N [20; --quick 8] --minibatch-utts N [8] --learn-rate F [0.002; --quick 0.003]
+#   --epochs N [20; --quick 8] --minibatch-utts N [8] --learning-rate F [0.002; --quick 0.003]
+#     (--learn-rate F: its deprecated name)
 #   --newbob B [true]: nnet1's schedule (the learning rate halved from the first epoch whose held-out
 #     CE improves by less than 1%, a worse epoch undone, stop under 0.1%); false: early stopping
 #     after 3 epochs without held-out improvement (speechocean762: newbob 6 points better, RESULTS.md)
@@ -145,7 +146,8 @@ chunk_length=0.18
 newbob=true
 epochs=
 minibatch_utts=
-learn_rate=
+learning_rate=
+learn_rate=  # the deprecated name of --learning-rate, still taken
 train_opts=
 sru_opts=
 strode_opts=
@@ -173,6 +175,13 @@ strode=
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$root/recipes/local/parse_options.sh"
 [ $# = 0 ] || { echo "$0: unexpected argument $1 (see --help)" >&2; exit 1; }
+if [ -n "$learn_rate" ]; then
+  echo "$0: WARNING: --learn-rate is deprecated: use --learning-rate" >&2
+  if [ -n "$learning_rate" ] && [ "$learning_rate" != "$learn_rate" ]; then
+    echo "$0: --learning-rate $learning_rate and --learn-rate $learn_rate disagree (--learn-rate is the deprecated name of --learning-rate)" >&2; exit 1
+  fi
+  learning_rate=$learn_rate
+fi
 . "$root/recipes/local/jobs.sh"
 case "$corpus" in
   "") ;;
@@ -237,11 +246,11 @@ mfcc_all="$mfcc_opts${mfcc_config:+ --config=$mfcc_config}"
 # small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
 if $quick; then
   : ${align_epochs:=3}; : ${mono_gauss:=300}
-  : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learn_rate:=0.003}
+  : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learning_rate:=0.003}
   model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
 else
   : ${align_epochs:=6}; : ${mono_gauss:=1000}
-  : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learn_rate:=0.002}
+  : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learning_rate:=0.002}
   model_opts="--ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
 fi
 sets=$(for s in $dev $test; do echo $s; done | awk '!seen[$0]++')

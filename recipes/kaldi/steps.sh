@@ -221,7 +221,7 @@ train_one() {  # train_one MODEL ALI DIR SEED
   if [ "$num_jobs_final" -le 1 ]; then
     # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
-      --learn-rate=$learn_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
+      --learning-rate=$learning_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
       "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
       --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(own_opts $m) \
       "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
@@ -559,7 +559,7 @@ align_round() {
   echo "   round $r: a unidirectional sru on $(basename $prev) ($align_epochs epochs; log: $am/log/train.log), then realignment"
   mkdir -p $am/log
   $cmd $am/log/train.log $strode train $(model_flags sru) --bidirectional=false --max-iters=$align_epochs --seed=$seed \
-    --learn-rate=$learn_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$prev/final.mdl \
+    --learning-rate=$learning_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$prev/final.mdl \
     "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$am/checkpoint.am --resume=true \
     "--cv-feats=$(feats_of $cv)" "$(feats_of $tr)" "ark:gunzip -c $prev/ali.*.gz |" $am/final.am
   grep -E "epoch [0-9]+:" $am/log/train.log | tail -n 1 | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/trainer"
 	"github.com/strode-asr/strode/internal/atomicfile"
 )
 
@@ -55,7 +55,7 @@ type Row struct {
 func Collect(modelDirs []string) ([]Row, error) {
 	var rows []Row
 	for _, md := range modelDirs {
-		sum, err := am.ReadSummary(filepath.Join(md, "final.am"))
+		sum, err := trainer.ReadSummary(filepath.Join(md, "final.am"))
 		if err != nil {
 			return nil, err
 		}

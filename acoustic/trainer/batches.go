@@ -1,19 +1,21 @@
-package am
+package trainer
 
 import (
 	"math/rand"
 	"sort"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // Batches groups utterances of similar length: sorted by length (stable, so
 // ties keep their order), cut into groups of at most maxUtts utterances and
 // maxFrames padded frames (longest · count), then the groups are shuffled
 // with rng (nil: kept in order).
-func Batches(utts []*Utterance, maxUtts, maxFrames int, rng *rand.Rand) [][]*Utterance {
-	s := append([]*Utterance(nil), utts...)
+func Batches(utts []*am.Utterance, maxUtts, maxFrames int, rng *rand.Rand) [][]*am.Utterance {
+	s := append([]*am.Utterance(nil), utts...)
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Rows < s[j].Rows })
-	var out [][]*Utterance
-	var cur []*Utterance
+	var out [][]*am.Utterance
+	var cur []*am.Utterance
 	for _, u := range s {
 		if len(cur) > 0 && (len(cur) >= maxUtts || u.Rows*(len(cur)+1) > maxFrames) {
 			out = append(out, cur)

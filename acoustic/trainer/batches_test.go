@@ -1,14 +1,16 @@
-package am
+package trainer
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 func TestBatches(t *testing.T) {
-	var us []*Utterance
+	var us []*am.Utterance
 	for i := 0; i < 20; i++ {
-		us = append(us, &Utterance{Rows: 10 + i*7})
+		us = append(us, &am.Utterance{Rows: 10 + i*7})
 	}
 	bs := Batches(us, 4, 300, rand.New(rand.NewSource(1)))
 	n := 0

@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"image/png"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // checkFigure checks that base.png is a PNG of w×h pixels and base.svg an
@@ -37,11 +39,11 @@ func TestPlotHistory(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
-		h    []Epoch
+		h    []am.Epoch
 	}{
 		{"none", nil},
-		{"one", []Epoch{{Epoch: 1, TrainCE: 2, ValidCE: 2.5, TrainAcc: 0.3, ValidAcc: 0.25}}},
-		{"four", []Epoch{
+		{"one", []am.Epoch{{Epoch: 1, TrainCE: 2, ValidCE: 2.5, TrainAcc: 0.3, ValidAcc: 0.25}}},
+		{"four", []am.Epoch{
 			{Epoch: 1, TrainCE: 3.1, ValidCE: 2.4, TrainAcc: 0.2, ValidAcc: 0.3, Accepted: true},
 			{Epoch: 2, TrainCE: 2.0, ValidCE: 1.8, TrainAcc: 0.45, ValidAcc: 0.5, Accepted: true},
 			{Epoch: 3, TrainCE: 1.5, ValidCE: 1.9, TrainAcc: 0.6, ValidAcc: 0.48},
@@ -54,18 +56,7 @@ func TestPlotHistory(t *testing.T) {
 		}
 		checkFigure(t, base, 700, 750)
 	}
-	if got := bestEpoch([]Epoch{{ValidCE: 2}, {ValidCE: 1}, {ValidCE: 1.5}}); got != 1 {
+	if got := bestEpoch([]am.Epoch{{ValidCE: 2}, {ValidCE: 1}, {ValidCE: 1.5}}); got != 1 {
 		t.Errorf("bestEpoch = %d, want 1", got)
 	}
-}
-
-func TestTrajectoryFigure(t *testing.T) {
-	tr := &Trajectory{Utt: "u1", Frame: 7, TTilde: 0.5, Label: 3, Times: []float64{0, 0.25, 0.5, 0.75, 1},
-		Probs: map[string][]float64{"3": {0.5, 0.6, 0.7, 0.75, 0.8}, "1": {0.3, 0.2, 0.2, 0.1, 0.1}, "9": {0.1, 0.1, 0.05, 0.05, 0.05}},
-		Shown: []int{3, 1, 9}}
-	base := filepath.Join(t.TempDir(), "u1_7")
-	if err := tr.WritePNG(base + ".png"); err != nil {
-		t.Fatal(err)
-	}
-	checkFigure(t, base, 700, 450)
 }

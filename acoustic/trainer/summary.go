@@ -1,17 +1,18 @@
-package am
+package trainer
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/modelfile"
 )
 
 // Summary is what a report needs from a model file: its options and training
 // history, read from the file's header without its parameters.
 type Summary struct {
-	Options Options
-	History []Epoch
+	Options am.Options
+	History []am.Epoch
 }
 
 // ReadSummary reads the options and history of a model file written by Save.
@@ -20,8 +21,8 @@ func ReadSummary(path string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if md["format"] != FormatVersion {
-		return nil, fmt.Errorf("%s: not a strode acoustic model (format %q, want %q)", path, md["format"], FormatVersion)
+	if md["format"] != am.FormatVersion {
+		return nil, fmt.Errorf("%s: not a strode acoustic model (format %q, want %q)", path, md["format"], am.FormatVersion)
 	}
 	s := &Summary{}
 	if err := json.Unmarshal([]byte(md["options"]), &s.Options); err != nil {
@@ -38,7 +39,7 @@ func ReadSummary(path string) (*Summary, error) {
 // FinalEpoch is the epoch whose parameters the model holds: the last accepted
 // one (early stopping and newbob both keep the best held-out epoch), or the
 // last one when none was accepted. ok is false for an empty history.
-func (s *Summary) FinalEpoch() (e Epoch, ok bool) {
+func (s *Summary) FinalEpoch() (e am.Epoch, ok bool) {
 	for i := len(s.History) - 1; i >= 0; i-- {
 		if s.History[i].Accepted {
 			return s.History[i], true
@@ -47,7 +48,7 @@ func (s *Summary) FinalEpoch() (e Epoch, ok bool) {
 	if n := len(s.History); n > 0 {
 		return s.History[n-1], true
 	}
-	return Epoch{}, false
+	return am.Epoch{}, false
 }
 
 // SecondsPerEpoch is the mean wall time of the epochs trained.

@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -48,12 +49,12 @@ var ErrIncompatible = errors.New("models cannot be averaged")
 // options, pipeline, history and metadata, and the jobs' IterationStats
 // combined. names name the models in errors (len(names) == len(files)).
 // Every model must have the same options, pipeline and tensors.
-func Average(files []*File, names []string) (*File, error) {
+func Average(files []*am.File, names []string) (*am.File, error) {
 	if len(files) == 0 {
-		return nil, fmt.Errorf("am: average of no models")
+		return nil, fmt.Errorf("trainer: average of no models")
 	}
 	if len(names) != len(files) {
-		return nil, fmt.Errorf("am: %d names for %d models", len(names), len(files))
+		return nil, fmt.Errorf("trainer: %d names for %d models", len(names), len(files))
 	}
 	ref := files[0]
 	for i, f := range files[1:] {
@@ -61,7 +62,7 @@ func Average(files []*File, names []string) (*File, error) {
 			return nil, err
 		}
 	}
-	m, err := New(ref.Model.Opts, 0)
+	m, err := am.New(ref.Model.Opts, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func Average(files []*File, names []string) (*File, error) {
 		mean(p.Data, srcs)
 	}
 	optim.ProjectSigns(m.Params.List) // a no-op but for rounding: the sign sets are convex
-	out := &File{Model: m, Pipeline: ref.Pipeline, History: append([]Epoch(nil), ref.History...), Extra: map[string]string{}}
+	out := &am.File{Model: m, Pipeline: ref.Pipeline, History: append([]am.Epoch(nil), ref.History...), Extra: map[string]string{}}
 	for k, v := range ref.Extra {
 		if k != IterationStatsKey {
 			out.Extra[k] = v
@@ -103,10 +104,10 @@ func Average(files []*File, names []string) (*File, error) {
 }
 
 // AverageFiles loads the model files at paths and averages them.
-func AverageFiles(paths []string) (*File, error) {
-	files := make([]*File, len(paths))
+func AverageFiles(paths []string) (*am.File, error) {
+	files := make([]*am.File, len(paths))
 	for i, p := range paths {
-		f, err := Load(p)
+		f, err := am.Load(p)
 		if err != nil {
 			return nil, err
 		}
@@ -132,20 +133,20 @@ func mean(dst []float64, srcs [][]float64) {
 }
 
 // compatible checks that f can be averaged with ref.
-func compatible(ref, f *File, refName, name string) error {
+func compatible(ref, f *am.File, refName, name string) error {
 	if a, b := ref.Model.Opts.JSON(), f.Model.Opts.JSON(); a != b {
-		return fmt.Errorf("am: %w: %s has model options %s, %s has %s", ErrIncompatible, name, b, refName, a)
+		return fmt.Errorf("trainer: %w: %s has model options %s, %s has %s", ErrIncompatible, name, b, refName, a)
 	}
 	if a, b := ref.Pipeline.JSON(), f.Pipeline.JSON(); a != b {
-		return fmt.Errorf("am: %w: %s has feature pipeline %s, %s has %s", ErrIncompatible, name, b, refName, a)
+		return fmt.Errorf("trainer: %w: %s has feature pipeline %s, %s has %s", ErrIncompatible, name, b, refName, a)
 	}
 	if len(ref.Tensors) != len(f.Tensors) {
-		return fmt.Errorf("am: %w: %s has %d optimizer-state tensors, %s has %d (different optimizers?)", ErrIncompatible, name, len(f.Tensors), refName, len(ref.Tensors))
+		return fmt.Errorf("trainer: %w: %s has %d optimizer-state tensors, %s has %d (different optimizers?)", ErrIncompatible, name, len(f.Tensors), refName, len(ref.Tensors))
 	}
 	for i, t := range ref.Tensors {
 		u := f.Tensors[i]
 		if u.Name != t.Name || len(u.Data) != len(t.Data) || fmt.Sprint(u.Shape) != fmt.Sprint(t.Shape) {
-			return fmt.Errorf("am: %w: tensor %d is %s %v in %s but %s %v in %s", ErrIncompatible, i, u.Name, u.Shape, name, t.Name, t.Shape, refName)
+			return fmt.Errorf("trainer: %w: tensor %d is %s %v in %s but %s %v in %s", ErrIncompatible, i, u.Name, u.Shape, name, t.Name, t.Shape, refName)
 		}
 	}
 	return nil
@@ -167,20 +168,20 @@ type IterationStats struct {
 
 // IterationStatsOf returns the IterationStats recorded in f (ok false when
 // there are none).
-func IterationStatsOf(f *File) (st IterationStats, ok bool, err error) {
+func IterationStatsOf(f *am.File) (st IterationStats, ok bool, err error) {
 	s, ok := f.Extra[IterationStatsKey]
 	if !ok {
 		return st, false, nil
 	}
 	if err := json.Unmarshal([]byte(s), &st); err != nil {
-		return st, false, fmt.Errorf("am: metadata %s: %w", IterationStatsKey, err)
+		return st, false, fmt.Errorf("trainer: metadata %s: %w", IterationStatsKey, err)
 	}
 	return st, true, nil
 }
 
 // combineStats sums the jobs' statistics (frame-weighted CE and accuracy);
 // ok is false when no model has any.
-func combineStats(files []*File, names []string) (IterationStats, bool, error) {
+func combineStats(files []*am.File, names []string) (IterationStats, bool, error) {
 	var out IterationStats
 	var ce, correct float64
 	found := false
@@ -209,7 +210,7 @@ func combineStats(files []*File, names []string) (IterationStats, bool, error) {
 
 // WithoutOptimizerState returns a copy of f without the optimizer state and
 // the iteration statistics: the model as forward and decoding use it.
-func (f *File) WithoutOptimizerState() *File {
+func WithoutOptimizerState(f *am.File) *am.File {
 	g := *f
 	g.Tensors = nil
 	g.Extra = map[string]string{}

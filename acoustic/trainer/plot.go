@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/internal/figure"
 )
 
@@ -16,10 +17,10 @@ import (
 // frame on top and the frame accuracy below, each for the training and the
 // held-out set against the epoch, with a dotted line at the epoch of the
 // lowest held-out cross-entropy.
-func PlotHistory(path string, h []Epoch) error {
+func PlotHistory(path string, h []am.Epoch) error {
 	ce := figure.New("Cross-entropy per epoch", "epoch", "cross-entropy (nats per frame)")
 	acc := figure.New("Frame accuracy per epoch", "epoch", "frame accuracy (%)")
-	get := func(f func(Epoch) float64) plotter.XYs {
+	get := func(f func(am.Epoch) float64) plotter.XYs {
 		xys := make(plotter.XYs, len(h))
 		for i, e := range h {
 			xys[i] = plotter.XY{X: float64(e.Epoch), Y: f(e)}
@@ -29,12 +30,12 @@ func PlotHistory(path string, h []Epoch) error {
 	series := []struct {
 		p    *plot.Plot
 		name string
-		f    func(Epoch) float64
+		f    func(am.Epoch) float64
 	}{
-		{ce, "training set", func(e Epoch) float64 { return e.TrainCE }},
-		{ce, "held-out set", func(e Epoch) float64 { return e.ValidCE }},
-		{acc, "training set", func(e Epoch) float64 { return 100 * e.TrainAcc }},
-		{acc, "held-out set", func(e Epoch) float64 { return 100 * e.ValidAcc }},
+		{ce, "training set", func(e am.Epoch) float64 { return e.TrainCE }},
+		{ce, "held-out set", func(e am.Epoch) float64 { return e.ValidCE }},
+		{acc, "training set", func(e am.Epoch) float64 { return 100 * e.TrainAcc }},
+		{acc, "held-out set", func(e am.Epoch) float64 { return 100 * e.ValidAcc }},
 	}
 	for i, s := range series {
 		if len(h) == 0 {
@@ -83,7 +84,7 @@ func PlotHistory(path string, h []Epoch) error {
 
 // bestEpoch is the index of the epoch with the lowest held-out CE (−1 for
 // none).
-func bestEpoch(h []Epoch) int {
+func bestEpoch(h []am.Epoch) int {
 	best := -1
 	for i, e := range h {
 		if !math.IsNaN(e.ValidCE) && (best < 0 || e.ValidCE < h[best].ValidCE) {
@@ -94,7 +95,7 @@ func bestEpoch(h []Epoch) int {
 }
 
 // yRange is the smallest and largest finite value of f over h.
-func yRange(h []Epoch, fs ...func(Epoch) float64) (lo, hi float64) {
+func yRange(h []am.Epoch, fs ...func(am.Epoch) float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, e := range h {
 		for _, f := range fs {

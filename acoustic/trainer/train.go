@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"encoding/json"
@@ -9,9 +9,11 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/internal/progress"
@@ -24,7 +26,12 @@ import (
 // by HalvingFactor every epoch, and training ends when it falls under
 // EndHalvingImpr while halving.
 type TrainOptions struct {
-	Optimizer        string // "adam" or "sgd"
+	Optimizer string // "adam" or "sgd"
+	// LearningRate (--learning-rate, Kaldi nnet3's name), when > 0, is the
+	// rate of the chosen Optimizer: it replaces Adam.LearningRate or
+	// SGD.LearningRate, whose values (by default 1e-3 and 0.008) apply when
+	// it is 0.
+	LearningRate     float64
 	Adam             optim.AdamOptions
 	SGD              optim.SGDOptions
 	MaxEpochs        int
@@ -49,10 +56,15 @@ type TrainOptions struct {
 	Checkpoint  string // file written after every epoch ("" none)
 	Resume      bool   // continue from Checkpoint
 	EpochModels string // after every epoch, the epoch's own parameters are written to fmt.Sprintf(EpochModels, epoch) ("" none)
-	// LabelSmoothing ε trains on the targets (1−ε)·onehot + ε/P (xentOp);
+	// LabelSmoothing ε trains on the targets (1−ε)·onehot + ε/P (am.Model.BuildSmoothed);
 	// the held-out statistics stay plain cross-entropy.
 	LabelSmoothing float64
 	Mask           MaskOptions
+
+	// aliases records the deprecated learning-rate options given to the
+	// flag set of Register, for ResolveLearningRate's warnings and its
+	// conflict check.
+	aliases struct{ adam, sgd bool }
 }
 
 // DefaultTrainOptions: Adam at 1e-3 with gradient clipping at 5, up to 20
@@ -69,8 +81,12 @@ func DefaultTrainOptions() TrainOptions {
 // Register adds the options to fs (nnet1's names where it has them).
 func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Optimizer, "optimizer", o.Optimizer, "adam, or sgd (with momentum)")
-	fs.Float64Var(&o.Adam.LearningRate, "learn-rate", o.Adam.LearningRate, "learning rate (Adam; for SGD use --sgd-learn-rate)")
-	fs.Float64Var(&o.SGD.LearningRate, "sgd-learn-rate", o.SGD.LearningRate, "SGD learning rate")
+	fs.Float64Var(&o.LearningRate, "learning-rate", o.LearningRate,
+		fmt.Sprintf("learning rate of the --optimizer (0: its default, adam %g, sgd %g)", o.Adam.LearningRate, o.SGD.LearningRate))
+	// The names before --learning-rate, kept so that old scripts run
+	// unchanged; ResolveLearningRate warns about them.
+	fs.Var(rateAlias{&o.Adam.LearningRate, &o.aliases.adam}, "learn-rate", "deprecated: use --learning-rate (this sets Adam's rate)")
+	fs.Var(rateAlias{&o.SGD.LearningRate, &o.aliases.sgd}, "sgd-learn-rate", "deprecated: use --learning-rate with --optimizer=sgd (this sets SGD's rate)")
 	fs.Float64Var(&o.SGD.Momentum, "momentum", o.SGD.Momentum, "SGD momentum")
 	fs.Float64Var(&o.Adam.ClipNorm, "clip-norm", o.Adam.ClipNorm, "gradient-norm clipping (both optimizers; ≤ 0 none)")
 	fs.IntVar(&o.MaxEpochs, "max-iters", o.MaxEpochs, "maximum number of epochs")
@@ -93,24 +109,88 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	o.Mask.Register(fs)
 }
 
+// rateAlias is a deprecated learning-rate option: it sets the rate it has
+// always set and records that it was given.
+type rateAlias struct {
+	rate  *float64
+	given *bool
+}
+
+func (a rateAlias) String() string {
+	if a.rate == nil { // the flag package's probe for the zero value
+		return ""
+	}
+	return strconv.FormatFloat(*a.rate, 'g', -1, 64)
+}
+
+// Get makes it a flag.Getter, so that usage texts show a float option.
+func (a rateAlias) Get() any {
+	if a.rate == nil {
+		return 0.0
+	}
+	return *a.rate
+}
+
+func (a rateAlias) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	*a.rate, *a.given = v, true
+	return nil
+}
+
+// ResolveLearningRate sets the chosen optimizer's rate to LearningRate
+// (when > 0) and returns a deprecation warning for each of --learn-rate and
+// --sgd-learn-rate given to the flag set of Register. Those keep their old
+// meaning, Adam's and SGD's rate, so old scripts train as they did; one
+// that sets the chosen optimizer's rate to another value than
+// --learning-rate is an error naming both. NewTrainer calls it; a command
+// calls it first to log the warnings before it spends time loading data.
+// It forgets the aliases it has warned about, so a second call returns none.
+func (o *TrainOptions) ResolveLearningRate() (warnings []string, err error) {
+	if o.LearningRate < 0 || math.IsNaN(o.LearningRate) {
+		return nil, fmt.Errorf("trainer: --learning-rate=%g must be > 0 (or 0 for the optimizer's default)", o.LearningRate)
+	}
+	if o.aliases.adam {
+		warnings = append(warnings, "--learn-rate is deprecated: use --learning-rate (the rate of the chosen --optimizer)")
+	}
+	if o.aliases.sgd {
+		warnings = append(warnings, "--sgd-learn-rate is deprecated: use --learning-rate with --optimizer=sgd")
+	}
+	if o.LearningRate > 0 {
+		alias, rate, given := "--learn-rate", &o.Adam.LearningRate, o.aliases.adam
+		if o.Optimizer == "sgd" {
+			alias, rate, given = "--sgd-learn-rate", &o.SGD.LearningRate, o.aliases.sgd
+		}
+		if given && *rate != o.LearningRate {
+			return nil, fmt.Errorf("trainer: --learning-rate=%g and %s=%g disagree (%s is the deprecated name of --learning-rate for --optimizer=%s: give --learning-rate alone)",
+				o.LearningRate, alias, *rate, alias, o.Optimizer)
+		}
+		*rate = o.LearningRate
+	}
+	o.aliases.adam, o.aliases.sgd = false, false
+	return warnings, nil
+}
+
 func (o TrainOptions) validate() error {
 	if o.Optimizer != "adam" && o.Optimizer != "sgd" {
-		return fmt.Errorf("am: unknown --optimizer=%q (want adam or sgd)", o.Optimizer)
+		return fmt.Errorf("trainer: unknown --optimizer=%q (want adam or sgd)", o.Optimizer)
 	}
 	if o.MaxEpochs < 1 || o.BatchUtts < 1 || o.BatchFrames < 1 || o.Quantum < 1 {
-		return fmt.Errorf("am: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
+		return fmt.Errorf("trainer: --max-iters, --minibatch-utts, --minibatch-frames and --length-quantum must be ≥ 1")
 	}
 	if o.LabelSmoothing < 0 || o.LabelSmoothing >= 1 {
-		return fmt.Errorf("am: --label-smoothing=%g outside [0, 1)", o.LabelSmoothing)
+		return fmt.Errorf("trainer: --label-smoothing=%g outside [0, 1)", o.LabelSmoothing)
 	}
 	if o.KeepLast && o.Newbob {
-		return fmt.Errorf("am: --keep-last and --newbob together: newbob keeps only accepted epochs")
+		return fmt.Errorf("trainer: --keep-last and --newbob together: newbob keeps only accepted epochs")
 	}
 	if o.Resume && o.Checkpoint == "" {
-		return fmt.Errorf("am: --resume needs --checkpoint")
+		return fmt.Errorf("trainer: --resume needs --checkpoint")
 	}
 	if o.EpochModels != "" && strings.Count(o.EpochModels, "%d") != 1 {
-		return fmt.Errorf("am: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
+		return fmt.Errorf("trainer: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
 	}
 	return o.Mask.validate()
 }
@@ -129,22 +209,28 @@ type trainerState struct {
 // Trainer trains a model.
 type Trainer struct {
 	Opts     TrainOptions
-	File     *File // model, pipeline, history
+	File     *am.File // model, pipeline, history
 	Log      func(format string, args ...any)
 	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
 
-	graphs *graphCache
+	warnings []string // ResolveLearningRate's, logged when training starts
+
+	graphs *am.GraphCache
 	opt    optimizer
 	st     trainerState
 	best   [][]float64
 }
 
 // NewTrainer prepares training of f.Model.
-func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
+func NewTrainer(f *am.File, o TrainOptions) (*Trainer, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: newGraphCache(o.GraphCache)}
+	warnings, err := o.ResolveLearningRate()
+	if err != nil {
+		return nil, err
+	}
+	t := &Trainer{Opts: o, File: f, Log: func(string, ...any) {}, graphs: am.NewGraphCache(o.GraphCache), warnings: warnings}
 	o.SGD.ClipNorm = o.Adam.ClipNorm
 	switch o.Optimizer {
 	case "adam":
@@ -160,12 +246,12 @@ func NewTrainer(f *File, o TrainOptions) (*Trainer, error) {
 
 // graph returns the graph for minibatch b: its length rounded up to the
 // quantum, as many utterances as it has.
-func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
+func (t *Trainer) graph(b []*am.Utterance, mode am.Mode) (*am.Batch, error) {
 	q := t.Opts.Quantum
-	k := graphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
-	return t.graphs.get(k, func() (*Batch, error) {
+	k := am.GraphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
+	return t.graphs.Get(k, func() (*am.Batch, error) {
 		smoothing := 0.0
-		if mode == Train {
+		if mode == am.Train {
 			smoothing = t.Opts.LabelSmoothing
 		}
 		return t.File.Model.BuildSmoothed(k.T, k.B, mode, smoothing)
@@ -176,18 +262,19 @@ func (t *Trainer) graph(b []*Utterance, mode Mode) (*Batch, error) {
 func (t *Trainer) GraphsBuilt() int { return t.graphs.Builds }
 
 // Close releases the graphs.
-func (t *Trainer) Close() { t.graphs.close() }
+func (t *Trainer) Close() { t.graphs.Close() }
 
 // Evaluate computes the held-out statistics.
-// The utterances are as loaded: Evaluate applies the model's target delay.
-func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
-	var s Stats
-	utts, err := delayedAll(utts, t.File.Model.Opts.TargetDelay)
+// The utterances are as loaded: Evaluate applies the model's target delay
+// (am.DelayAll).
+func (t *Trainer) Evaluate(utts []*am.Utterance) (am.Stats, error) {
+	var s am.Stats
+	utts, err := am.DelayAll(utts, t.File.Model.Opts.TargetDelay)
 	if err != nil {
 		return s, err
 	}
 	for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, nil) {
-		g, err := t.graph(b, Eval)
+		g, err := t.graph(b, am.Eval)
 		if err != nil {
 			return s, err
 		}
@@ -202,7 +289,7 @@ func (t *Trainer) Evaluate(utts []*Utterance) (Stats, error) {
 	return s, nil
 }
 
-func maxRows(b []*Utterance) int {
+func maxRows(b []*am.Utterance) int {
 	m := 0
 	for _, u := range b {
 		m = max(m, u.Rows)
@@ -234,10 +321,11 @@ func (t *Trainer) epochRNG(epoch int) *rand.Rand {
 
 // Train runs epochs until the schedule stops, writing a checkpoint after
 // each, and leaves the best parameters in the model.
-func (t *Trainer) Train(train, valid []*Utterance) error {
+func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	if len(train) == 0 || len(valid) == 0 {
-		return fmt.Errorf("am: %d training and %d held-out utterances: need both", len(train), len(valid))
+		return fmt.Errorf("trainer: %d training and %d held-out utterances: need both", len(train), len(valid))
 	}
+	t.warn()
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
 			if err := t.loadCheckpoint(); err != nil {
@@ -259,7 +347,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		t.st.BestLoss = s.MeanCE()
 		t.Log("epoch 0: held-out CE %.4f, frame accuracy %.2f%%", s.MeanCE(), 100*s.Accuracy())
 	}
-	train, err := delayedAll(train, t.File.Model.Opts.TargetDelay)
+	train, err := am.DelayAll(train, t.File.Model.Opts.TargetDelay)
 	if err != nil {
 		return err
 	}
@@ -272,13 +360,13 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		rng := t.epochRNG(epoch)
 		t.opt.setLR(t.st.LR)
 		start := time.Now()
-		var ts Stats
+		var ts am.Stats
 		batches := Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng)
 		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d", epoch), Unit: "frames",
 			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
 		defer rep.Finish() // on an error return; a no-op after the Finish below
 		for _, b := range batches {
-			g, err := t.graph(b, Train)
+			g, err := t.graph(b, am.Train)
 			if err != nil {
 				return err
 			}
@@ -291,7 +379,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 			}
 			ps := t.File.Model.Params.List // Run filled every Grad
 			if err := optim.Check(ps); err != nil {
-				return fmt.Errorf("am: epoch %d: %w", epoch, err)
+				return fmt.Errorf("trainer: epoch %d: %w", epoch, err)
 			}
 			t.opt.step(ps)
 			before := ts.Frames
@@ -304,7 +392,7 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 		if err != nil {
 			return err
 		}
-		e := Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
+		e := am.Epoch{Epoch: epoch, LearningRate: t.st.LR, TrainCE: ts.MeanCE(), TrainAcc: ts.Accuracy(),
 			ValidCE: vs.MeanCE(), ValidAcc: vs.Accuracy(), TrainKL: ts.KL / math.Max(1, float64(ts.Frames)),
 			TrainLogP: ts.LogP / math.Max(1, float64(ts.Frames)), FramesPerSec: float64(ts.Frames) / secs, Seconds: secs}
 		if t.File.Model.HasTTilde() {
@@ -340,8 +428,16 @@ func (t *Trainer) Train(train, valid []*Utterance) error {
 	return nil
 }
 
+// warn logs the warnings of NewTrainer, once.
+func (t *Trainer) warn() {
+	for _, w := range t.warnings {
+		t.Log("WARNING: %s", w)
+	}
+	t.warnings = nil
+}
+
 // schedule applies newbob or early stopping after an epoch.
-func (t *Trainer) schedule(e *Epoch) {
+func (t *Trainer) schedule(e *am.Epoch) {
 	st := &t.st
 	st.Epoch = e.Epoch
 	prev := st.BestLoss
@@ -392,7 +488,7 @@ func (t *Trainer) saveCheckpoint() error {
 var ErrCheckpoint = errors.New("checkpoint does not match")
 
 func (t *Trainer) loadCheckpoint() error {
-	c, err := Load(t.Opts.Checkpoint)
+	c, err := am.Load(t.Opts.Checkpoint)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,11 @@
-package am
+package trainer
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // TestMasked checks that frequency bands hit the same raw bins at every
@@ -11,7 +14,7 @@ import (
 func TestMasked(t *testing.T) {
 	const raw, splice, rows = 5, 3, 12
 	dim := raw * splice
-	u := &Utterance{Key: "u", Rows: rows, Feats: make([]float32, rows*dim), Targets: make([]int32, rows)}
+	u := &am.Utterance{Key: "u", Rows: rows, Feats: make([]float32, rows*dim), Targets: make([]int32, rows)}
 	for i := range u.Feats {
 		u.Feats[i] = 1
 	}
@@ -26,8 +29,8 @@ func TestMasked(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			zeroed := 0
 			for seed := int64(0); seed < 20; seed++ {
-				a := tc.o.Masked([]*Utterance{u}, raw, rand.New(rand.NewSource(seed)))[0]
-				b := tc.o.Masked([]*Utterance{u}, raw, rand.New(rand.NewSource(seed)))[0]
+				a := tc.o.Masked([]*am.Utterance{u}, raw, rand.New(rand.NewSource(seed)))[0]
+				b := tc.o.Masked([]*am.Utterance{u}, raw, rand.New(rand.NewSource(seed)))[0]
 				for i := range a.Feats {
 					if a.Feats[i] != b.Feats[i] {
 						t.Fatalf("seed %d: masks differ at %d", seed, i)
@@ -64,7 +67,23 @@ func TestMasked(t *testing.T) {
 			}
 		})
 	}
-	if got := (MaskOptions{}).Masked([]*Utterance{u}, raw, nil); got[0] != u {
+	if got := (MaskOptions{}).Masked([]*am.Utterance{u}, raw, nil); got[0] != u {
 		t.Errorf("masking off should return the utterances as they are")
+	}
+}
+
+// TestMaskedUnspliced: raw frames with a splice context get the same masks
+// as the features spliced beforehand, and the originals keep their context.
+func TestMaskedUnspliced(t *testing.T) {
+	const raw, left, right = 3, 2, 1
+	rawU, splU := unspliced(t, rand.New(rand.NewSource(3)), []int{9}, raw, left, right, 4)
+	mask := MaskOptions{FreqMasks: 2, FreqWidth: 2, TimeMasks: 2, TimeWidth: 3}
+	m1 := mask.Masked(rawU, raw, rand.New(rand.NewSource(4)))[0]
+	m2 := mask.Masked(splU, raw, rand.New(rand.NewSource(4)))[0]
+	if m1.Context != [2]int{} || !slices.Equal(m1.Feats, m2.Feats) {
+		t.Fatal("masked raw frames differ from masked spliced ones")
+	}
+	if rawU[0].Context != [2]int{left, right} || len(rawU[0].Feats) != 9*raw {
+		t.Fatal("Masked changed the original utterance")
 	}
 }

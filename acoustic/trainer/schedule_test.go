@@ -1,19 +1,21 @@
-package am
+package trainer
 
 import (
 	"math"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // TestNewbob follows nnet1's train_scheduler.sh: a worse epoch is rejected
 // (parameters restored), halving starts under start-halving-impr and
 // training stops under end-halving-impr while halving.
 func TestNewbob(t *testing.T) {
-	o := tinyOptions(KindSRU)
-	m, _ := New(o, 1)
+	o := tinyOptions(am.KindSRU)
+	m, _ := am.New(o, 1)
 	to := DefaultTrainOptions()
 	to.Optimizer, to.Newbob, to.MinEpochs = "sgd", true, 1
-	tr, err := NewTrainer(&File{Model: m}, to)
+	tr, err := NewTrainer(&am.File{Model: m}, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestNewbob(t *testing.T) {
 	for i, s := range steps {
 		m.Params.List[0].Data[0] += 1 // a change that a rejection must undo
 		before := tr.best[0][0]
-		e := Epoch{Epoch: i + 1, ValidCE: s.loss}
+		e := am.Epoch{Epoch: i + 1, ValidCE: s.loss}
 		tr.schedule(&e)
 		if e.Accepted != s.accepted || tr.st.Halving != s.halving || math.Abs(tr.st.LR-s.lr) > 1e-12 || tr.st.Done != s.done {
 			t.Fatalf("epoch %d: accepted %v halving %v lr %g done %v; want %+v", i+1, e.Accepted, tr.st.Halving, tr.st.LR, tr.st.Done, s)

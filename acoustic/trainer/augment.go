@@ -1,9 +1,11 @@
-package am
+package trainer
 
 import (
 	"flag"
 	"fmt"
 	"math/rand"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // MaskOptions configure SpecAugment-style masking of the training input
@@ -29,7 +31,7 @@ func (o *MaskOptions) Register(fs *flag.FlagSet) {
 
 func (o MaskOptions) validate() error {
 	if o.FreqMasks < 0 || o.FreqWidth < 0 || o.TimeMasks < 0 || o.TimeWidth < 0 {
-		return fmt.Errorf("am: SpecAugment counts and widths must be ≥ 0: %+v", o)
+		return fmt.Errorf("trainer: SpecAugment counts and widths must be ≥ 0: %+v", o)
 	}
 	return nil
 }
@@ -40,16 +42,16 @@ func (o MaskOptions) on() bool {
 
 // Masked returns copies of utts with masks drawn from rng; the originals
 // are not modified. rawDim is the feature dimension before splicing.
-func (o MaskOptions) Masked(utts []*Utterance, rawDim int, rng *rand.Rand) []*Utterance {
+func (o MaskOptions) Masked(utts []*am.Utterance, rawDim int, rng *rand.Rand) []*am.Utterance {
 	if !o.on() {
 		return utts
 	}
-	out := make([]*Utterance, len(utts))
+	out := make([]*am.Utterance, len(utts))
 	for i, u := range utts {
 		// Unspliced features are spliced into the copy: a time span zeroes
 		// whole input rows, not the frames other rows see as context.
 		c := *u
-		if s, err := u.spliced(); err == nil && s != u {
+		if s, err := u.Spliced(); err == nil && s != u {
 			c = *s
 		} else {
 			c.Feats = append([]float32(nil), u.Feats...)

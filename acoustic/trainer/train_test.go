@@ -1,20 +1,22 @@
-package am
+package trainer
 
 import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // toyData: the pdf of a frame is which of 3 directions its feature points
 // to, with noise: learnable by any model.
-func toyData(n int, seed int64, o Options) []*Utterance {
+func toyData(n int, seed int64, o am.Options) []*am.Utterance {
 	rng := rand.New(rand.NewSource(seed))
-	var us []*Utterance
+	var us []*am.Utterance
 	for i := 0; i < n; i++ {
 		l := 5 + rng.Intn(20)
-		u := &Utterance{Key: string(rune('A'+i%26)) + string(rune('a'+i/26)), Rows: l, Feats: make([]float32, l*o.InputDim), Targets: make([]int32, l)}
+		u := &am.Utterance{Key: string(rune('A'+i%26)) + string(rune('a'+i/26)), Rows: l, Feats: make([]float32, l*o.InputDim), Targets: make([]int32, l)}
 		for t := 0; t < l; t++ {
 			y := rng.Intn(o.NumPdfs)
 			u.Targets[t] = int32(y)
@@ -31,12 +33,12 @@ func toyData(n int, seed int64, o Options) []*Utterance {
 	return us
 }
 
-func trainToy(t *testing.T, kind string, epochs int, ckpt string, resume bool) (*File, []*Utterance) {
+func trainToy(t *testing.T, kind string, epochs int, ckpt string, resume bool) (*am.File, []*am.Utterance) {
 	return trainToyWith(t, kind, epochs, ckpt, resume, nil)
 }
 
 // trainToyWith is trainToy with the options changed by edit (nil: none).
-func trainToyWith(t *testing.T, kind string, epochs int, ckpt string, resume bool, edit func(*Options, *TrainOptions)) (*File, []*Utterance) {
+func trainToyWith(t *testing.T, kind string, epochs int, ckpt string, resume bool, edit func(*am.Options, *TrainOptions)) (*am.File, []*am.Utterance) {
 	o := tinyOptions(kind)
 	o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
 	o.SRU.Dropout = 0.1
@@ -44,11 +46,11 @@ func trainToyWith(t *testing.T, kind string, epochs int, ckpt string, resume boo
 	if edit != nil {
 		edit(&o, &to)
 	}
-	m, err := New(o, 5)
+	m, err := am.New(o, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &File{Model: m, Pipeline: Pipeline{RawDim: 6, CMVN: CMVNNone}}
+	f := &am.File{Model: m, Pipeline: am.Pipeline{RawDim: 6, CMVN: am.CMVNNone}}
 	to.MaxEpochs, to.Patience, to.BatchUtts, to.Quantum = epochs, 100, 4, 10
 	to.Adam.LearningRate = 0.01
 	to.Checkpoint, to.Resume = ckpt, resume
@@ -65,7 +67,7 @@ func trainToyWith(t *testing.T, kind string, epochs int, ckpt string, resume boo
 }
 
 func TestTrainLearns(t *testing.T) {
-	for _, kind := range []string{KindSRU, KindSTRODE} {
+	for _, kind := range []string{am.KindSRU, am.KindSTRODE} {
 		f, _ := trainToy(t, kind, 4, "", false)
 		h := f.History
 		if len(h) != 4 {
@@ -81,10 +83,10 @@ func TestTrainLearns(t *testing.T) {
 // one go, bit for bit.
 func TestResumeBitwise(t *testing.T) {
 	dir := t.TempDir()
-	whole, _ := trainToy(t, KindSTRODE, 4, filepath.Join(dir, "a.ckpt"), false)
+	whole, _ := trainToy(t, am.KindSTRODE, 4, filepath.Join(dir, "a.ckpt"), false)
 	ck := filepath.Join(dir, "b.ckpt")
-	trainToy(t, KindSTRODE, 2, ck, false)
-	resumed, _ := trainToy(t, KindSTRODE, 4, ck, true)
+	trainToy(t, am.KindSTRODE, 2, ck, false)
+	resumed, _ := trainToy(t, am.KindSTRODE, 4, ck, true)
 	for i, p := range whole.Model.Params.List {
 		q := resumed.Model.Params.List[i]
 		for j := range p.Data {
@@ -101,8 +103,8 @@ func TestResumeBitwise(t *testing.T) {
 // TestResumeBitwiseFreeMasked: the same with the free b(z) and SpecAugment
 // masks, whose random draws come from the epoch's source.
 func TestResumeBitwiseFreeMasked(t *testing.T) {
-	checkResumeBitwise(t, func(o *Options, to *TrainOptions) {
-		o.PhiZ = PhiZFree
+	checkResumeBitwise(t, func(o *am.Options, to *TrainOptions) {
+		o.PhiZ = am.PhiZFree
 		to.Mask = MaskOptions{FreqMasks: 1, FreqWidth: 2, TimeMasks: 1, TimeWidth: 3}
 	})
 }
@@ -110,13 +112,13 @@ func TestResumeBitwiseFreeMasked(t *testing.T) {
 // checkResumeBitwise trains the toy STRODE model (with the options edit
 // makes) for 3 epochs straight, and for 1 epoch then resumed to 3 from the
 // checkpoint, and fails unless both models are bitwise the same.
-func checkResumeBitwise(t *testing.T, edit func(*Options, *TrainOptions)) {
+func checkResumeBitwise(t *testing.T, edit func(*am.Options, *TrainOptions)) {
 	t.Helper()
 	dir := t.TempDir()
-	whole, _ := trainToyWith(t, KindSTRODE, 3, filepath.Join(dir, "a.ckpt"), false, edit)
+	whole, _ := trainToyWith(t, am.KindSTRODE, 3, filepath.Join(dir, "a.ckpt"), false, edit)
 	ck := filepath.Join(dir, "b.ckpt")
-	trainToyWith(t, KindSTRODE, 1, ck, false, edit)
-	resumed, _ := trainToyWith(t, KindSTRODE, 3, ck, true, edit)
+	trainToyWith(t, am.KindSTRODE, 1, ck, false, edit)
+	resumed, _ := trainToyWith(t, am.KindSTRODE, 3, ck, true, edit)
 	if a, b := whole.Model.Checksum(), resumed.Model.Checksum(); a != b {
 		t.Fatalf("whole %s, resumed %s", a, b)
 	}
@@ -126,7 +128,7 @@ func checkResumeBitwise(t *testing.T, edit func(*Options, *TrainOptions)) {
 // epoch, and with the free b(z) t̃ stays away from zero and varies over
 // frames (the nonpos b(z) collapsed it to a constant ≈ 2e-4 on FSDD).
 func TestTTildeHistory(t *testing.T) {
-	f, _ := trainToyWith(t, KindSTRODE, 3, "", false, func(o *Options, _ *TrainOptions) { o.PhiZ = PhiZFree })
+	f, _ := trainToyWith(t, am.KindSTRODE, 3, "", false, func(o *am.Options, _ *TrainOptions) { o.PhiZ = am.PhiZFree })
 	for _, e := range f.History {
 		mean, std, lo, hi := e.ValidTTilde[0], e.ValidTTilde[1], e.ValidTTilde[2], e.ValidTTilde[3]
 		if !(mean > 1e-2 && std > 0 && lo <= mean && mean <= hi && lo < hi) {
@@ -138,8 +140,8 @@ func TestTTildeHistory(t *testing.T) {
 // TestResumeBitwiseBidirectional: the same with a bidirectional encoder
 // (dropout between its layers, the free b(z)).
 func TestResumeBitwiseBidirectional(t *testing.T) {
-	checkResumeBitwise(t, func(o *Options, _ *TrainOptions) {
-		o.PhiZ = PhiZFree
+	checkResumeBitwise(t, func(o *am.Options, _ *TrainOptions) {
+		o.PhiZ = am.PhiZFree
 		o.SRU.Bidirectional = true
 		o.SRU.Dropout = 0.1
 	})
@@ -150,19 +152,19 @@ func TestResumeBitwiseBidirectional(t *testing.T) {
 // the trained model's outputs bitwise (forward builds the encoder from the
 // stored options).
 func TestBidirectionalModelFile(t *testing.T) {
-	f, valid := trainToyWith(t, KindSRU, 1, "", false, func(o *Options, _ *TrainOptions) { o.SRU.Bidirectional = true })
+	f, valid := trainToyWith(t, am.KindSRU, 1, "", false, func(o *am.Options, _ *TrainOptions) { o.SRU.Bidirectional = true })
 	path := filepath.Join(t.TempDir(), "bi.am")
 	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	g, err := Load(path)
+	g, err := am.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !g.Model.Opts.SRU.Bidirectional || g.Model.NumParams() != f.Model.NumParams() {
 		t.Fatalf("loaded options %+v, %d parameters (saved %d)", g.Model.Opts.SRU, g.Model.NumParams(), f.Model.NumParams())
 	}
-	a, b := NewForwarder(f.Model), NewForwarder(g.Model)
+	a, b := am.NewForwarder(f.Model), am.NewForwarder(g.Model)
 	defer a.Close()
 	defer b.Close()
 	for _, u := range valid {
@@ -188,10 +190,10 @@ func TestBidirectionalModelFile(t *testing.T) {
 func TestEpochModels(t *testing.T) {
 	dir := t.TempDir()
 	pat := filepath.Join(dir, "epoch%d.am")
-	var epochs []*File
-	f, _ := trainToyWith(t, KindSRU, 3, "", false, func(_ *Options, to *TrainOptions) { to.EpochModels = pat })
+	var epochs []*am.File
+	f, _ := trainToyWith(t, am.KindSRU, 3, "", false, func(_ *am.Options, to *TrainOptions) { to.EpochModels = pat })
 	for e := 1; e <= 3; e++ {
-		g, err := Load(filepath.Join(dir, fmt.Sprintf("epoch%d.am", e)))
+		g, err := am.Load(filepath.Join(dir, fmt.Sprintf("epoch%d.am", e)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,13 +222,13 @@ func TestEpochModels(t *testing.T) {
 // --keep-last with the last epoch's parameters. With --newbob it is refused.
 func TestKeepLast(t *testing.T) {
 	for _, keepLast := range []bool{false, true} {
-		o := tinyOptions(KindSRU)
+		o := tinyOptions(am.KindSRU)
 		o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
-		m, err := New(o, 5)
+		m, err := am.New(o, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := &File{Model: m, Pipeline: Pipeline{RawDim: 6, CMVN: CMVNNone}}
+		f := &am.File{Model: m, Pipeline: am.Pipeline{RawDim: 6, CMVN: am.CMVNNone}}
 		start := f.Model.Checksum()
 		to := DefaultTrainOptions()
 		to.MaxEpochs, to.Patience, to.BatchUtts, to.Quantum = 3, 100, 4, 10
@@ -252,7 +254,7 @@ func TestKeepLast(t *testing.T) {
 				t.Fatalf("epoch %d accepted on the shifted held-out set: the test needs every epoch worse", e.Epoch)
 			}
 		}
-		last, err := Load(filepath.Join(dir, "epoch3.am"))
+		last, err := am.Load(filepath.Join(dir, "epoch3.am"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +266,7 @@ func TestKeepLast(t *testing.T) {
 			t.Errorf("--keep-last=%v: final model %s, want %s (start %s, last epoch %s)", keepLast, got, want, start, last.Model.Checksum())
 		}
 	}
-	if _, err := NewTrainer(&File{}, TrainOptions{Optimizer: "adam", MaxEpochs: 1, BatchUtts: 1, BatchFrames: 1, Quantum: 1, KeepLast: true, Newbob: true}); err == nil {
+	if _, err := NewTrainer(&am.File{}, TrainOptions{Optimizer: "adam", MaxEpochs: 1, BatchUtts: 1, BatchFrames: 1, Quantum: 1, KeepLast: true, Newbob: true}); err == nil {
 		t.Error("--keep-last with --newbob accepted")
 	}
 }

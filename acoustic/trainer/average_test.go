@@ -1,15 +1,17 @@
-package am
+package trainer
 
 import (
 	"errors"
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
 )
 
 // iterToy trains a copy of the tiny model of kind on toy data for one
 // iteration job (a few minibatches) and returns the job's model.
-func iterToy(t *testing.T, kind string, start *File, seed int64, job int) *File {
+func iterToy(t *testing.T, kind string, start *am.File, seed int64, job int) *am.File {
 	t.Helper()
 	f := copyFile(t, start)
 	to := DefaultTrainOptions()
@@ -26,32 +28,32 @@ func iterToy(t *testing.T, kind string, start *File, seed int64, job int) *File 
 }
 
 // copyFile round-trips f through a model file, so the copy shares nothing.
-func copyFile(t *testing.T, f *File) *File {
+func copyFile(t *testing.T, f *am.File) *am.File {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "m.mdl")
 	if err := f.Save(p); err != nil {
 		t.Fatal(err)
 	}
-	g, err := Load(p)
+	g, err := am.Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
-func toyStart(t *testing.T, kind string) *File {
+func toyStart(t *testing.T, kind string) *am.File {
 	t.Helper()
 	o := tinyOptions(kind)
 	o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
-	m, err := New(o, 5)
+	m, err := am.New(o, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &File{Model: m, Pipeline: Pipeline{RawDim: 6, CMVN: CMVNNone}}
+	return &am.File{Model: m, Pipeline: am.Pipeline{RawDim: 6, CMVN: am.CMVNNone}}
 }
 
 // tensorsOf lists every tensor of f (parameters, then optimizer state) by name.
-func tensorsOf(f *File) map[string][]float64 {
+func tensorsOf(f *am.File) map[string][]float64 {
 	out := map[string][]float64{}
 	for _, p := range f.Model.Params.List {
 		out[p.Name] = p.Data
@@ -64,10 +66,10 @@ func tensorsOf(f *File) map[string][]float64 {
 
 // Averaging K copies of a model (with Adam's state) is the identity, bit for bit.
 func TestAverageIdentical(t *testing.T) {
-	for _, kind := range []string{KindSRU, KindSTRODE} {
+	for _, kind := range []string{am.KindSRU, am.KindSTRODE} {
 		a := iterToy(t, kind, toyStart(t, kind), 1, 1)
 		for _, k := range []int{1, 2, 3, 5} {
-			files, names := make([]*File, k), make([]string, k)
+			files, names := make([]*am.File, k), make([]string, k)
 			for i := range files {
 				files[i], names[i] = copyFile(t, a), "copy"
 			}
@@ -93,10 +95,10 @@ func TestAverageIdentical(t *testing.T) {
 // The average of two jobs' models is the elementwise mean of every
 // parameter and every moment tensor; Adam's step count is the rounded mean.
 func TestAverageOfTwoIsMean(t *testing.T) {
-	for _, kind := range []string{KindSRU, KindSTRODE} {
+	for _, kind := range []string{am.KindSRU, am.KindSTRODE} {
 		start := toyStart(t, kind)
 		a, b := iterToy(t, kind, start, 1, 1), iterToy(t, kind, start, 1, 2)
-		avg, err := Average([]*File{a, b}, []string{"a", "b"})
+		avg, err := Average([]*am.File{a, b}, []string{"a", "b"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,25 +138,25 @@ func TestAverageOfTwoIsMean(t *testing.T) {
 }
 
 func TestAverageRefusesMismatch(t *testing.T) {
-	a := iterToy(t, KindSRU, toyStart(t, KindSRU), 1, 1)
-	other := toyStart(t, KindSRU)
+	a := iterToy(t, am.KindSRU, toyStart(t, am.KindSRU), 1, 1)
+	other := toyStart(t, am.KindSRU)
 	other.Model.Opts.SRU.Hidden = 9
-	m, err := New(other.Model.Opts, 1)
+	m, err := am.New(other.Model.Opts, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other.Model = m
-	if _, err := Average([]*File{a, other}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
+	if _, err := Average([]*am.File{a, other}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("different sizes: %v, want ErrIncompatible", err)
 	}
 	fresh := copyFile(t, a)
 	fresh.Tensors = nil // no optimizer state
-	if _, err := Average([]*File{a, fresh}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
+	if _, err := Average([]*am.File{a, fresh}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("optimizer state in one model only: %v, want ErrIncompatible", err)
 	}
 	p := copyFile(t, a)
 	p.Pipeline.SpliceLeft = 1
-	if _, err := Average([]*File{a, p}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
+	if _, err := Average([]*am.File{a, p}, []string{"a", "b"}); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("different pipelines: %v, want ErrIncompatible", err)
 	}
 }
@@ -162,8 +164,8 @@ func TestAverageRefusesMismatch(t *testing.T) {
 // A job re-run with the same (seed, iter, job) gives the same model bit
 // for bit; another job number gives another.
 func TestRunIterationDeterministic(t *testing.T) {
-	start := toyStart(t, KindSTRODE)
-	a, b, c := iterToy(t, KindSTRODE, start, 3, 1), iterToy(t, KindSTRODE, start, 3, 1), iterToy(t, KindSTRODE, start, 4, 1)
+	start := toyStart(t, am.KindSTRODE)
+	a, b, c := iterToy(t, am.KindSTRODE, start, 3, 1), iterToy(t, am.KindSTRODE, start, 3, 1), iterToy(t, am.KindSTRODE, start, 4, 1)
 	ta, tb, tc := tensorsOf(a), tensorsOf(b), tensorsOf(c)
 	same := true
 	for name, x := range ta {

@@ -1,4 +1,4 @@
-package am
+package trainer
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
 
@@ -46,32 +47,33 @@ func splitmix64(x uint64) uint64 {
 // the job's IterationStats in t.File.Extra, ready to be saved as the job's
 // model and averaged (see average.go). The utterances are as loaded:
 // RunIteration applies the model's target delay.
-func (t *Trainer) RunIteration(utts []*Utterance, o IterationOptions) (IterationStats, error) {
+func (t *Trainer) RunIteration(utts []*am.Utterance, o IterationOptions) (IterationStats, error) {
 	st := IterationStats{Iter: o.Iter, Jobs: 1, Job: o.Job, LearningRate: o.LearningRate}
 	if len(utts) == 0 {
-		return st, fmt.Errorf("am: iteration %d job %d: no training utterances", o.Iter, o.Job)
+		return st, fmt.Errorf("trainer: iteration %d job %d: no training utterances", o.Iter, o.Job)
 	}
 	if o.LearningRate <= 0 || o.NumMinibatches < 0 {
-		return st, fmt.Errorf("am: iteration %d job %d: learning rate %g and number of minibatches %d must be > 0 and ≥ 0", o.Iter, o.Job, o.LearningRate, o.NumMinibatches)
+		return st, fmt.Errorf("trainer: iteration %d job %d: learning rate %g and number of minibatches %d must be > 0 and ≥ 0", o.Iter, o.Job, o.LearningRate, o.NumMinibatches)
 	}
+	t.warn()
 	ps := t.File.Model.Params.List
 	if err := t.opt.load(ps, t.File); err != nil {
 		return st, err
 	}
 	t.opt.setLR(o.LearningRate)
 	rng := iterationRNG(o.Seed, o.Iter, o.Job)
-	utts, err := delayedAll(utts, t.File.Model.Opts.TargetDelay)
+	utts, err := am.DelayAll(utts, t.File.Model.Opts.TargetDelay)
 	if err != nil {
 		return st, err
 	}
 	start := time.Now()
-	var ts Stats
+	var ts am.Stats
 	for pass := 0; ; pass++ {
 		for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, rng) {
 			if o.NumMinibatches > 0 && st.Minibatches == o.NumMinibatches {
 				break
 			}
-			g, err := t.graph(b, Train)
+			g, err := t.graph(b, am.Train)
 			if err != nil {
 				return st, err
 			}
@@ -83,7 +85,7 @@ func (t *Trainer) RunIteration(utts []*Utterance, o IterationOptions) (Iteration
 				return st, err
 			}
 			if err := optim.Check(ps); err != nil {
-				return st, fmt.Errorf("am: iteration %d job %d minibatch %d: %w", o.Iter, o.Job, st.Minibatches+1, err)
+				return st, fmt.Errorf("trainer: iteration %d job %d minibatch %d: %w", o.Iter, o.Job, st.Minibatches+1, err)
 			}
 			t.opt.step(ps)
 			ts.Add(g.Stats())

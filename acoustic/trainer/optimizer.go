@@ -1,8 +1,9 @@
-package am
+package trainer
 
 import (
 	"fmt"
 
+	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/modelfile"
 	"github.com/strode-asr/strode/acoustic/optim"
 )
@@ -15,7 +16,7 @@ type optimizer interface {
 	setLR(lr float64)
 	step(ps []*optim.Param)
 	save(ps []*optim.Param) []modelfile.Tensor
-	load(ps []*optim.Param, c *File) error
+	load(ps []*optim.Param, c *am.File) error
 }
 
 type adam struct{ opt *optim.Adam }
@@ -32,7 +33,7 @@ func (a *adam) save(ps []*optim.Param) []modelfile.Tensor {
 	return append(out, modelfile.Tensor{Name: "optim.adam.t", DType: modelfile.F64, Shape: []int{1}, Data: []float64{float64(t)}})
 }
 
-func (a *adam) load(ps []*optim.Param, c *File) error {
+func (a *adam) load(ps []*optim.Param, c *am.File) error {
 	m, err := loadState("optim.adam.m.", ps, c)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (s *sgd) save(ps []*optim.Param) []modelfile.Tensor {
 	return stateTensors("optim.sgd.u.", ps, s.opt.State(ps))
 }
 
-func (s *sgd) load(ps []*optim.Param, c *File) error {
+func (s *sgd) load(ps []*optim.Param, c *am.File) error {
 	u, err := loadState("optim.sgd.u.", ps, c)
 	if err != nil {
 		return err
@@ -86,7 +87,7 @@ func stateTensors(prefix string, ps []*optim.Param, s [][]float64) []modelfile.T
 }
 
 // loadState reads the buffers stateTensors wrote; nil when no step was taken.
-func loadState(prefix string, ps []*optim.Param, c *File) ([][]float64, error) {
+func loadState(prefix string, ps []*optim.Param, c *am.File) ([][]float64, error) {
 	if _, ok := c.Tensor(prefix + ps[0].Name); !ok {
 		return nil, nil
 	}

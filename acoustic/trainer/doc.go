@@ -1,0 +1,19 @@
+// Package trainer trains the acoustic models of package acoustic/am with
+// frame cross-entropy: Trainer runs epochs over minibatches of similar
+// length (Batches) with Adam or SGD (optimizer.go), SpecAugment masking
+// (MaskOptions) and label smoothing, evaluates a held-out set after each,
+// and follows nnet1's newbob schedule or early stopping; it checkpoints
+// every epoch, with the optimizer state, so that --resume continues bit for
+// bit. For data-parallel training (package acoustic/parallel),
+// Trainer.RunIteration trains one job's copy of a model on one archive and
+// Average (nnet3-average's counterpart) averages the jobs' models, Adam's
+// moments with the parameters (average.go says why). PlotHistory draws the
+// training curves and ReadSummary reads a model file's history for reports.
+//
+// It depends only on am's model API, never on a model kind: a model is
+// built into minibatch graphs (Model.BuildSmoothed, kept in an
+// am.GraphCache), loaded, run and read (Batch.Load, Run, Stats), its
+// parameters stepped through Model.Params, and Model.HasTTilde says whether
+// the held-out t̃ statistics go into the history. A new model kind needs
+// nothing here.
+package trainer

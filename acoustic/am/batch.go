@@ -30,8 +30,9 @@ type Utterance struct {
 	Context [2]int
 }
 
-// spliced returns u with its features spliced (u itself when they are).
-func (u *Utterance) spliced() (*Utterance, error) {
+// Spliced returns u with its features spliced as Batch.Load splices them
+// (u itself when they are).
+func (u *Utterance) Spliced() (*Utterance, error) {
 	if u.Context == [2]int{} {
 		return u, nil
 	}

@@ -17,7 +17,7 @@ func delayed(u *Utterance, n int) (*Utterance, error) {
 	if n == 0 || u.Rows == 0 {
 		return u, nil
 	}
-	u, err := u.spliced()
+	u, err := u.Spliced()
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +54,3 @@ func DelayAll(utts []*Utterance, n int) ([]*Utterance, error) {
 	}
 	return out, nil
 }
-
-// Spliced returns u with its features spliced as Batch.Load splices them:
-// u itself when they already are (Context is zero), else a copy with new
-// features. It is for code outside the package that edits whole input
-// rows, such as the trainer's SpecAugment masking.
-func (u *Utterance) Spliced() (*Utterance, error) { return u.spliced() }

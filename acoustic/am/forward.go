@@ -13,12 +13,12 @@ import (
 type Forwarder struct {
 	Model   *Model
 	Quantum int // lengths are rounded up to a multiple of this (default 50)
-	graphs  *graphCache
+	graphs  *GraphCache
 }
 
 // NewForwarder returns a forwarder for m.
 func NewForwarder(m *Model) *Forwarder {
-	return &Forwarder{Model: m, Quantum: 50, graphs: newGraphCache(32)}
+	return &Forwarder{Model: m, Quantum: 50, graphs: NewGraphCache(32)}
 }
 
 // Run evaluates the model on u and returns the graph after the run (valid
@@ -39,7 +39,7 @@ func (f *Forwarder) Run(u *Utterance) (*Batch, error) {
 		return nil, err
 	}
 	t := (u.Rows + f.Quantum - 1) / f.Quantum * f.Quantum
-	g, err := f.graphs.get(graphKey{T: t, B: 1, Mode: Infer}, func() (*Batch, error) { return f.Model.Build(t, 1, Infer) })
+	g, err := f.graphs.Get(GraphKey{T: t, B: 1, Mode: Infer}, func() (*Batch, error) { return f.Model.Build(t, 1, Infer) })
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (f *Forwarder) Logits(u *Utterance) ([]float64, error) {
 }
 
 // Close releases the graphs.
-func (f *Forwarder) Close() { f.graphs.close() }
+func (f *Forwarder) Close() { f.graphs.Close() }
 
 // OutputOptions are nnet-forward's output options.
 type OutputOptions struct {

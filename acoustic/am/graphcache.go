@@ -72,19 +72,3 @@ func (c *GraphCache) Close() {
 	c.graphs = map[GraphKey]*Batch{}
 	c.order = nil
 }
-
-// The unexported names below are the ones forward.go was written against;
-// they stay until it uses the exported ones.
-
-type (
-	graphCache = GraphCache
-	graphKey   = GraphKey
-)
-
-func newGraphCache(capacity int) *GraphCache { return NewGraphCache(capacity) }
-
-func (c *GraphCache) get(k GraphKey, build func() (*Batch, error)) (*Batch, error) {
-	return c.Get(k, build)
-}
-
-func (c *GraphCache) close() { c.Close() }

@@ -1,4 +1,4 @@
-package am
+package strodehead
 
 import (
 	"image/png"

@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 // fakeStrode is `strode train-iter`. STRODE_PARALLEL_FAIL=ITER.JOB makes
 // that job fail: every time, or only the first time when
 // STRODE_PARALLEL_FAIL_ONCE names a marker file (created on failing).
+// STRODE_PARALLEL_HANG=ITER.JOB makes that job create the marker file
+// STRODE_PARALLEL_HANG_MARK and then wait to be killed, so that a test can
+// kill a driver in the middle of an iteration whatever the machine's speed.
 func fakeStrode(args []string) int {
 	if len(args) == 0 || args[0] != "train-iter" {
 		fmt.Fprintf(os.Stderr, "fake strode: only train-iter, got %q\n", args)
@@ -62,6 +65,11 @@ func fakeStrode(args []string) int {
 			fmt.Fprintln(os.Stderr, "fake strode: failing once as asked")
 			return 1
 		}
+	}
+	if hang := os.Getenv("STRODE_PARALLEL_HANG"); hang == fmt.Sprintf("%d.%d", s.Iter.Iter, s.Iter.Job) {
+		os.WriteFile(os.Getenv("STRODE_PARALLEL_HANG_MARK"), nil, 0o644)
+		time.Sleep(10 * time.Minute) // the test kills the process group long before
+		return 1
 	}
 	s.ModelIn, s.ModelOut = fs.Arg(0), fs.Arg(1)
 	if _, err := kaldinnet.TrainIteration(s, func(f string, a ...any) { fmt.Fprintf(os.Stderr, "LOG "+f+"\n", a...) }); err != nil {
@@ -94,7 +102,9 @@ func driverChild(js string) int {
 
 // killDriverMidway runs the driver in a child process (its own process
 // group: the runner and the jobs too) and kills the group with SIGKILL
-// once iteration 3's jobs have started.
+// while iteration 3's jobs run: job 3.1 waits to be killed
+// (STRODE_PARALLEL_HANG), so the driver cannot finish first on a machine
+// busy enough to delay this process.
 func killDriverMidway(t *testing.T, egs, dir string, o Options) {
 	t.Helper()
 	js, err := json.Marshal(driverRun{Egs: egs, Dir: dir, Opts: o})
@@ -103,7 +113,8 @@ func killDriverMidway(t *testing.T, egs, dir string, o Options) {
 	}
 	exe, _ := os.Executable()
 	c := exec.Command(exe, "-test.run=^$")
-	c.Env = append(os.Environ(), "STRODE_PARALLEL_DRIVER="+string(js))
+	mark := filepath.Join(t.TempDir(), "hanging")
+	c.Env = append(os.Environ(), "STRODE_PARALLEL_DRIVER="+string(js), "STRODE_PARALLEL_HANG=3.1", "STRODE_PARALLEL_HANG_MARK="+mark)
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -114,7 +125,7 @@ func killDriverMidway(t *testing.T, egs, dir string, o Options) {
 	go func() { done <- c.Wait() }()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "log", "train.3.1.log")); err == nil {
+		if _, err := os.Stat(mark); err == nil {
 			break
 		}
 		select {
@@ -126,7 +137,6 @@ func killDriverMidway(t *testing.T, egs, dir string, o Options) {
 			t.Fatal("iteration 3 did not start in 2 minutes")
 		}
 	}
-	time.Sleep(150 * time.Millisecond) // into the jobs
 	syscall.Kill(-pgid, syscall.SIGKILL)
 	<-done
 }

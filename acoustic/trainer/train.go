@@ -37,6 +37,11 @@ type TrainOptions struct {
 	MaxEpochs        int
 	MinEpochs        int
 	Newbob           bool // halving schedule (nnet1); else early stopping with Patience
+	// KeepLREpochs (nnet1's --keep-lr-iters) keeps the learning rate for
+	// the first epochs whatever their improvement: a worse first epoch
+	// (Adam's first steps can raise the held-out CE) is rejected but does
+	// not start the halving that would end training a few epochs later.
+	KeepLREpochs int
 	HalvingFactor    float64
 	StartHalvingImpr float64
 	EndHalvingImpr   float64
@@ -92,6 +97,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxEpochs, "max-iters", o.MaxEpochs, "maximum number of epochs")
 	fs.IntVar(&o.MinEpochs, "min-iters", o.MinEpochs, "minimum number of epochs")
 	fs.BoolVar(&o.Newbob, "newbob", o.Newbob, "nnet1's halving schedule with rejection of bad epochs")
+	fs.IntVar(&o.KeepLREpochs, "keep-lr-iters", o.KeepLREpochs, "newbob: epochs at the initial learning rate before halving may start, however small their improvement (nnet1's --keep-lr-iters; a rejected first epoch then does not start the halving)")
 	fs.Float64Var(&o.HalvingFactor, "halving-factor", o.HalvingFactor, "newbob: learning-rate factor")
 	fs.Float64Var(&o.StartHalvingImpr, "start-halving-impr", o.StartHalvingImpr, "newbob: start halving under this relative improvement")
 	fs.Float64Var(&o.EndHalvingImpr, "end-halving-impr", o.EndHalvingImpr, "newbob: stop under this relative improvement")
@@ -355,6 +361,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	for _, u := range train {
 		totalFrames += u.Rows
 	}
+	firstEpoch, runSecs := t.st.Epoch+1, 0.0 // for the run's ETA (a resumed run times its own epochs)
 	for !t.st.Done && t.st.Epoch < t.Opts.MaxEpochs {
 		epoch := t.st.Epoch + 1
 		rng := t.epochRNG(epoch)
@@ -362,7 +369,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		start := time.Now()
 		var ts am.Stats
 		batches := Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng)
-		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d", epoch), Unit: "frames",
+		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d/%d", epoch, t.Opts.MaxEpochs), Unit: "frames",
 			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
 		defer rep.Finish() // on an error return; a no-op after the Finish below
 		for _, b := range batches {
@@ -399,7 +406,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 			mean, std := vs.TTilde()
 			e.ValidTTilde = [4]float64{mean, std, vs.TTMin, vs.TTMax}
 		}
-		t.schedule(&e)
+		why := t.schedule(&e)
 		t.File.History = append(t.File.History, e)
 		status := "accepted"
 		if !e.Accepted {
@@ -411,6 +418,16 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		}
 		t.Log("epoch %d: train CE %.4f acc %.2f%% | held-out CE %.4f acc %.2f%% | lr %.3g | %.0f frames/s | %s%s",
 			epoch, e.TrainCE, 100*e.TrainAcc, e.ValidCE, 100*e.ValidAcc, e.LearningRate, e.FramesPerSec, status, head)
+		if why != "" {
+			t.Log("epoch %d: %s", epoch, why)
+		}
+		if left := t.Opts.MaxEpochs - epoch; left > 0 && !t.st.Done {
+			// The whole run's ETA: the schedule may stop sooner, never later.
+			runSecs += time.Since(start).Seconds()
+			eta := time.Duration(runSecs / float64(epoch-firstEpoch+1) * float64(left) * float64(time.Second)).Round(time.Second)
+			t.Log("epoch %d of at most %d (--max-iters) done: at most %d more, about %v (ETA %s at the latest)",
+				epoch, t.Opts.MaxEpochs, left, eta, time.Now().Add(eta).Format("15:04"))
+		}
 		if t.Opts.EpochModels != "" { // this epoch's parameters (under --newbob a rejected epoch has already been undone)
 			if err := t.File.Save(strings.Replace(t.Opts.EpochModels, "%d", fmt.Sprint(epoch), 1)); err != nil {
 				return err
@@ -436,8 +453,10 @@ func (t *Trainer) warn() {
 	t.warnings = nil
 }
 
-// schedule applies newbob or early stopping after an epoch.
-func (t *Trainer) schedule(e *am.Epoch) {
+// schedule applies newbob or early stopping after an epoch, as nnet1's
+// steps/nnet/train_scheduler.sh, and returns what it decided and why, for
+// the log ("" when nothing changed).
+func (t *Trainer) schedule(e *am.Epoch) string {
 	st := &t.st
 	st.Epoch = e.Epoch
 	prev := st.BestLoss
@@ -454,22 +473,41 @@ func (t *Trainer) schedule(e *am.Epoch) {
 		}
 	}
 	if !t.Opts.Newbob {
-		if st.Bad >= t.Opts.Patience && e.Epoch >= t.Opts.MinEpochs {
+		if st.Bad >= t.Opts.Patience {
+			if e.Epoch < t.Opts.MinEpochs {
+				return fmt.Sprintf("%d epochs without held-out improvement (--patience %d), but continuing to --min-iters %d", st.Bad, t.Opts.Patience, t.Opts.MinEpochs)
+			}
 			st.Done = true
+			return fmt.Sprintf("stopping: %d epochs without held-out improvement (--patience %d)", st.Bad, t.Opts.Patience)
 		}
-		return
+		return ""
 	}
 	impr := (prev - loss) / math.Abs(prev)
-	if st.Halving && impr < t.Opts.EndHalvingImpr && e.Epoch >= t.Opts.MinEpochs {
+	if st.Halving && impr < t.Opts.EndHalvingImpr {
+		if e.Epoch < t.Opts.MinEpochs {
+			st.LR *= t.Opts.HalvingFactor
+			return fmt.Sprintf("relative improvement %.4g < --end-halving-impr %g while halving, but continuing to --min-iters %d; learning rate halved to %.3g", impr, t.Opts.EndHalvingImpr, t.Opts.MinEpochs, st.LR)
+		}
 		st.Done = true
-		return
+		return fmt.Sprintf("stopping: relative improvement %.4g < --end-halving-impr %g while halving", impr, t.Opts.EndHalvingImpr)
 	}
-	if impr < t.Opts.StartHalvingImpr {
-		st.Halving = true
+	why := ""
+	if !st.Halving && impr < t.Opts.StartHalvingImpr {
+		if e.Epoch <= t.Opts.KeepLREpochs {
+			why = fmt.Sprintf("relative improvement %.4g < --start-halving-impr %g, but the learning rate is kept for %d epochs (--keep-lr-iters)", impr, t.Opts.StartHalvingImpr, t.Opts.KeepLREpochs)
+		} else {
+			st.Halving = true
+			why = fmt.Sprintf("halving starts: relative improvement %.4g < --start-halving-impr %g", impr, t.Opts.StartHalvingImpr)
+		}
 	}
 	if st.Halving {
 		st.LR *= t.Opts.HalvingFactor
+		if why == "" {
+			why = "halving"
+		}
+		why += fmt.Sprintf("; learning rate %.3g for the next epoch", st.LR)
 	}
+	return why
 }
 
 func (t *Trainer) saveCheckpoint() error {

@@ -419,7 +419,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		t.Log("epoch %d: train CE %.4f acc %.2f%% | held-out CE %.4f acc %.2f%% | lr %.3g | %.0f frames/s | %s%s",
 			epoch, e.TrainCE, 100*e.TrainAcc, e.ValidCE, 100*e.ValidAcc, e.LearningRate, e.FramesPerSec, status, head)
 		if why != "" {
-			t.Log("epoch %d: %s", epoch, why)
+			t.Log("epoch %d schedule: %s", epoch, why)
 		}
 		if left := t.Opts.MaxEpochs - epoch; left > 0 && !t.st.Done {
 			// The whole run's ETA: the schedule may stop sooner, never later.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,6 +35,16 @@ func TestWerDetailsCommands(t *testing.T) {
 	ops, errs, code := runScoringCmd(t, perUtt, "wer-ops-details", "--special-symbol=***")
 	if code != 0 || ops != read("ops_unsorted") || !strings.Contains(errs, "WARNING") || !strings.Contains(errs, "c-utt6 ref") {
 		t.Errorf("wer-ops-details: exit %d\n%s\nstderr %s", code, ops, errs)
+	}
+	// score_kaldi.sh's sort of it (score.sh runs the same command).
+	if _, err := exec.LookPath("sort"); err == nil {
+		c := exec.Command("sort", "-b", "-i", "-k", "1,1", "-k", "4,4rn", "-k", "2,2", "-k", "3,3")
+		c.Env = append(os.Environ(), "LC_ALL=C")
+		c.Stdin = strings.NewReader(ops)
+		sorted, err := c.Output()
+		if err != nil || string(sorted) != read("ops") {
+			t.Errorf("sorted ops (%v):\n%s", err, sorted)
+		}
 	}
 
 	// Getopt::Long's negations.

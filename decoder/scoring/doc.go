@@ -12,4 +12,12 @@
 // prefers match/substitution, then deletion, then insertion, on ties). The
 // totals agree; the ins/del/sub split of an utterance can differ between the
 // two, exactly as it does between Kaldi's compute-wer and align-text.
+//
+// What steps/score_kaldi.sh writes under scoring_kaldi/wer_details is here
+// too: the per-utterance, per-speaker and per-word-pair tables of
+// utils/scoring/wer_per_utt_details.pl, wer_per_spk_details.pl and
+// wer_ops_details.pl (same columns, widths and order), and
+// compute-wer-bootci's bootstrap confidence interval, drawn from glibc's
+// rand() as the Kaldi binary draws it, so that the same input prints the
+// same interval.
 package scoring

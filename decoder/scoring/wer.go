@@ -102,7 +102,7 @@ func Percent(num, den int) float32 {
 }
 
 // formatPercent prints a percentage as C++ `std::fixed` with precision 2 does
-// on glibc: correctly rounded, "inf" for x/0 and "-nan" for 0/0 (x86's
+// on glibc: correctly rounded, "inf" (or "-inf") for x/0 and "-nan" for 0/0 (x86's
 // default NaN has its sign bit set).
 func formatPercent(p float32) string {
 	switch {
@@ -110,6 +110,8 @@ func formatPercent(p float32) string {
 		return "-nan"
 	case math.IsInf(float64(p), 1):
 		return "inf"
+	case math.IsInf(float64(p), -1):
+		return "-inf"
 	}
 	return strconv.FormatFloat(float64(p), 'f', 2, 32)
 }

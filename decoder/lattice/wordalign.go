@@ -478,7 +478,7 @@ type boundaryRules struct {
 	info *WordBoundaryInfo
 }
 
-func (r *boundaryRules) forceOnlyIfStuck() bool { return false }
+func (r *boundaryRules) forceOnlyIfStuck() bool  { return false }
 func (r *boundaryRules) viable(*alignState) bool { return true }
 
 // outputs is Kaldi's OutputArc: a silence phone, a one-phone word or a word

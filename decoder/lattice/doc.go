@@ -5,7 +5,10 @@
 // text and binary forms as Kaldi writes them, conversion between the two,
 // scaling (lattice-scale), word insertion penalties (lattice-add-penalty),
 // best path (lattice-best-path), beam pruning and determinization that keeps
-// the best transition-id sequence per word sequence.
+// the best transition-id sequence per word sequence; and the word-level
+// outputs read after decoding: n-best paths, word alignment (Kaldi's
+// word_boundary.int and align_lexicon.int aligners), minimum Bayes risk
+// decoding with confidences (Kaldi's sausages) and oracle paths.
 //
 // Weights, as Kaldi's LatticeWeight: (graph cost, acoustic cost), both
 // negated log-probabilities in float32. Times adds both; Plus keeps the

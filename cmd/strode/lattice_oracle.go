@@ -1,0 +1,269 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/lattice"
+	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+func init() {
+	register(&kaldicmd.Command{
+		Name:        "lattice-oracle",
+		Summary:     "Oracle WER: the path of each lattice with the fewest word errors against the reference",
+		Description: "Finds the path having the smallest edit-distance between two\nlattices. For efficiency put the smallest lattices first (for\nexample reference strings).\n\nNote the --write-lattices option by which you can write out the\noptimal path as a lattice.\nNote: you can use this program to compute the n-best oracle WER by\nfirst piping the input lattices through lattice-to-nbest and then\nnbest-to-lattice.",
+		ArgsUsage:   "<test-lattice-rspecifier> <reference-rspecifier> <transcriptions-wspecifier> [<edit-distance-wspecifier>]",
+		Examples:    []string{"strode lattice-oracle ark:lat.1 'ark:sym2int.pl -f 2- data/lang/words.txt <data/test/text|' ark,t:-"},
+		MinArgs:     3,
+		MaxArgs:     4,
+		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
+			var wordSyms, wildList, wild, latsOut string
+			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
+			fs.StringVar(&wildList, "wildcard-symbols-list", "", "Filename (generally rxfilename) for file containing text-form list of symbols that don't count as errors; this option requires --word-symbol-table. Deprecated; use --wildcard-symbols option.")
+			fs.StringVar(&wild, "wildcard-symbols", "", "Colon-separated list of integer ids of symbols that don't count as errors.  Preferred alternative to deprecated option --wildcard-symbols-list.")
+			fs.StringVar(&latsOut, "write-lattices", "", "If supplied, write the lattice that contains only the oracle path to the given wspecifier.")
+			return func(ctx *kaldicmd.Context) error {
+				var syms *fst.SymbolTable
+				if wordSyms != "" {
+					var err error
+					if syms, err = fst.ReadSymbolTableFile(wordSyms); err != nil {
+						return fmt.Errorf("Could not read symbol table from file %s: %w", wordSyms, err)
+					}
+				}
+				wildcards := map[int32]bool{}
+				if wildList != "" {
+					ctx.Warn("--wildcard-symbols-list option deprecated.")
+					if wild != "" {
+						return fmt.Errorf("Do not use both --wildcard-symbols and --wildcard-symbols-list options.")
+					}
+					if syms == nil {
+						return fmt.Errorf("--wildcard-symbols-list option requires --word-symbol-table option")
+					}
+					in, err := kaldiio.OpenInput(wildList, tableStreams(ctx)...)
+					if err != nil {
+						return err
+					}
+					text, err := readAllString(in)
+					if err != nil {
+						return err
+					}
+					for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+						f := strings.Fields(line)
+						if len(f) != 1 {
+							return fmt.Errorf("Bad line in symbol list: %s, file is: %s", line, wildList)
+						}
+						k, ok := syms.Key(f[0])
+						if !ok {
+							return fmt.Errorf("Can't find symbol in symbol table: %s, file is: %s", line, wildList)
+						}
+						wildcards[int32(k)] = true
+					}
+				} else if wild != "" {
+					for _, s := range strings.Split(wild, ":") {
+						v, err := strconv.ParseInt(s, 10, 32)
+						if err != nil {
+							return fmt.Errorf("Expected colon-separated list of integers for --wildcard-symbols option, got: %s", wild)
+						}
+						wildcards[int32(v)] = true
+					}
+				}
+				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
+				if err != nil {
+					return err
+				}
+				defer src.Close()
+				refs, err := kaldiio.OpenRandomAccessReader(ctx.Arg(1), kaldiio.IntVectorCodec, tableStreams(ctx)...)
+				if err != nil {
+					return err
+				}
+				defer refs.Close()
+				tras, err := openOptionalWriter(ctx, ctx.Arg(2), kaldiio.IntVectorCodec)
+				if err != nil {
+					return err
+				}
+				defer tras.Abort()
+				dists, err := openOptionalWriter(ctx, ctx.Arg(3), kaldiio.Int32Codec)
+				if err != nil {
+					return err
+				}
+				defer dists.Abort()
+				lats, err := openOptionalWriter(ctx, latsOut, lattice.CompactLatticeCodec)
+				if err != nil {
+					return err
+				}
+				defer lats.Abort()
+				done, fail := 0, 0
+				var totCorr, totSub, totIns, totDel, totWords int
+				for src.Next() {
+					key, clat := src.Key(), src.Value()
+					fmt.Fprintf(ctx.Stderr, "Lattice %s read.\n", key)
+					ok, err := refs.HasKey(key)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						ctx.Warn("No reference present for utterance %s", key)
+						fail++
+						continue
+					}
+					ref, err := refs.Value(key)
+					if err != nil {
+						return err
+					}
+					res, err := clat.Oracle(ref, wildcards)
+					if err != nil {
+						ctx.Warn("Best-path failed for key %s", key)
+						fail++
+						done++
+						continue
+					}
+					if err := dists.Write(key, int32(res.Err)); err != nil {
+						return err
+					}
+					ctx.Log("%%WER %s [ %d / %d, %d insertions, %d deletions, %d sub ]", fmtG64(100*float64(res.Err)/float64(res.NumWords)), res.Err, res.NumWords, res.Ins, res.Del, res.Sub)
+					totCorr, totSub, totIns, totDel, totWords = totCorr+res.Correct, totSub+res.Sub, totIns+res.Ins, totDel+res.Del, totWords+res.NumWords
+					ctx.Log("For utterance %s, best cost %d", key, res.Err)
+					if err := tras.Write(key, res.Words); err != nil {
+						return err
+					}
+					if syms != nil {
+						var b strings.Builder
+						b.WriteString(key + " (oracle) ")
+						for _, w := range res.Words {
+							s, ok := syms.Symbol(int64(w))
+							if !ok {
+								return fmt.Errorf("Word-id %d not in symbol table.", w)
+							}
+							b.WriteString(s + " ")
+						}
+						b.WriteString("\n" + key + " (reference) ")
+						for _, w := range ref {
+							s, ok := syms.Symbol(int64(w))
+							if !ok {
+								return fmt.Errorf("Word-id %d not in symbol table.", w)
+							}
+							b.WriteString(s + " ")
+						}
+						fmt.Fprintln(ctx.Stderr, b.String())
+					}
+					if latsOut != "" {
+						if p := oraclePath(&clat, res.Words, wildcards); p != nil {
+							if err := lats.Write(key, *p); err != nil {
+								return err
+							}
+						} else {
+							ctx.Warn("Failed to find the oracle path in the original lattice: %s", key)
+						}
+					}
+					done++
+				}
+				if err := src.Err(); err != nil {
+					return err
+				}
+				for _, c := range []func() error{tras.Close, dists.Close, lats.Close} {
+					if err := c(); err != nil {
+						return err
+					}
+				}
+				totErr := totSub + totDel + totIns
+				ctx.Log("Overall %%WER %s [ %d / %d, %d insertions, %d deletions, %d substitutions ]", fmtG64(100*float64(totErr)/float64(totWords)), totErr, totWords, totIns, totDel, totSub)
+				ctx.Log("Scored %d lattices, %d not present in ref.", done, fail)
+				return nil
+			}
+		},
+	})
+}
+
+// fmtG64 prints a double as a default C++ stream does (6 significant
+// digits; "nan" and "inf" as glibc spells them).
+func fmtG64(f float64) string {
+	s := strconv.FormatFloat(f, 'g', 6, 64)
+	switch s {
+	case "NaN":
+		return "-nan"
+	case "+Inf":
+		return "inf"
+	}
+	return s
+}
+
+func readAllString(in *kaldiio.Input) (string, error) {
+	defer in.Close()
+	b, err := io.ReadAll(in.Reader())
+	return string(b), err
+}
+
+// oraclePath is Kaldi's --write-lattices output: the lattice restricted to
+// the oracle word sequence (the composition of a linear acceptor of the
+// words with the lattice), best path kept, as a linear lattice.
+func oraclePath(c *lattice.CompactLattice, words []int32, wildcards map[int32]bool) *lattice.CompactLattice {
+	// The lattice's paths whose (non-wildcard) words are exactly words:
+	// track (state, position) pairs, and keep the cheapest path.
+	type node struct{ s, j int32 }
+	order, err := c.TopSortOrder()
+	if err != nil {
+		return nil
+	}
+	type back struct {
+		from node
+		arc  int32
+	}
+	cost := map[node]float64{{c.Start, 0}: 0}
+	bp := map[node]back{}
+	var bestEnd node
+	best, found := 0.0, false
+	for _, s := range order {
+		for j := int32(0); j <= int32(len(words)); j++ {
+			n := node{s, j}
+			v, ok := cost[n]
+			if !ok {
+				continue
+			}
+			st := &c.States[s]
+			for ai, a := range st.Arcs {
+				nj := j
+				if a.Label != 0 && !wildcards[a.Label] {
+					if j == int32(len(words)) || a.Label != words[j] {
+						continue
+					}
+					nj++
+				}
+				m := node{a.Next, nj}
+				nv := v + float64(a.W.W.Graph) + float64(a.W.W.Acoustic)
+				if old, ok := cost[m]; !ok || nv < old {
+					cost[m], bp[m] = nv, back{n, int32(ai)}
+				}
+			}
+			if j == int32(len(words)) && !st.Final.W.IsZero() {
+				if t := v + float64(st.Final.W.Graph) + float64(st.Final.W.Acoustic); !found || t < best {
+					best, bestEnd, found = t, n, true
+				}
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	var arcs []lattice.CompactArc
+	for n := bestEnd; n != (node{c.Start, 0}); {
+		b := bp[n]
+		arcs = append(arcs, c.States[b.from.s].Arcs[b.arc])
+		n = b.from
+	}
+	out := &lattice.CompactLattice{Start: 0}
+	cur := out.AddState()
+	for i := len(arcs) - 1; i >= 0; i-- {
+		a := arcs[i]
+		a.Next = out.AddState()
+		out.States[cur].Arcs = append(out.States[cur].Arcs, a)
+		cur = a.Next
+	}
+	out.States[cur].Final = c.States[bestEnd.s].Final
+	return out
+}

@@ -10,7 +10,7 @@
 # else the cache data/fsdd; when none has recordings/, `strode fetch-fsdd`
 # downloads release v1.0.10 (3,000 recordings, 6 speakers; --fsdd-url overrides
 # the address, e.g. file:///tmp/fsdd-v1.0.10.tar.gz) into data/fsdd, checking
-# every file against recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10. The
+# every file against recipes/fsdd/SHA256SUMS.upstream-v1.0.10. The
 # recordings are CC BY-SA 4.0 (Zohar Jackson et al.; see recipes/fsdd/doc.go).
 # --fetch-only finds or downloads the corpus, prints its folder and stops.
 #
@@ -51,7 +51,7 @@ elif [ -d data/fsdd/recordings ]; then
 else
   . recipes/local/strode_bin.sh
   echo "== no FSDD copy in ../shared/data/fsdd or data/fsdd: downloading release v1.0.10 into data/fsdd" >&2
-  if ! "$strode" fetch-fsdd --sums="$PWD/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10" \
+  if ! "$strode" fetch-fsdd --sums="$PWD/recipes/fsdd/SHA256SUMS.upstream-v1.0.10" \
       ${fsdd_url:+--url="$fsdd_url"} data/fsdd >/dev/null; then
     echo "run.sh: could not fetch FSDD (above: why, and how to place the files by hand);" >&2
     echo "  with the archive at hand: ./run.sh --fsdd-url file:///path/to/fsdd-v1.0.10.tar.gz" >&2

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 
 	"github.com/strode-asr/strode/decoder/align"
 	"github.com/strode-asr/strode/decoder/tree"
@@ -23,26 +22,12 @@ func init() {
 		MaxArgs:     4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode")
-			varFloor := fs.Float64("var-floor", 0.01, "Variance floor for tree clustering.")
-			ciPhones := fs.String("ci-phones", "", "Colon-separated list of integer indices of context-independent phones (after mapping, if --phone-map option is used).")
-			n := fs.Int("context-width", 3, "Context window size.")
-			p := fs.Int("central-position", 1, "Central context-window position (zero-based)")
-			phoneMap := fs.String("phone-map", "", "File name containing old->new phone mapping (each line is: old-integer-id new-integer-id)")
+			o := align.DefaultAccumulateTreeStatsOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				opts := align.AccumulateOptions{VarFloor: float32(*varFloor), ContextWidth: *n, CentralPosition: *p}
-				ci, err := tree.ParseCSL(*ciPhones)
+				opts, err := o.Resolve(tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
-				}
-				slices.Sort(ci)
-				if len(ci) > 0 && (ci[0] <= 0 || len(slices.Compact(slices.Clone(ci))) != len(ci)) {
-					return kaldicmd.Exit(decoderFailure, fmt.Errorf("invalid set of ci_phones: %s", *ciPhones))
-				}
-				opts.CIPhones = ci
-				if *phoneMap != "" {
-					if opts.PhoneMap, err = tree.ReadPhoneMap(*phoneMap, tableStreams(ctx)...); err != nil {
-						return kaldicmd.Exit(decoderFailure, err)
-					}
 				}
 				tm, err := readModelTM(ctx, ctx.Arg(0))
 				if err != nil {

@@ -22,11 +22,7 @@ func init() {
 		MaxArgs:   1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			var o datadir.ValidateOptions
-			fs.BoolVar(&o.NoFeats, "no-feats", false, "Do not require feats.scp")
-			fs.BoolVar(&o.NoText, "no-text", false, "Do not require text")
-			fs.BoolVar(&o.NoWav, "no-wav", false, "Do not require wav.scp")
-			fs.BoolVar(&o.NoSpkSort, "no-spk-sort", false, "Do not require utt2spk to be sorted by speaker too")
-			fs.BoolVar(&o.NonPrint, "non-print", false, "Allow non-printable characters in text")
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				if err := datadir.Validate(ctx.Arg(0), o, ctx.Stdout); err != nil {
 					return kaldicmd.Exit(1, err)

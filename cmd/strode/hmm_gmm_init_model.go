@@ -28,8 +28,8 @@ func init() {
 		MaxArgs:     6,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode")
-			occsOut := fs.String("write-occs", "", "File to write state occupancies to.")
-			varFloor := fs.Float64("var-floor", 0.01, "Variance floor used while initializing Gaussians")
+			o := gmm.DefaultInitModelOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				fail := func(err error) error { return kaldicmd.Exit(decoderFailure, err) }
 				ctxDep, err := tree.Read(ctx.Arg(0))
@@ -48,7 +48,7 @@ func init() {
 				var res *gmm.InitModelResult
 				switch len(ctx.Args()) {
 				case 4:
-					res, err = gmm.InitModel(ctxDep, topo, stats, float32(*varFloor))
+					res, err = gmm.InitModel(ctxDep, topo, stats, float32(o.VarFloor))
 				case 6:
 					oldTree, err := tree.Read(ctx.Arg(4))
 					if err != nil {
@@ -71,8 +71,8 @@ func init() {
 				for _, w := range res.Warnings {
 					ctx.Warn("%s", w)
 				}
-				if *occsOut != "" {
-					if err := kaldiio.WriteObject(*occsOut, kaldiio.VectorCodec, *binary, &res.Occs, tableStreams(ctx)...); err != nil {
+				if o.WriteOccs != "" {
+					if err := kaldiio.WriteObject(o.WriteOccs, kaldiio.VectorCodec, *binary, &res.Occs, tableStreams(ctx)...); err != nil {
 						return fail(err)
 					}
 				}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 
 	"github.com/strode-asr/strode/decoder/lattice"
@@ -19,27 +18,15 @@ func init() {
 		MinArgs:     2,
 		MaxArgs:     2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var ac, inv, lm, ac2lm, lm2ac float64 = 1, 1, 1, 0, 0
+			o := lattice.DefaultScaleOptions()
+			o.Register(fs)
 			writeCompact := true
-			fs.Float64Var(&ac, "acoustic-scale", ac, "Scaling factor for acoustic likelihoods")
-			fs.Float64Var(&inv, "inv-acoustic-scale", inv, "An alternative way of setting the acoustic scale: you can set its inverse.")
-			fs.Float64Var(&lm, "lm-scale", lm, "Scaling factor for graph/lm costs")
-			fs.Float64Var(&ac2lm, "acoustic2lm-scale", ac2lm, "Add this times original acoustic costs to LM costs")
-			fs.Float64Var(&lm2ac, "lm2acoustic-scale", lm2ac, "Add this times original LM costs to acoustic costs")
 			fs.BoolVar(&writeCompact, "write-compact", writeCompact, "If true, write in normal (compact) form.")
 			return func(ctx *kaldicmd.Context) error {
-				if ac != 1 && inv != 1 {
-					return errors.New("Only one of --acoustic-scale and --inv-acoustic-scale may be set")
+				if err := o.Validate(); err != nil {
+					return err
 				}
-				acoustic := float32(ac)
-				if inv != 1 {
-					acoustic = float32(1 / float32(inv))
-				}
-				// Kaldi's options are BaseFloat; the matrix is double.
-				scale := [2][2]float64{
-					{float64(float32(lm)), float64(float32(ac2lm))},
-					{float64(float32(lm2ac)), float64(acoustic)},
-				}
+				scale := o.Matrix()
 				return copyLattices(ctx, writeCompact, func(c *lattice.CompactLattice) { c.Scale(scale) })
 			}
 		},

@@ -62,20 +62,7 @@ func writeSRILMUsage(w io.Writer, description string, fs *flag.FlagSet) {
 	}
 }
 
-// openLMInput opens a file for the LM commands: "-" is standard input,
-// names ending in .gz are decompressed.
-func openLMInput(ctx *kaldicmd.Context, path string) (io.ReadCloser, error) {
-	if path == "-" {
-		return io.NopCloser(ctx.Stdin), nil
-	}
-	return lm.OpenFile(path)
-}
-
-// writeLMOutput writes a file for the LM commands: "-" is standard output;
-// other files are written atomically, gzip'd when the name ends in .gz.
-func writeLMOutput(ctx *kaldicmd.Context, path string, write func(io.Writer) error) error {
-	if path == "-" {
-		return write(ctx.Stdout)
-	}
-	return lm.WriteFile(path, write)
+// lmStreams are the command's standard streams, for the LM tools' "-".
+func lmStreams(ctx *kaldicmd.Context) lm.Streams {
+	return lm.Streams{Stdin: ctx.Stdin, Stdout: ctx.Stdout, Stderr: ctx.Stderr}
 }

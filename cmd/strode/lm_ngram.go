@@ -31,20 +31,9 @@ func init() {
 }
 
 func runNgram(ctx *kaldicmd.Context) error {
-	var (
-		order                        int
-		lmFile, ppl, writeLM, mapUnk string
-		unk                          bool
-		debug                        int
-	)
+	o := lm.DefaultPerplexityOptions()
 	fs := flag.NewFlagSet("ngram", flag.ContinueOnError)
-	fs.IntVar(&order, "order", 3, "max ngram order")
-	fs.StringVar(&lmFile, "lm", "", "file in ARPA LM format (.gz is decompressed)")
-	fs.StringVar(&ppl, "ppl", "", "text file to compute perplexity from (- for standard input)")
-	fs.StringVar(&writeLM, "write-lm", "", "re-write LM to file")
-	fs.BoolVar(&unk, "unk", false, "vocabulary contains unknown word tag")
-	fs.StringVar(&mapUnk, "map-unk", "", "word to map unknown words to (default <unk>)")
-	fs.IntVar(&debug, "debug", 0, "debugging level for LM (1: per sentence, 2: per word)")
+	o.Register(fs)
 	help, err := srilmOptions(fs, ctx.Args())
 	if help {
 		writeSRILMUsage(ctx.Stdout, ngramDescription, fs)
@@ -53,36 +42,8 @@ func runNgram(ctx *kaldicmd.Context) error {
 	if err != nil {
 		return err
 	}
-	if order < 1 {
-		return fmt.Errorf("%w: -order must be at least 1, got %d", kaldicmd.ErrUsage, order)
+	if err := o.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", kaldicmd.ErrUsage, err)
 	}
-	if lmFile == "" {
-		return fmt.Errorf("%w: -lm FILE is required", kaldicmd.ErrUsage)
-	}
-	in, err := openLMInput(ctx, lmFile)
-	if err != nil {
-		return err
-	}
-	model, err := lm.ReadARPA(in, lmFile, lm.ReadOptions{Order: order, Unk: mapUnk, UnkIsWord: unk,
-		Warn: func(s string) { fmt.Fprintln(ctx.Stderr, s) }})
-	in.Close()
-	if err != nil {
-		return err
-	}
-	if ppl != "" {
-		text, err := openLMInput(ctx, ppl)
-		if err != nil {
-			return err
-		}
-		stats, err := model.Perplexity(text, ppl, debug, ctx.Stdout)
-		text.Close()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(ctx.Stdout, "file %s: %s", ppl, stats)
-	}
-	if writeLM != "" {
-		return writeLMOutput(ctx, writeLM, model.WriteARPA)
-	}
-	return nil
+	return lm.Ngram(o, lmStreams(ctx))
 }

@@ -12,7 +12,8 @@ func init() {
 		Name:    "prepare-lang",
 		Summary: "Make a lang directory (phones, words, topo, L.fst, L_disambig.fst) from a lexicon",
 		Description: "Make a lang directory from a dictionary directory, as Kaldi's utils/prepare_lang.sh\n" +
-			"(position-dependent phones off): phones.txt, words.txt, topo, L.fst, L_disambig.fst with\n" +
+			"(position-dependent phones _B _I _E _S by default, as Kaldi's; --position-dependent-phones=false\n" +
+			"turns them off): phones.txt, words.txt, topo, L.fst, L_disambig.fst with\n" +
 			"disambiguation symbols, oov.txt/oov.int and phones/. <dict-dir> holds lexicon.txt or lexiconp.txt,\n" +
 			"silence_phones.txt, nonsilence_phones.txt, optional_silence.txt [, extra_questions.txt];\n" +
 			"builtin:digits and builtin:digits-no-oh name the built-in digits dictionary.\n" +

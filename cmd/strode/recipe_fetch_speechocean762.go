@@ -32,33 +32,19 @@ func init() {
 		MinArgs: 1,
 		MaxArgs: 1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			corpusDir := fs.String("corpus-dir", "", "A copy of the corpus to use as it is (must hold WAVE/, train/ and resource/lexicon.txt)")
-			shared := fs.String("shared-dir", "../shared/data/speechocean762", "Where the project's shared copy is looked for; empty skips it")
-			url := fs.String("url", speechocean762.DefaultURL, "Where to get the tar.gz: http(s)://, file:// or a local path")
-			sums := fs.String("sums", "", "SHA-256 list to check against (sha256sum format, paths relative to speechocean762/); empty means the committed recipes/speechocean762/"+speechocean762.SumsFile)
-			timeout := fs.Float64("timeout", 7200, "Give up after this many seconds in all")
-			stall := fs.Float64("stall-timeout", 60, "Give up when no data arrives for this many seconds")
-			connect := fs.Float64("connect-timeout", 15, "Give up connecting after this many seconds")
+			lo := fetch.DefaultLocateOptions(speechocean762.Corpus)
+			lo.Register(fs)
+			o := fetch.DefaultOptions(speechocean762.Corpus)
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				o := fetch.Options{
-					URL:            *url,
-					SumsPath:       *sums,
-					Timeout:        seconds(*timeout),
-					StallTimeout:   seconds(*stall),
-					ConnectTimeout: seconds(*connect),
-					Progress:       ctx.Stderr,
+				if err := o.LoadSums(); err != nil {
+					return err
 				}
-				if *sums != "" {
-					s, err := fetch.ReadSums(*sums, false)
-					if err != nil {
-						return err
-					}
-					o.Sums = s
-				}
+				o.Progress = ctx.Stderr
 				// Ctrl-C removes the partial download instead of leaving it.
 				c, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
-				loc, err := fetch.Locate(c, speechocean762.Corpus, *corpusDir, *shared, ctx.Arg(0), o)
+				loc, err := fetch.Locate(c, speechocean762.Corpus, lo.CorpusDir, lo.SharedDir, ctx.Arg(0), o)
 				if err != nil {
 					return err
 				}

@@ -22,46 +22,10 @@ func init() {
 		MinArgs: 1,
 		MaxArgs: -1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			md := fs.String("md", "", "also write the Markdown table to this file")
-			js := fs.String("json", "", "also write the rows as JSON to this file")
-			summary := fs.String("summary-json", "", "also write {MODEL: {wer, wer_line}} to this file (one decode set per model; recipes/fsdd's results.json)")
-			lmDir := fs.String("lm-dir", "", "add the LM's perplexity and OOV rate on each set from DIR/ppl_SET.txt (ngram -ppl output; recipes/kaldi's exp/strode_lm)")
-			targets := fs.String("targets", "", "name the target set of every row (e.g. \"mono (127 pdfs)\")")
-			rounds := fs.Int("adapt-rounds", 0, "with --summary-json: add each model's \"adapted\" WER from its last adaptation round MODEL/adaptN (adapt for N = 1; recipes/fsdd stage 9)")
+			var o report.TableOptions
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				rows, err := report.Collect(ctx.Args())
-				if err != nil {
-					return err
-				}
-				if *lmDir != "" {
-					if err := report.AddLM(rows, *lmDir); err != nil {
-						return err
-					}
-				}
-				for i := range rows {
-					rows[i].Targets = *targets
-				}
-				if err := report.WriteMarkdown(ctx.Stdout, rows); err != nil {
-					return err
-				}
-				if *md != "" {
-					if err := report.WriteMarkdownFile(*md, rows); err != nil {
-						return err
-					}
-				}
-				if *js != "" {
-					if err := report.WriteJSONFile(*js, rows); err != nil {
-						return err
-					}
-				}
-				if *summary != "" {
-					sums, err := report.Summarize(ctx.Args(), rows, *rounds)
-					if err != nil {
-						return err
-					}
-					return report.WriteSummaryJSONFile(*summary, sums)
-				}
-				return nil
+				return report.Table(ctx.Stdout, ctx.Args(), o)
 			}
 		},
 	})

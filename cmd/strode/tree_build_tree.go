@@ -21,16 +21,12 @@ func init() {
 		MaxArgs:     5,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode")
-			n := fs.Int("context-width", 3, "Context window size [must match acc-tree-stats]")
-			p := fs.Int("central-position", 1, "Central position in context window [must match acc-tree-stats]")
-			maxLeaves := fs.Int("max-leaves", 0, "Maximum number of leaves to be used in tree-building (if positive)")
-			thresh := fs.Float64("thresh", 300, "Log-likelihood change threshold for tree-building")
-			clusterThresh := fs.Float64("cluster-thresh", -1, "Log-likelihood change threshold for clustering after tree-building.  0 means no clustering; -1 means use as a clustering threshold the likelihood change of the final split.")
-			round := fs.Bool("round-num-leaves", true, "If true, then the number of leaves will be reduced to a multiple of 8 by clustering.")
+			opts := tree.DefaultBuildTreeOptions()
+			opts.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				fail := func(err error) error { return kaldicmd.Exit(decoderFailure, err) }
-				if *n < 1 || *p < 0 || *p >= *n {
-					return fail(fmt.Errorf("--context-width=%d --central-position=%d: need 0 <= P < N", *n, *p))
+				if err := opts.Validate(); err != nil {
+					return fail(err)
 				}
 				rootsIn, err := kaldiio.OpenInput(ctx.Arg(1), tableStreams(ctx)...)
 				if err != nil {
@@ -55,26 +51,24 @@ func init() {
 					return fail(fmt.Errorf("error reading questions file %s, error is: %w", ctx.Arg(2), err))
 				}
 				for _, key := range q.Keys() {
-					if key >= int32(*n) {
-						return fail(fmt.Errorf("questions file %s asks about context position %d, beyond --context-width=%d", ctx.Arg(2), key, *n))
+					if key >= opts.ContextWidth {
+						return fail(fmt.Errorf("questions file %s asks about context position %d, beyond --context-width=%d", ctx.Arg(2), key, opts.ContextWidth))
 					}
 				}
-				opts := tree.BuildTreeOptions{CentralPosition: int32(*p), Thresh: float32(*thresh), MaxLeaves: *maxLeaves,
-					ClusterThresh: float32(*clusterThresh), RoundNumLeaves: *round}
 				toPdf, info, err := tree.BuildTree(q, roots, hmm.PhoneToNumPdfClasses(&topo), stats, opts)
 				if err != nil {
 					return fail(err)
 				}
 				ctx.Log("BuildTree: before building trees, map has %d leaves.", info.StubLeaves)
 				ctx.Log("DoDecisionTreeSplit: split %d times, #leaves now %d", info.Splits, info.LeavesAfterSplit)
-				if *clusterThresh < 0 {
+				if opts.ClusterThresh < 0 {
 					ctx.Log("Setting clustering threshold to smallest split %g", info.SmallestSplit)
 				}
 				ctx.Vlog(1, "After decision tree split, num-leaves = %d, like-impr = %g per frame over %g frames.", info.LeavesAfterSplit, info.Improvement/info.Frames, info.Frames)
 				if info.ClusterThresh != 0 {
 					ctx.Log("BuildTree: removed %d leaves.", info.Removed)
 				}
-				if *round {
+				if opts.RoundNumLeaves {
 					ctx.Log("BuildTree: removed %d leaves to make the number of leaves a multiple of 8.", info.RemovedRounding)
 				}
 				ctx.Vlog(1, "Num-leaves is now %d", info.NumLeaves)
@@ -88,7 +82,7 @@ func init() {
 				if !samePhones(all, topo.Phones) {
 					ctx.Warn("Mismatch between phone sets provided in roots file, and those in topology: %v vs. %v", all, topo.Phones)
 				}
-				ctxDep := &tree.ContextDependency{ContextWidth: int32(*n), CentralPosition: int32(*p), ToPdf: toPdf}
+				ctxDep := &tree.ContextDependency{ContextWidth: opts.ContextWidth, CentralPosition: opts.CentralPosition, ToPdf: toPdf}
 				if err := kaldiio.WriteObject(ctx.Arg(4), tree.ContextDependencyCodec, *binary, ctxDep, tableStreams(ctx)...); err != nil {
 					return fail(err)
 				}

@@ -18,20 +18,15 @@ func init() {
 		MinArgs:     3,
 		MaxArgs:     3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			p := fs.Int("central-position", 1, "Central position in context window [must match acc-tree-stats]")
-			fs.Int("context-width", 3, "Does not have any effect-- included for scripting convenience.")
-			pdfClassList := fs.String("pdf-class-list", "1", "Colon-separated list of HMM positions to consider [Default = 1: just central position for 3-state models].")
-			mode := fs.String("mode", "questions", "Mode of operation: \"questions\"->sets suitable for decision trees; \"k-means\"->k-means algorithm, output k classes (set num-classes options)")
-			numClasses := fs.Int("num-classes", -1, "For k-means mode, number of classes.")
-			seed := fs.Uint("srand", 0, "Seed of the C library's rand() that k-means initialisation draws from (0, like 1, gives the sequence Kaldi's cluster-phones uses: it never seeds rand).")
+			opts := tree.DefaultClusterPhonesOptions()
+			opts.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				stats, err := tree.ReadBuildTreeStats(ctx.Arg(0), tableStreams(ctx)...)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
-				classes, err := tree.ParseCSL(*pdfClassList)
-				if err != nil || len(classes) == 0 {
-					return kaldicmd.Exit(decoderFailure, fmt.Errorf("invalid pdf-class-list string [expecting colon-separated list of integers]: %s", *pdfClassList))
+				if err := opts.Validate(); err != nil {
+					return kaldicmd.Exit(decoderFailure, err)
 				}
 				sets, err := tree.ReadIntegerVectorVector(ctx.Arg(1), tableStreams(ctx)...)
 				if err != nil {
@@ -40,19 +35,7 @@ func init() {
 				if len(sets) == 0 {
 					return kaldicmd.Exit(decoderFailure, fmt.Errorf("no phone sets in phone sets file %s", ctx.Arg(1)))
 				}
-				opts := tree.ClusterPhonesOptions{CentralPosition: int32(*p), PdfClassList: classes, Seed: uint32(*seed)}
-				var res *tree.ClusterPhonesResult
-				switch *mode {
-				case "questions":
-					if *numClasses != -1 {
-						return kaldicmd.Exit(decoderFailure, fmt.Errorf("num-classes option is not (currently) compatible with \"questions\" mode"))
-					}
-					res, err = tree.AutomaticallyObtainQuestions(stats, sets, opts)
-				case "k-means":
-					res, err = tree.KMeansClusterPhones(stats, sets, *numClasses, opts)
-				default:
-					return kaldicmd.Exit(decoderFailure, fmt.Errorf("unknown --mode=%s (questions or k-means)", *mode))
-				}
+				res, err := tree.ClusterPhones(stats, sets, opts)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, fmt.Errorf("%s: %w", ctx.Arg(0), err))
 				}

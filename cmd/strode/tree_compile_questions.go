@@ -22,10 +22,8 @@ func init() {
 		MaxArgs:     3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			binary := fs.Bool("binary", true, "Write output in binary mode")
-			n := fs.Int("context-width", 3, "Context window size [must match acc-tree-stats].")
-			fs.Int("central-position", 1, "Central position in phone context window [must match acc-tree-stats]")
-			numItersRefine := fs.Int("num-iters-refine", 0, "Number of iters of refining questions at each node.  >0 --> questions not refined")
-			truncate := fs.Int("leftmost-questions-truncate", -1, "If > 0, the questions for the left-most context position will be truncated to the specified number.")
+			opts := tree.DefaultCompileQuestionsOptions()
+			opts.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				var topo hmm.Topology
 				if err := kaldiio.ReadObject(ctx.Arg(0), hmm.TopologyCodec, &topo, tableStreams(ctx)...); err != nil {
@@ -56,7 +54,7 @@ func init() {
 					maxClasses = max(maxClasses, c)
 				}
 				ctx.Log("Max # pdf classes is %d", maxClasses)
-				q, err := tree.CompileQuestions(sets, maxClasses, tree.CompileQuestionsOptions{ContextWidth: *n, NumItersRefine: int32(*numItersRefine), LeftmostQuestionsTruncate: *truncate})
+				q, err := tree.CompileQuestions(sets, maxClasses, opts)
 				if err != nil {
 					return kaldicmd.Exit(decoderFailure, fmt.Errorf("%s: %w", ctx.Arg(1), err))
 				}

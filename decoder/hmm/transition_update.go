@@ -1,6 +1,7 @@
 package hmm
 
 import (
+	"flag"
 	"fmt"
 	"math"
 )
@@ -76,4 +77,10 @@ func (tm *TransitionModel) MleUpdate(stats []float64, opt MleTransitionUpdateOpt
 		}
 	}
 	return objfImpr, count, skipped, floored, tm.ComputeDerived()
+}
+
+// Register adds the options to fs under gmm-est's names.
+func (o *MleTransitionUpdateOptions) Register(fs *flag.FlagSet) {
+	fs.Float64Var(&o.Floor, "transition-floor", o.Floor, "Floor for transition probabilities")
+	fs.Float64Var(&o.MinCount, "transition-min-count", o.MinCount, "Minimum count required to update transitions from a state")
 }

@@ -135,6 +135,7 @@ func GetStubMap(p int32, phoneSets [][]int32, phone2NumPdfClasses []int32, share
 
 // BuildTreeOptions are build-tree's options.
 type BuildTreeOptions struct {
+	ContextWidth    int32   // N: not used by BuildTree, which reads it off the stats; the tree file records it
 	CentralPosition int32   // P
 	Thresh          float32 // --thresh: least likelihood gain of a split (300)
 	MaxLeaves       int     // --max-leaves: 0 for no limit

@@ -7,12 +7,17 @@ import (
 
 // ClusterPhonesOptions are cluster-phones' options.
 type ClusterPhonesOptions struct {
+	ContextWidth    int32   // N: has no effect, taken as Kaldi's cluster-phones takes it
 	CentralPosition int32   // P
 	PdfClassList    []int32 // pdf-classes whose stats are used ("1": the middle state of 3)
 	// Seed is srand's seed for the k-means initialisation; 0 (and 1) give
 	// glibc's default sequence, which Kaldi's cluster-phones (never
 	// calling srand) uses.
 	Seed uint32
+	// Mode is ClusterPhones': ModeQuestions or ModeKMeans, with
+	// NumClasses classes (-1 in questions mode).
+	Mode       string
+	NumClasses int
 }
 
 // ClusterPhonesResult carries the sets and any warnings Kaldi would print.

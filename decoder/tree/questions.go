@@ -170,6 +170,7 @@ func ReadQuestions(rx string, opts ...kaldiio.Option) (*Questions, error) {
 // CompileQuestionsOptions are compile-questions' options.
 type CompileQuestionsOptions struct {
 	ContextWidth              int // N
+	CentralPosition           int // P: not used (questions ask about every position), taken as Kaldi does
 	NumItersRefine            int32
 	LeftmostQuestionsTruncate int // > 0: position 0 gets only the first this many
 }

@@ -2,6 +2,7 @@ package datadir
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,15 @@ type ValidateOptions struct {
 	NoWav     bool // wav.scp need not exist
 	NoSpkSort bool // utt2spk need not also be sorted by speaker
 	NonPrint  bool // allow non-printable characters in text
+}
+
+// Register adds the options to fs under utils/validate_data_dir.sh's names.
+func (o *ValidateOptions) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.NoFeats, "no-feats", o.NoFeats, "Do not require feats.scp")
+	fs.BoolVar(&o.NoText, "no-text", o.NoText, "Do not require text")
+	fs.BoolVar(&o.NoWav, "no-wav", o.NoWav, "Do not require wav.scp")
+	fs.BoolVar(&o.NoSpkSort, "no-spk-sort", o.NoSpkSort, "Do not require utt2spk to be sorted by speaker too")
+	fs.BoolVar(&o.NonPrint, "non-print", o.NonPrint, "Allow non-printable characters in text")
 }
 
 // ErrInvalid marks a data directory that fails validation.

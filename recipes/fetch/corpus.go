@@ -36,7 +36,7 @@ type Corpus struct {
 	Noun    string // what the files are called in LOG lines: "recordings"; "" means "files"
 
 	SumsName    string        // the committed list's file name ("SHA256SUMS.upstream-v1.0.10")
-	SumsRepo    string        // its folder in the repository, for the by-hand steps ("recipes/fsdd/fetch")
+	SumsRepo    string        // its folder in the repository, for the by-hand steps ("recipes/fsdd")
 	DefaultSums func() Sums   // the committed list, when Options.Sums is nil
 	Timeout     time.Duration // the whole download when Options.Timeout is 0; 0 means 30 min
 

@@ -24,6 +24,6 @@
 // Archive members are only ever written under names the SHA-256 list
 // holds, which are checked to be clean relative paths, so a hostile archive
 // cannot write outside the destination; links and other special members
-// are never created. recipes/fsdd/fetch (strode fetch-fsdd) and
+// are never created. recipes/fsdd (strode fetch-fsdd) and
 // recipes/speechocean762 (strode fetch-speechocean762) are its corpora.
 package fetch

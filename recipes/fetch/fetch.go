@@ -38,6 +38,8 @@ type Options struct {
 
 	Progress      io.Writer     // LOG lines while downloading; nil means none
 	ProgressEvery time.Duration // 0 means every 2 s
+
+	corpus *Corpus // DefaultOptions': labels Register's options, and says how LoadSums reads a list
 }
 
 func (o *Options) defaults(c *Corpus) {

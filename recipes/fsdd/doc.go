@@ -12,7 +12,7 @@
 // that run run.sh (its --quick mode end to end). RESULTS.md has every
 // measured run. The corpus comes from
 // ../shared/data/fsdd, a --fsdd-dir, or the upstream release that
-// `strode fetch-fsdd` (package fetch) downloads and verifies.
+// `strode fetch-fsdd` downloads and verifies (Corpus, for recipes/fetch).
 //
 // NOTICE: the Free Spoken Digit Dataset recordings are (c) Zohar Jackson,
 // César Souza, Jason Flaks, Yuxin Pan, Hereman Nicolas and Adhish Thite

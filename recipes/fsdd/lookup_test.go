@@ -59,9 +59,9 @@ func TestRunShLookupOrder(t *testing.T) {
 		{name: "then the cache", dirs: []string{"repo/data/fsdd"}, want: "data/fsdd"},
 		{name: "--fsdd-dir without recordings", dirs: []string{"shared/data/fsdd"}, args: []string{"--fsdd-dir", "../empty"}, stderr: "--fsdd-dir ../empty has no recordings/"},
 		{name: "else download", fetch: "ok", args: []string{"--fsdd-url", "file:///tmp/fsdd-v1.0.10.tar.gz"}, want: "data/fsdd",
-			strode: "fetch-fsdd --sums=REPO/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10 --url=file:///tmp/fsdd-v1.0.10.tar.gz data/fsdd"},
+			strode: "fetch-fsdd --sums=REPO/recipes/fsdd/SHA256SUMS.upstream-v1.0.10 --url=file:///tmp/fsdd-v1.0.10.tar.gz data/fsdd"},
 		{name: "download fails", fetch: "no", stderr: "./run.sh --fsdd-url file:///path/to/fsdd-v1.0.10.tar.gz",
-			strode: "fetch-fsdd --sums=REPO/recipes/fsdd/fetch/SHA256SUMS.upstream-v1.0.10 data/fsdd"},
+			strode: "fetch-fsdd --sums=REPO/recipes/fsdd/SHA256SUMS.upstream-v1.0.10 data/fsdd"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -10,25 +10,26 @@
 # where it puts them), and stages 8-9 are FSDD's own checks on the test speaker.
 # Stages (--stage N / --stop-stage N; 0-7 are the pipeline's own stage numbers, passed on to it,
 # and every finished unit of work has a .done file and is skipped when re-run):
-#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys and the dict dir
-#     data/local/dict (strode fsdd-data-prep); takes 5-9 of the
-#     training speakers are the held-out (cross-validation) set of the neural training. With
-#     --speeds "0.8 0.9 1.0 1.1 1.2" (the default) every training take appears once per speed factor
-#     (keys spF-SPK_DIGIT_TAKE, speaker spF-SPK, the prefix of Kaldi's perturb_data_dir_speed.sh;
-#     the waves are written by strode wav-speed-perturb, as Kaldi's "sox speed"); with --warps
-#     "0.9 1.0 1.1" once more per VTLN warp factor of the takes at their own speed (wF-SPK): augmentation that imitates other speakers; with
-#     --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes times (pitch and rate varied) in
-#     each of N synthetic voices (English accents x male variants), speakers ttsNN that train with the
-#     others (installed with apt-get when missing and run as root; otherwise the command is named).
+#   0 data dirs (wav.scp, text, utt2spk, spk2utt) with speaker-prefixed keys, and the dict dir
+#     data/local/dict (strode fsdd-data-prep); takes 5-9 of every training speaker are the
+#     held-out (cross-validation) set of the neural training. With --speeds "0.8 0.9 1.0 1.1 1.2"
+#     (the default) every training take appears once per speed factor (keys spF-SPK_DIGIT_TAKE,
+#     speaker spF-SPK, the prefix of Kaldi's perturb_data_dir_speed.sh; strode wav-speed-perturb
+#     writes the waves, as Kaldi's "sox speed"). With --warps "0.9 1.0 1.1" every take at its own
+#     speed appears once more per VTLN warp factor (speaker wF-SPK): augmentation that imitates
+#     other speakers. With --tts-voices N (default 0) espeak-ng speaks every digit --tts-takes
+#     times (pitch and rate varied) in each of N synthetic voices (English accents x male
+#     variants), as speakers ttsNN that train with the others (espeak-ng is installed with
+#     apt-get when missing and running as root; otherwise the command that installs it is named).
 #     Then the pipeline's stage 0: the lang dir (the ten digits, no "oh", <SIL> the OOV word,
 #     phones without word positions), the Witten-Bell trigram of the training transcripts (one
-#     digit per sentence: in effect a one-digit grammar) and its monophone HCLG
+#     digit per sentence: in effect a one-digit grammar) and its monophone HCLG.
 #   1 the pipeline's layout check
 #   2 fbank features (--num-mel-bins at 8 kHz, default 23, warped per utterance by utt2warp; waves at
 #     a higher rate, as espeak-ng's, downsampled), CMVN stats per speaker
 #   3 flat start (equally spaced alignments of the training graphs), then 2 rounds of the paper's
 #     realignment: a unidirectional SRU trained on the current alignments, realigning with it
-#     (strode_mono_ali1, strode_mono_ali2); the pdf counts (priors) of the last
+#     (strode_mono_ali1, strode_mono_ali2); the pdf counts (priors) of the last alignments
 #   4 train --models on those alignments
 #   6-7 forward with priors | latgen-faster-mapped in --nj jobs, scoring of the 1-best at acoustic
 #     scale 0.1, the results table; then DIR/results.json

@@ -1,4 +1,4 @@
-package fetch
+package fsdd
 
 import (
 	"archive/tar"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/strode-asr/strode/internal/testhttp"
+	"github.com/strode-asr/strode/recipes/fetch"
 )
 
 // Test helpers: synthetic recordings, GitHub-style archives of them, and a
@@ -64,8 +65,8 @@ func syntheticCorpus(speakers []string, takes int) map[string][]byte {
 }
 
 // sumsOf is the SHA-256 list of files.
-func sumsOf(files map[string][]byte) Sums {
-	s := Sums{}
+func sumsOf(files map[string][]byte) fetch.Sums {
+	s := fetch.Sums{}
 	for name, b := range files {
 		s[name] = sha256.Sum256(b)
 	}

@@ -1,4 +1,4 @@
-package fetch
+package fsdd
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
+	"github.com/strode-asr/strode/recipes/fetch"
 )
 
 // The committed list is upstream v1.0.10's: 3,000 recordings, six speakers
@@ -52,7 +53,7 @@ func TestFetchSharedRecordings(t *testing.T) {
 	}
 	upstream := UpstreamSums()
 	files := map[string][]byte{}
-	sums := Sums{}
+	sums := fetch.Sums{}
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
@@ -68,7 +69,7 @@ func TestFetchSharedRecordings(t *testing.T) {
 		files[e.Name()], sums[e.Name()] = b, want
 	}
 	dest := filepath.Join(t.TempDir(), "fsdd")
-	res, err := Fetch(context.Background(), dest, testOptions(serve(t, makeArchive(t, files), -1), sums))
+	res, err := fetch.Fetch(context.Background(), Corpus, dest, testOptions(serve(t, makeArchive(t, files), -1), sums))
 	if err != nil || res.Files != len(files) {
 		t.Fatalf("%+v, %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package fetch
+package fsdd
 
 import (
 	"archive/tar"
@@ -12,11 +12,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strode-asr/strode/recipes/fetch"
 )
 
 // testOptions bounds every download in these tests to seconds.
-func testOptions(url string, sums Sums) Options {
-	return Options{URL: url, Sums: sums, ConnectTimeout: 2 * time.Second, StallTimeout: 5 * time.Second, Timeout: 20 * time.Second}
+func testOptions(url string, sums fetch.Sums) fetch.Options {
+	return fetch.Options{URL: url, Sums: sums, ConnectTimeout: 2 * time.Second, StallTimeout: 5 * time.Second, Timeout: 20 * time.Second}
 }
 
 // assertNoCache checks that a failed Fetch left neither dest nor a partial
@@ -40,7 +42,7 @@ func TestFetchFromLocalServer(t *testing.T) {
 	var log bytes.Buffer
 	o := testOptions(url, sumsOf(files))
 	o.Progress = &log
-	res, err := Fetch(context.Background(), dest, o)
+	res, err := fetch.Fetch(context.Background(), Corpus, dest, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestFetchFromLocalServer(t *testing.T) {
 	}
 
 	// A second fetch finds the copy and never touches the network.
-	res, err = Fetch(context.Background(), dest, testOptions(closedPort(t), sumsOf(files)))
+	res, err = fetch.Fetch(context.Background(), Corpus, dest, testOptions(closedPort(t), sumsOf(files)))
 	if err != nil || !res.AlreadyPresent {
 		t.Errorf("second fetch: %+v, %v; want AlreadyPresent", res, err)
 	}
@@ -78,7 +80,7 @@ func TestFetchHTTPError(t *testing.T) {
 	t.Cleanup(srv.Close)
 	parent := t.TempDir()
 	dest := filepath.Join(parent, "fsdd")
-	_, err := Fetch(context.Background(), dest, testOptions(srv.URL+"/x.tar.gz", Sums{"0_a_0.wav": {}}))
+	_, err := fetch.Fetch(context.Background(), Corpus, dest, testOptions(srv.URL+"/x.tar.gz", fetch.Sums{"0_a_0.wav": {}}))
 	if err == nil || !strings.Contains(err.Error(), "HTTP 404") {
 		t.Fatalf("error %v, want HTTP 404", err)
 	}
@@ -95,7 +97,7 @@ func TestFetchLeavesOutUnlistedFiles(t *testing.T) {
 	var log bytes.Buffer
 	o := testOptions(serve(t, makeArchive(t, files, extra...), -1), sumsOf(files))
 	o.Progress = &log
-	res, err := Fetch(context.Background(), dest, o)
+	res, err := fetch.Fetch(context.Background(), Corpus, dest, o)
 	if err != nil || res.Files != len(files) || strings.Join(res.Skipped, " ") != "0_eve_0.wav .gitkeep" {
 		t.Fatalf("%+v, %v", res, err)
 	}

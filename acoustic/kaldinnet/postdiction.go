@@ -2,6 +2,7 @@ package kaldinnet
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -22,12 +23,29 @@ type PostdictionOptions struct {
 	Utt2spk    string // --utt2spk
 }
 
+// DefaultPostdictionOptions: the t̃ table only, files in the current
+// directory.
+func DefaultPostdictionOptions() PostdictionOptions {
+	return PostdictionOptions{Frame: -1, OutDir: "."}
+}
+
+// Register adds strode postdiction's options to fs.
+func (o *PostdictionOptions) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Utt, "utt", o.Utt, "utterance to analyse (required)")
+	fs.IntVar(&o.Frame, "frame", o.Frame, "frame whose trajectory is plotted (-1: only the t~ table)")
+	fs.StringVar(&o.Ali, "ali", o.Ali, "alignment rspecifier giving the true labels")
+	fs.StringVar(&o.TransModel, "transition-model", o.TransModel, "model mapping --ali transition-ids to pdf-ids (pdf-ids when empty)")
+	fs.StringVar(&o.OutDir, "out-dir", o.OutDir, "directory for UTT_FRAME.json, UTT_FRAME.png and UTT_FRAME.svg")
+	fs.StringVar(&o.CMVN, "cmvn", o.CMVN, "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
+	fs.StringVar(&o.Utt2spk, "utt2spk", o.Utt2spk, "utterance-to-speaker rspecifier for --cmvn")
+}
+
 // Postdiction runs the model on one utterance, writes the per-frame t̃
 // table (frame, t̃, aligned pdf, arg-max pdf) to table and, for the chosen
 // frame, the trajectory of Figure 3 as JSON and PNG. It returns the
 // trajectory (nil when no frame was asked for).
 func Postdiction(f *am.File, featRspec string, o PostdictionOptions, table io.Writer) (*am.Trajectory, error) {
-	if f.Model.Opts.Kind != am.KindSTRODE {
+	if !f.Model.HasTTilde() {
 		return nil, fmt.Errorf("dataset: postdiction needs a strode model, this one is %q", f.Model.Opts.Kind)
 	}
 	ra, err := kaldiio.OpenRandomAccessReader(featRspec, kaldiio.MatrixCodec)

@@ -2,7 +2,9 @@ package kaldinnet
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 
@@ -20,6 +22,56 @@ type TTildeStatsOptions struct {
 	CMVN       string // --cmvn, when the model's pipeline reads CMVN stats
 	Utt2spk    string // --utt2spk
 	MaxUtts    int    // --max-utts (0: all)
+
+	// What strode t-tilde-stats writes besides its table (Report).
+	MinFrames int    // --min-frames: phones with fewer frames are left out of the table
+	JSON      string // --json: the statistics as JSON ("" none)
+	PNG       string // --png: the histogram of t̃ ("" none)
+}
+
+// DefaultTTildeStatsOptions: phones with at least 20 frames in the table.
+func DefaultTTildeStatsOptions() TTildeStatsOptions { return TTildeStatsOptions{MinFrames: 20} }
+
+// Register adds strode t-tilde-stats's options to fs.
+func (o *TTildeStatsOptions) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Ali, "ali", o.Ali, "alignment rspecifier (transition-ids) (required)")
+	fs.StringVar(&o.TransModel, "transition-model", o.TransModel, "transition model of the alignments (required)")
+	fs.StringVar(&o.Phones, "phones", o.Phones, "phones.txt, to print phone names instead of ids")
+	fs.StringVar(&o.CMVN, "cmvn", o.CMVN, "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
+	fs.StringVar(&o.Utt2spk, "utt2spk", o.Utt2spk, "utterance-to-speaker rspecifier for --cmvn")
+	fs.IntVar(&o.MaxUtts, "max-utts", o.MaxUtts, "stop after this many utterances (0: all)")
+	fs.IntVar(&o.MinFrames, "min-frames", o.MinFrames, "print phones with at least this many frames")
+	fs.StringVar(&o.JSON, "json", o.JSON, "write the statistics to this JSON file")
+	fs.StringVar(&o.PNG, "png", o.PNG, "draw the histogram of t~ to this PNG (and the SVG beside it)")
+}
+
+// TTildeStatsReport is strode t-tilde-stats: the statistics of the model
+// file at modelPath on the features, as a Markdown table on w and, as o
+// asks, JSON and a histogram (a figure that cannot be drawn is logged, not
+// fatal).
+func TTildeStatsReport(modelPath, featRspec string, o TTildeStatsOptions, w io.Writer, log func(string, ...any)) error {
+	f, err := am.Load(modelPath)
+	if err != nil {
+		return err
+	}
+	st, err := ComputeTTildeStats(f, featRspec, o, log)
+	if err != nil {
+		return err
+	}
+	if err := st.WriteMarkdown(w, o.MinFrames); err != nil {
+		return err
+	}
+	if o.JSON != "" {
+		if err := st.WriteJSON(o.JSON); err != nil {
+			return err
+		}
+	}
+	if o.PNG != "" {
+		if err := st.SaveHistogram(o.PNG, "t~ of "+modelPath); err != nil {
+			log("%v", err)
+		}
+	}
+	return nil
 }
 
 // TTildeGroup summarises the frames of one phone (or of all frames).

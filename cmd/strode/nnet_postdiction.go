@@ -24,14 +24,8 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			o := kaldinnet.PostdictionOptions{Frame: -1, OutDir: "."}
-			fs.StringVar(&o.Utt, "utt", "", "utterance to analyse (required)")
-			fs.IntVar(&o.Frame, "frame", o.Frame, "frame whose trajectory is plotted (-1: only the t~ table)")
-			fs.StringVar(&o.Ali, "ali", "", "alignment rspecifier giving the true labels")
-			fs.StringVar(&o.TransModel, "transition-model", "", "model mapping --ali transition-ids to pdf-ids (pdf-ids when empty)")
-			fs.StringVar(&o.OutDir, "out-dir", o.OutDir, "directory for UTT_FRAME.json, UTT_FRAME.png and UTT_FRAME.svg")
-			fs.StringVar(&o.CMVN, "cmvn", "", "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
-			fs.StringVar(&o.Utt2spk, "utt2spk", "", "utterance-to-speaker rspecifier for --cmvn")
+			o := kaldinnet.DefaultPostdictionOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				if o.Utt == "" {
 					return kaldicmd.Exit(1, errUttRequired)

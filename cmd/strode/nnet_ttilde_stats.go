@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 
-	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/acoustic/kaldinnet"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 )
@@ -24,41 +23,10 @@ func init() {
 		},
 		MinArgs: 2, MaxArgs: 2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var o kaldinnet.TTildeStatsOptions
-			var jsonOut, pngOut string
-			minFrames := 20
-			fs.StringVar(&o.Ali, "ali", "", "alignment rspecifier (transition-ids) (required)")
-			fs.StringVar(&o.TransModel, "transition-model", "", "transition model of the alignments (required)")
-			fs.StringVar(&o.Phones, "phones", "", "phones.txt, to print phone names instead of ids")
-			fs.StringVar(&o.CMVN, "cmvn", "", "CMVN statistics rspecifier, when the model's pipeline applies CMVN from a table")
-			fs.StringVar(&o.Utt2spk, "utt2spk", "", "utterance-to-speaker rspecifier for --cmvn")
-			fs.IntVar(&o.MaxUtts, "max-utts", 0, "stop after this many utterances (0: all)")
-			fs.IntVar(&minFrames, "min-frames", minFrames, "print phones with at least this many frames")
-			fs.StringVar(&jsonOut, "json", "", "write the statistics to this JSON file")
-			fs.StringVar(&pngOut, "png", "", "draw the histogram of t~ to this PNG (and the SVG beside it)")
+			o := kaldinnet.DefaultTTildeStatsOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				f, err := am.Load(ctx.Arg(0))
-				if err != nil {
-					return err
-				}
-				st, err := kaldinnet.ComputeTTildeStats(f, ctx.Arg(1), o, ctx.Log)
-				if err != nil {
-					return err
-				}
-				if err := st.WriteMarkdown(ctx.Stdout, minFrames); err != nil {
-					return err
-				}
-				if jsonOut != "" {
-					if err := st.WriteJSON(jsonOut); err != nil {
-						return err
-					}
-				}
-				if pngOut != "" {
-					if err := st.SaveHistogram(pngOut, "t~ of "+ctx.Arg(0)); err != nil {
-						ctx.Log("%v", err)
-					}
-				}
-				return nil
+				return kaldinnet.TTildeStatsReport(ctx.Arg(0), ctx.Arg(1), o, ctx.Stdout, ctx.Log)
 			}
 		},
 	})

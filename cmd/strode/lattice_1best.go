@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 
 	"github.com/strode-asr/strode/decoder/lattice"
@@ -19,14 +18,11 @@ func init() {
 		MinArgs:     2,
 		MaxArgs:     2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var acScale, lmScale, wip float64 = 1, 1, 0
-			fs.Float64Var(&acScale, "acoustic-scale", acScale, "Scaling factor for acoustic likelihoods")
-			fs.Float64Var(&lmScale, "lm-scale", lmScale, "Scaling factor for language model scores.")
-			fs.Float64Var(&wip, "word-ins-penalty", wip, "Word insertion penality.")
+			o := lattice.DefaultOneBestOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				ac, lm, pen := float32(acScale), float32(lmScale), float32(wip)
-				if ac == 0 || lm == 0 {
-					return errors.New("Do not use exactly zero acoustic or LM scale (cannot be inverted)")
+				if err := o.Validate(); err != nil {
+					return err
 				}
 				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 				if err != nil {
@@ -41,7 +37,7 @@ func init() {
 				done, failed := 0, 0
 				for src.Next() {
 					key, clat := src.Key(), src.Value()
-					best, err := bestPathLattice(&clat, lm, ac, pen)
+					best, err := o.BestPath(&clat)
 					if err != nil {
 						ctx.Warn("Possibly empty lattice for utterance-id %s(no output)", key)
 						failed++
@@ -66,24 +62,4 @@ func init() {
 			}
 		},
 	})
-}
-
-// bestPathLattice is lattice-1best's work on one lattice: scale, add the
-// penalty (when positive, as Kaldi), take the best path, then undo the
-// penalty and the scaling so the path carries its original costs (up to
-// float rounding, as Kaldi's).
-func bestPathLattice(clat *lattice.CompactLattice, lm, ac, pen float32) (*lattice.CompactLattice, error) {
-	clat.Scale(lattice.LatticeScale(lm, ac))
-	if pen > 0 {
-		clat.AddWordInsPenalty(pen)
-	}
-	best, err := clat.ShortestPath()
-	if err != nil {
-		return nil, err
-	}
-	if pen > 0 {
-		best.AddWordInsPenalty(-pen)
-	}
-	best.Scale([2][2]float64{{1 / float64(lm), 0}, {0, 1 / float64(ac)}})
-	return best, nil
 }

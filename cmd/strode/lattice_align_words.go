@@ -20,13 +20,8 @@ func init() {
 		MinArgs:     4,
 		MaxArgs:     4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			outputIfError, test, reorder := true, false, true
-			var silLabel, partialLabel int
-			fs.BoolVar(&outputIfError, "output-error-lats", outputIfError, "Output lattices that aligned with errors (e.g. due to force-out")
-			fs.BoolVar(&test, "test", test, "Test the algorithm while running it.")
-			fs.IntVar(&silLabel, "silence-label", 0, "Numeric id of word symbol that is to be used for silence arcs in the word-aligned lattice (zero is OK)")
-			fs.IntVar(&partialLabel, "partial-word-label", 0, "Numeric id of word symbol that is to be used for arcs in the word-aligned lattice corresponding to partial words at the end of \"forced-out\" utterances (zero is OK)")
-			fs.BoolVar(&reorder, "reorder", reorder, "True if the lattices were generated from graphs that had the --reorder option true, relating to reordering self-loops (typically true)")
+			o := lattice.DefaultWordAlignOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				in, err := kaldiio.OpenInput(ctx.Arg(0), tableStreams(ctx)...)
 				if err != nil {
@@ -37,12 +32,12 @@ func init() {
 				if err != nil {
 					return err
 				}
-				info.Reorder, info.SilenceLabel, info.PartialWordLabel = reorder, int32(silLabel), int32(partialLabel)
+				o.Apply(info)
 				tm, err := readModelTM(ctx, ctx.Arg(1))
 				if err != nil {
 					return err
 				}
-				return alignLattices(ctx, 2, test, outputIfError, false, []int32{info.SilenceLabel, info.PartialWordLabel}, func(c *lattice.CompactLattice) (*lattice.CompactLattice, bool) {
+				return alignLattices(ctx, 2, o.Test, o.OutputErrorLats, false, []int32{info.SilenceLabel, info.PartialWordLabel}, func(c *lattice.CompactLattice) (*lattice.CompactLattice, bool) {
 					return lattice.AlignWords(c, tm, info)
 				})
 			}
@@ -57,16 +52,8 @@ func init() {
 		MinArgs:     4,
 		MaxArgs:     4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			outputIfError, outputIfEmpty, test, reorder := true, false, false, true
-			var partialLabel int
-			maxExpand := 0.0
-			fs.BoolVar(&outputIfError, "output-error-lats", outputIfError, "Output lattices that aligned with errors (e.g. due to force-out")
-			fs.BoolVar(&outputIfEmpty, "output-if-empty", outputIfEmpty, "If true: if algorithm gives error and produces empty output, pass the input through.")
-			fs.BoolVar(&test, "test", test, "If true, testing code will be activated (the purpose of this is to validate the algorithm).")
-			fs.Bool("allow-duplicate-paths", false, "Only has an effect if --test=true.  If true, does not die (only prints warnings) if duplicate paths are found.")
-			fs.IntVar(&partialLabel, "partial-word-label", 0, "Numeric id of word symbol that is to be used for arcs in the word-aligned lattice corresponding to partial words at the end of \"forced-out\" utterances (zero is OK)")
-			fs.BoolVar(&reorder, "reorder", reorder, "True if the lattices were generated from graphs that had the --reorder option true, relating to reordering self-loops (typically true)")
-			fs.Float64Var(&maxExpand, "max-expand", maxExpand, "If >0.0, the maximum ratio by which we allow the lattice-alignment code to increase the #states in a lattice (vs. the phone-aligned lattice) before we fail and output nothing.")
+			o := lattice.DefaultWordAlignLexiconOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				in, err := kaldiio.OpenInput(ctx.Arg(0), tableStreams(ctx)...)
 				if err != nil {
@@ -77,12 +64,12 @@ func init() {
 				if err != nil {
 					return fmt.Errorf("Error reading alignment lexicon from %s: %w", ctx.Arg(0), err)
 				}
-				lex.Reorder, lex.PartialWordLabel = reorder, int32(partialLabel)
+				o.Apply(lex)
 				tm, err := readModelTM(ctx, ctx.Arg(1))
 				if err != nil {
 					return err
 				}
-				return alignLattices(ctx, 2, test, outputIfError, outputIfEmpty, []int32{lex.PartialWordLabel}, func(c *lattice.CompactLattice) (*lattice.CompactLattice, bool) {
+				return alignLattices(ctx, 2, o.Test, o.OutputErrorLats, o.OutputIfEmpty, []int32{lex.PartialWordLabel}, func(c *lattice.CompactLattice) (*lattice.CompactLattice, bool) {
 					return lattice.AlignWordsLexicon(c, tm, lex)
 				})
 			}

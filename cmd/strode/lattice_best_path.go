@@ -22,13 +22,10 @@ func init() {
 		MinArgs:     1,
 		MaxArgs:     3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var acScale, lmScale float64 = 1, 1
-			var wordSyms, latsOut string
-			fs.Float64Var(&acScale, "acoustic-scale", acScale, "Scaling factor for acoustic likelihoods")
-			fs.Float64Var(&lmScale, "lm-scale", lmScale, "Scaling factor for LM probabilities. Note: the ratio acoustic-scale/lm-scale is all that matters.")
-			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
-			fs.StringVar(&latsOut, "write-lattices", "", "If supplied, write 1-best path as lattices to this wspecifier")
+			o := lattice.DefaultBestPathOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
+				wordSyms, latsOut := o.WordSymbolTable, o.WriteLattices
 				var syms *fst.SymbolTable
 				if wordSyms != "" {
 					var err error
@@ -56,7 +53,7 @@ func init() {
 					return err
 				}
 				defer lats.Abort()
-				ac, lm := float32(acScale), float32(lmScale)
+				ac, lm := float32(o.AcousticScale), float32(o.LMScale)
 				done, failed := 0, 0
 				var frames int64
 				tot := lattice.One

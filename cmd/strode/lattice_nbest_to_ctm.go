@@ -20,14 +20,13 @@ func init() {
 		MinArgs:     2,
 		MaxArgs:     2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			frameShift, precision, printSilence := 0.01, 2, false
-			fs.Float64Var(&frameShift, "frame-shift", frameShift, "Time in seconds between frames.")
-			fs.IntVar(&precision, "precision", precision, "Number of decimal places for start duration times")
-			fs.BoolVar(&printSilence, "print-silence", printSilence, "If true, print optional-silence (<eps>) arcs")
+			o := lattice.DefaultCtmOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				if precision < 0 {
-					return fmt.Errorf("--precision must not be negative, got %d", precision)
+				if err := o.Validate(); err != nil {
+					return err
 				}
+				precision := o.Precision
 				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 				if err != nil {
 					return err
@@ -39,7 +38,7 @@ func init() {
 				}
 				defer out.Abort()
 				w := out.Writer()
-				fshift := float32(frameShift)
+				fshift := float32(o.FrameShift)
 				done, failed := 0, 0
 				for src.Next() {
 					key, clat := src.Key(), src.Value()
@@ -53,7 +52,7 @@ func init() {
 						ctx.Warn("Lattice has alignments on final-weight: probably was not word-aligned (alignments will be approximate)")
 					}
 					for i, word := range words {
-						if word == 0 && !printSilence {
+						if word == 0 && !o.PrintSilence {
 							continue // silence, as Kaldi
 						}
 						if _, err := fmt.Fprintf(w, "%s 1 %s %s %d\n", key, fixed(fshift*float32(begin[i]), precision), fixed(fshift*float32(length[i]), precision), word); err != nil {

@@ -23,12 +23,10 @@ func init() {
 		MinArgs:     3,
 		MaxArgs:     4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var wordSyms, wildList, wild, latsOut string
-			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
-			fs.StringVar(&wildList, "wildcard-symbols-list", "", "Filename (generally rxfilename) for file containing text-form list of symbols that don't count as errors; this option requires --word-symbol-table. Deprecated; use --wildcard-symbols option.")
-			fs.StringVar(&wild, "wildcard-symbols", "", "Colon-separated list of integer ids of symbols that don't count as errors.  Preferred alternative to deprecated option --wildcard-symbols-list.")
-			fs.StringVar(&latsOut, "write-lattices", "", "If supplied, write the lattice that contains only the oracle path to the given wspecifier.")
+			var o lattice.OracleOptions
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
+				wordSyms, wildList, latsOut := o.WordSymbolTable, o.WildcardSymbolsList, o.WriteLattices
 				var syms *fst.SymbolTable
 				if wordSyms != "" {
 					var err error
@@ -39,11 +37,8 @@ func init() {
 				wildcards := map[int32]bool{}
 				if wildList != "" {
 					ctx.Warn("--wildcard-symbols-list option deprecated.")
-					if wild != "" {
-						return fmt.Errorf("Do not use both --wildcard-symbols and --wildcard-symbols-list options.")
-					}
-					if syms == nil {
-						return fmt.Errorf("--wildcard-symbols-list option requires --word-symbol-table option")
+					if err := o.Validate(); err != nil {
+						return err
 					}
 					in, err := kaldiio.OpenInput(wildList, tableStreams(ctx)...)
 					if err != nil {
@@ -64,14 +59,8 @@ func init() {
 						}
 						wildcards[int32(k)] = true
 					}
-				} else if wild != "" {
-					for _, s := range strings.Split(wild, ":") {
-						v, err := strconv.ParseInt(s, 10, 32)
-						if err != nil {
-							return fmt.Errorf("Expected colon-separated list of integers for --wildcard-symbols option, got: %s", wild)
-						}
-						wildcards[int32(v)] = true
-					}
+				} else if err := o.Wildcards(wildcards); err != nil {
+					return err
 				}
 				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 				if err != nil {

@@ -23,20 +23,11 @@ func init() {
 		MinArgs: 2,
 		MaxArgs: 4,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var acScale, invScale, lmScale, frameShift float64 = 1, 1, 1, 0.01
-			decodeMBR := true
-			fs.Float64Var(&acScale, "acoustic-scale", acScale, "Scaling factor for acoustic likelihoods")
-			fs.Float64Var(&invScale, "inv-acoustic-scale", invScale, "An alternative way of setting the acoustic scale: you can set its inverse.")
-			fs.Float64Var(&lmScale, "lm-scale", lmScale, "Scaling factor for language model probabilities")
-			fs.Float64Var(&frameShift, "frame-shift", frameShift, "Time in seconds between frames.")
-			fs.BoolVar(&decodeMBR, "decode-mbr", decodeMBR, "If true, do Minimum Bayes Risk decoding (else, Maximum a Posteriori)")
+			o := lattice.DefaultMBROptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				if acScale != 1 && invScale != 1 {
-					return errors.New("Only one of --acoustic-scale and --inv-acoustic-scale may be set")
-				}
-				ac := float32(acScale)
-				if invScale != 1 {
-					ac = float32(1 / float32(invScale))
+				if err := o.Validate(); err != nil {
+					return err
 				}
 				args := ctx.Args()
 				if len(args) == 4 {
@@ -64,12 +55,11 @@ func init() {
 				}
 				defer out.Abort()
 				w := out.Writer()
-				fshift := float32(frameShift)
+				fshift := float32(o.FrameShift)
 				done, nWords := 0, 0
 				totRisk := 0.0
 				for src.Next() {
 					key, clat := src.Key(), src.Value()
-					clat.Scale(lattice.LatticeScale(float32(lmScale), ac))
 					var init []int32
 					if oneBest != nil {
 						ok, err := oneBest.HasKey(key)
@@ -86,7 +76,7 @@ func init() {
 						}
 						init = append([]int32{}, v...)
 					}
-					m, err := lattice.NewMBR(&clat, init, decodeMBR)
+					m, err := o.MBR(&clat, init)
 					if err != nil {
 						return fmt.Errorf("lattice for key %s: %w", key, err)
 					}

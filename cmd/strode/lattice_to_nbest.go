@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 
@@ -20,25 +19,11 @@ func init() {
 		MinArgs:     2,
 		MaxArgs:     2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			var acScale, lmScale float64 = 1, 1
-			n := 1
-			random := false
-			seed := 0
-			fs.Float64Var(&acScale, "acoustic-scale", acScale, "Scaling factor for acoustic likelihoods")
-			fs.Float64Var(&lmScale, "lm-scale", lmScale, "Scaling factor for language model scores.")
-			fs.IntVar(&n, "n", n, "Number of distinct paths")
-			fs.BoolVar(&random, "random", random, "If true, generate n random paths instead of n-best paths (not supported by strode)")
-			fs.IntVar(&seed, "srand", seed, "Seed for random number generator (only relevant if --random=true)")
+			o := lattice.DefaultNbestOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				if n <= 0 {
-					return fmt.Errorf("--n must be positive, got %d", n)
-				}
-				if random {
-					return errors.New("--random=true (random paths) is not supported by strode; use the n best paths")
-				}
-				ac, lm := float32(acScale), float32(lmScale)
-				if ac == 0 || lm == 0 {
-					return errors.New("Do not use a zero acoustic or LM scale (cannot be inverted)")
+				if err := o.Validate(); err != nil {
+					return err
 				}
 				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
 				if err != nil {
@@ -51,11 +36,9 @@ func init() {
 				}
 				defer out.Abort()
 				done, paths := 0, 0
-				unscale := [2][2]float64{{1 / float64(lm), 0}, {0, 1 / float64(ac)}}
 				for src.Next() {
 					key, clat := src.Key(), src.Value()
-					clat.Scale(lattice.LatticeScale(lm, ac))
-					nbest, err := clat.NBest(n)
+					nbest, err := o.NBest(&clat)
 					if err != nil {
 						return fmt.Errorf("lattice for key %s: %w", key, err)
 					}
@@ -64,7 +47,6 @@ func init() {
 						continue
 					}
 					for k, p := range nbest {
-						p.Scale(unscale)
 						if err := out.Write(fmt.Sprintf("%s-%d", key, k+1), *p); err != nil {
 							return err
 						}
@@ -78,7 +60,7 @@ func init() {
 				if err := out.Close(); err != nil {
 					return err
 				}
-				ctx.Log("Done applying N-best algorithm to %d lattices with n = %d, average actual #paths is %s", done, n, fmtG(float32(float64(paths)/(float64(done)+1e-20))))
+				ctx.Log("Done applying N-best algorithm to %d lattices with n = %d, average actual #paths is %s", done, o.N, fmtG(float32(float64(paths)/(float64(done)+1e-20))))
 				if done == 0 {
 					return kaldicmd.Exit(1, nil)
 				}

@@ -30,8 +30,7 @@ func init() {
 		MaxArgs:   3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			o := scoring.DefaultAlignTextOptions()
-			fs.StringVar(&o.SpecialSymbol, "special-symbol", o.SpecialSymbol, "Special symbol to be aligned with the inserted or deleted words. Your sentences should not contain this symbol.")
-			fs.StringVar(&o.Separator, "separator", o.Separator, "Separator for each aligned pairs in the output alignment file. Your sentences should not contain this symbol.")
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				return alignText(ctx, o)
 			}

@@ -22,13 +22,10 @@ func init() {
 		MinArgs:   2,
 		MaxArgs:   2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			mode := fs.String("mode", "strict", "Scoring mode: \"present\"|\"all\"|\"strict\":\n"+
-				"  \"present\" means score those we have transcriptions for\n"+
-				"  \"all\" means treat absent transcriptions as empty\n"+
-				"  \"strict\" means die if all in ref not also in hyp")
-			fs.Bool("text", false, "Deprecated option! Keeping for compatibility reasons.")
+			o := scoring.DefaultWEROptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				m, err := scoring.ParseMode(*mode)
+				m, err := scoring.ParseMode(o.Mode)
 				if err != nil {
 					return kaldicmd.Exit(255, err)
 				}

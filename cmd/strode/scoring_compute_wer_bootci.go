@@ -27,17 +27,14 @@ func init() {
 		MinArgs: 2,
 		MaxArgs: 3,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			mode := fs.String("mode", "strict", "Scoring mode: \"present\"|\"all\"|\"strict\":\n"+
-				"  \"present\" means score those we have transcriptions for\n"+
-				"  \"all\" means treat absent transcriptions as empty\n"+
-				"  \"strict\" means die if all in ref not also in hyp")
-			replications := fs.Int("replications", 10000, "Number of replications to compute the intervals")
+			o := scoring.DefaultBootCIOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				m, err := scoring.ParseMode(*mode)
+				m, err := scoring.ParseMode(o.Mode)
 				if err != nil {
 					return err
 				}
-				return computeWERBootCI(ctx, m, *replications)
+				return computeWERBootCI(ctx, m, o.Replications)
 			}
 		},
 	})

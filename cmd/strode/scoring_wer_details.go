@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/strode-asr/strode/decoder/scoring"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -33,12 +32,7 @@ func init() {
 		MaxArgs:   0,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			o := scoring.DefaultPerUttOptions()
-			fs.StringVar(&o.SpecialSymbol, "special-symbol", o.SpecialSymbol, "special symbol used in align-text to denote empty word in case insertion or deletion")
-			fs.StringVar(&o.Separator, "separator", o.Separator, "special symbol used to separate individual word-pairs in the align-text output")
-			perlBool(fs, &o.Hyp, "output-hyp", "print the hyp (hypothesis) entry")
-			perlBool(fs, &o.Ref, "output-ref", "print the ref (reference) entry")
-			perlBool(fs, &o.Ops, "output-ops", "print the ops (edit operations) entry")
-			perlBool(fs, &o.CSID, "output-csid", "print the #csid entry (counts of the individual edit operations)")
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				return scoring.WerPerUttDetails(ctx.Stdin, "standard input", ctx.Stdout, o)
 			}
@@ -60,8 +54,7 @@ func init() {
 		MaxArgs:   1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
 			o := scoring.DefaultPerSpkOptions()
-			fs.IntVar(&o.SpkFieldWidth, "spk-field-width", o.SpkFieldWidth, "Width of the first field (spk ID field)")
-			fs.IntVar(&o.FieldWidth, "field-width", o.FieldWidth, "Width of the fields (with exception of the SPK ID field)")
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				u, err := readUtt2Spk(ctx.Arg(0))
 				if err != nil {
@@ -85,10 +78,10 @@ func init() {
 		MinArgs:   0,
 		MaxArgs:   0,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			special := fs.String("special-symbol", "<eps>", "special symbol used in align-text to denote empty word in case insertion or deletion")
-			fs.String("separator", ";", "accepted as the script accepts it; per_utt has no separators")
+			o := scoring.DefaultOpsOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				return scoring.WerOpsDetails(ctx.Stdin, "standard input", ctx.Stdout, *special, func(s string) { ctx.Warn("%s", s) })
+				return scoring.WerOpsDetails(ctx.Stdin, "standard input", ctx.Stdout, o.SpecialSymbol, func(s string) { ctx.Warn("%s", s) })
 			}
 		},
 	})
@@ -103,32 +96,3 @@ func readUtt2Spk(path string) (*scoring.Utt2Spk, error) {
 	defer f.Close()
 	return scoring.ReadUtt2Spk(f, path)
 }
-
-// perlBool registers a Getopt::Long "name!" switch: --name, --name=false,
-// and the negations --noname and --no-name.
-func perlBool(fs *flag.FlagSet, p *bool, name, usage string) {
-	fs.BoolVar(p, name, *p, usage)
-	fs.Var(negBool{p}, "no"+name, "same as --"+name+"=false")
-	fs.Var(negBool{p}, "no-"+name, "same as --"+name+"=false")
-}
-
-// negBool is a boolean flag that stores the negation of its value.
-type negBool struct{ p *bool }
-
-func (n negBool) String() string {
-	if n.p == nil {
-		return "false"
-	}
-	return strconv.FormatBool(!*n.p)
-}
-
-func (n negBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	*n.p = !v
-	return nil
-}
-
-func (n negBool) IsBoolFlag() bool { return true }

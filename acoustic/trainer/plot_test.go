@@ -1,39 +1,12 @@
 package trainer
 
 import (
-	"image/png"
-	"os"
+	"github.com/strode-asr/strode/internal/figure/figuretest"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/am"
 )
-
-// checkFigure checks that base.png is a PNG of w×h pixels and base.svg an
-// SVG document beside it.
-func checkFigure(t *testing.T, base string, w, h int) {
-	t.Helper()
-	f, err := os.Open(base + ".png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s.png: %v", base, err)
-	}
-	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
-		t.Errorf("%s.png: %d×%d pixels, want %d×%d", base, b.Dx(), b.Dy(), w, h)
-	}
-	svg, err := os.ReadFile(base + ".svg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := strings.TrimSpace(string(svg)); !strings.Contains(s, "<svg") || !strings.HasSuffix(s, "</svg>") {
-		t.Errorf("%s.svg is not a complete SVG document", base)
-	}
-}
 
 func TestPlotHistory(t *testing.T) {
 	dir := t.TempDir()
@@ -54,7 +27,7 @@ func TestPlotHistory(t *testing.T) {
 		if err := PlotHistory(base+".png", tc.h); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		checkFigure(t, base, 700, 750)
+		figuretest.Check(t, base, 700, 750)
 	}
 	if got := bestEpoch([]am.Epoch{{ValidCE: 2}, {ValidCE: 1}, {ValidCE: 1.5}}); got != 1 {
 		t.Errorf("bestEpoch = %d, want 1", got)

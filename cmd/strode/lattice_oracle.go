@@ -142,7 +142,7 @@ func init() {
 						fmt.Fprintln(ctx.Stderr, b.String())
 					}
 					if latsOut != "" {
-						if p := oraclePath(&clat, res.Words, wildcards); p != nil {
+						if p := lattice.OraclePath(&clat, res.Words, wildcards); p != nil {
 							if err := lats.Write(key, *p); err != nil {
 								return err
 							}
@@ -186,73 +186,4 @@ func readAllString(in *kaldiio.Input) (string, error) {
 	defer in.Close()
 	b, err := io.ReadAll(in.Reader())
 	return string(b), err
-}
-
-// oraclePath is Kaldi's --write-lattices output: the lattice restricted to
-// the oracle word sequence (the composition of a linear acceptor of the
-// words with the lattice), best path kept, as a linear lattice.
-func oraclePath(c *lattice.CompactLattice, words []int32, wildcards map[int32]bool) *lattice.CompactLattice {
-	// The lattice's paths whose (non-wildcard) words are exactly words:
-	// track (state, position) pairs, and keep the cheapest path.
-	type node struct{ s, j int32 }
-	order, err := c.TopSortOrder()
-	if err != nil {
-		return nil
-	}
-	type back struct {
-		from node
-		arc  int32
-	}
-	cost := map[node]float64{{c.Start, 0}: 0}
-	bp := map[node]back{}
-	var bestEnd node
-	best, found := 0.0, false
-	for _, s := range order {
-		for j := int32(0); j <= int32(len(words)); j++ {
-			n := node{s, j}
-			v, ok := cost[n]
-			if !ok {
-				continue
-			}
-			st := &c.States[s]
-			for ai, a := range st.Arcs {
-				nj := j
-				if a.Label != 0 && !wildcards[a.Label] {
-					if j == int32(len(words)) || a.Label != words[j] {
-						continue
-					}
-					nj++
-				}
-				m := node{a.Next, nj}
-				nv := v + float64(a.W.W.Graph) + float64(a.W.W.Acoustic)
-				if old, ok := cost[m]; !ok || nv < old {
-					cost[m], bp[m] = nv, back{n, int32(ai)}
-				}
-			}
-			if j == int32(len(words)) && !st.Final.W.IsZero() {
-				if t := v + float64(st.Final.W.Graph) + float64(st.Final.W.Acoustic); !found || t < best {
-					best, bestEnd, found = t, n, true
-				}
-			}
-		}
-	}
-	if !found {
-		return nil
-	}
-	var arcs []lattice.CompactArc
-	for n := bestEnd; n != (node{c.Start, 0}); {
-		b := bp[n]
-		arcs = append(arcs, c.States[b.from.s].Arcs[b.arc])
-		n = b.from
-	}
-	out := &lattice.CompactLattice{Start: 0}
-	cur := out.AddState()
-	for i := len(arcs) - 1; i >= 0; i-- {
-		a := arcs[i]
-		a.Next = out.AddState()
-		out.States[cur].Arcs = append(out.States[cur].Arcs, a)
-		cur = a.Next
-	}
-	out.States[cur].Final = c.States[bestEnd.s].Final
-	return out
 }

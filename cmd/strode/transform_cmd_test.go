@@ -157,6 +157,10 @@ func TestTransformLadderOnKaldiMini(t *testing.T) {
 	mustRun(t, "est-mllt", "--binary=true", p("mllt.bin.mat"), p("1.macc"))
 	mustRun(t, "gmm-transform-means", p("mllt.mat"), mdl, p("mllt.mdl"))
 	mustRun(t, "compose-transforms", p("mllt.mat"), p("0.mat"), p("composed.mat"))
+	mustRun(t, "compose-transforms", "--binary=false", p("mllt.mat"), p("0.mat"), p("composed.txt.mat"))
+	if d := maxAbsDiff(t, "composed", readMat(t, p("composed.mat")), transformCompose(t, readMat(t, p("mllt.mat")), lda)); d != 0 {
+		t.Errorf("compose-transforms differs from Compose by %g", d)
+	}
 	mllt := readMat(t, p("mllt.mat"))
 	if mllt.Rows != 39 || mllt.Cols != 39 {
 		t.Fatalf("MLLT matrix %dx%d", mllt.Rows, mllt.Cols)
@@ -213,6 +217,7 @@ func TestTransformLadderOnKaldiMini(t *testing.T) {
 	for _, pair := range [][2]string{
 		{p("0.mat"), p("0.txt.mat")},
 		{p("mllt.bin.mat"), p("mllt.mat")},
+		{p("composed.mat"), p("composed.txt.mat")},
 		{"ark:" + p("trans.ark"), "ark:" + p("trans.txt")},
 	} {
 		text := func(in string) string {
@@ -234,6 +239,15 @@ func TestTransformLadderOnKaldiMini(t *testing.T) {
 			t.Errorf("copy-matrix changed %s", f)
 		}
 	}
+}
+
+func transformCompose(t *testing.T, a, b kaldiio.Matrix) kaldiio.Matrix {
+	t.Helper()
+	c, err := transform.Compose(&a, &b, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func readFileString(t *testing.T, path string) string {

@@ -91,7 +91,7 @@ func ParsePhoneList(s string) ([]int32, error) {
 	return out, nil
 }
 
-// WeightSilencePost is weight-silence-post: <silence-weight>
+// WeightSilencePostTool is weight-silence-post: <silence-weight>
 // <silence-phones> <model> <posteriors-rspecifier> <posteriors-wspecifier>.
 func WeightSilencePostTool(env Env, o WeightSilenceOptions, weightStr, phonesStr, modelRx, rspec, wspec string) error {
 	w, err := strconv.ParseFloat(weightStr, 32)

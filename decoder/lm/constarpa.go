@@ -495,7 +495,7 @@ func (r *carpaReader) int(size byte) int64 {
 
 // maxCarpaAlloc bounds what one count in the header may make the reader
 // allocate ahead of the data (a corrupt count fails on the data instead).
-const maxCarpaAlloc = 1 << 24
+const maxCarpaAlloc = 1 << 16
 
 // readArray reads n little-endian values of size bytes each.
 func (r *carpaReader) int64s(n int64, what string) []int64 {
@@ -504,10 +504,22 @@ func (r *carpaReader) int64s(n int64, what string) []int64 {
 		return nil
 	}
 	out := make([]int64, 0, min(n, maxCarpaAlloc))
-	for i := int64(0); i < n && r.err == nil; i++ {
-		p := r.bytes(8)
-		if p != nil {
-			out = append(out, int64(binary.LittleEndian.Uint64(p)))
+	for len(out) < int(n) && r.err == nil {
+		p := r.bytes(8 * min(int(n)-len(out), maxCarpaAlloc))
+		for i := 0; i+8 <= len(p); i += 8 {
+			out = append(out, int64(binary.LittleEndian.Uint64(p[i:])))
+		}
+	}
+	return out
+}
+
+// int32s reads n raw little-endian int32s, a chunk at a time.
+func (r *carpaReader) int32s(n int64) []int32 {
+	out := make([]int32, 0, min(n, maxCarpaAlloc))
+	for int64(len(out)) < n && r.err == nil {
+		p := r.bytes(4 * int(min(n-int64(len(out)), maxCarpaAlloc)))
+		for i := 0; i+4 <= len(p); i += 4 {
+			out = append(out, int32(binary.LittleEndian.Uint32(p[i:])))
 		}
 	}
 	return out
@@ -547,15 +559,13 @@ func ReadConstArpa(rd io.Reader, name string) (*ConstArpa, error) {
 	if r.err == nil && (n < 0 || n > math.MaxInt32*8) {
 		r.fail("bad record array size %d", n)
 	}
-	if r.err == nil {
+	if r.err == nil && old {
 		c.states = make([]int32, 0, min(n, maxCarpaAlloc))
 		for i := int64(0); i < n && r.err == nil; i++ {
-			if old {
-				c.states = append(c.states, int32(r.int(4)))
-			} else if p := r.bytes(4); p != nil {
-				c.states = append(c.states, int32(binary.LittleEndian.Uint32(p)))
-			}
+			c.states = append(c.states, int32(r.int(4)))
 		}
+	} else if r.err == nil {
+		c.states = r.int32s(n)
 	}
 	var uni, ovf []int64
 	if old {

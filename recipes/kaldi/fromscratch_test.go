@@ -31,7 +31,7 @@ func TestFromScratchKaldiMini(t *testing.T) {
 		must(t, os.RemoveAll(filepath.Join(dir, d)))
 	}
 	out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick").CombinedOutput()
+		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--rescore-lm", "4").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh --dict: %v\n%s", err, out)
 	}
@@ -59,6 +59,17 @@ func TestFromScratchKaldiMini(t *testing.T) {
 	for _, m := range []string{"strode_mono_gmm", "sru", "strode"} {
 		if !seen[m] {
 			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
+		}
+	}
+	// --rescore-lm 4: the 3-gram lattices rescored with a 4-gram, scored and
+	// in the results table beside the first pass.
+	rows := map[string]bool{}
+	for _, r := range readResults(t, dir) {
+		rows[r.Model+" "+r.Set] = true
+	}
+	for _, m := range []string{"sru", "strode"} {
+		if !rows[m+" test_rescore"] || !rows[m+" test"] {
+			t.Errorf("results table lacks %s test / test_rescore: %v", m, rows)
 		}
 	}
 }

@@ -90,6 +90,12 @@
 #     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
 #     --cmd, their models averaged), with --num-jobs-initial [1], --epochs as passes over the
 #     archives, --initial-effective-lrate [0.001] --final-effective-lrate [0.0001]
+#   --rescore-lm FILE|N [none]: after stage 6 decodes with the graph's LM, rescore every set's
+#     lattices with a larger LM, as Kaldi's steps/lmrescore_const_arpa.sh (the graph's G.fst taken
+#     off, the new LM's ConstArpa put on: LANG_rescore/G.carpa): FILE.arpa[.gz], or N for an N-gram
+#     estimated as the first-pass LM is (from scratch only); scored as MODEL/decode_SET_rescore
+#     beside decode_SET, and in the results table
+#   --rescore-old-lang DIR [LANG_test when it has G.fst, else LANG]: the lang dir of the graph's G.fst
 #   --beam F [13] --lattice-beam F [8] --acwt F [0.1] --max-active N [7000]
 #   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]
 #   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale:
@@ -103,6 +109,8 @@ position_dependent_phones=true
 lm=
 lm_text=
 lm_order=3
+rescore_lm=
+rescore_old_lang=
 flat_start=gmm
 flat_start_rounds=
 mono_iters=40
@@ -229,6 +237,14 @@ if $causal; then
   [ "$num_jobs_final" -le 1 ] || { echo "$0: --causal trains in one job (--num-jobs-final 1)" >&2; exit 1; }
 fi
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
+# --rescore-lm: the first pass's G.fst is LANG_test's (from scratch, or a Kaldi lang_test beside LANG).
+if [ -n "$rescore_lm" ]; then
+  [ -n "$rescore_old_lang" ] || { if $from_scratch || [ -f ${lang}_test/G.fst ]; then rescore_old_lang=${lang}_test; else rescore_old_lang=$lang; fi; }
+  case "$rescore_lm" in
+    *[!0-9]*) ;;
+    *) $from_scratch || { echo "$0: --rescore-lm $rescore_lm (an order) estimates the LM from scratch only (--dict); pass an ARPA file" >&2; exit 1; } ;;
+  esac
+fi
 [ -n "$realign_model" ] || realign_model=${models%% *}
 [ -z "$fbank_config" ] && [ -f conf/fbank.conf ] && fbank_config=conf/fbank.conf
 # Without an fbank config, the sampling rate is the experiment's MFCC one (conf/mfcc.conf
@@ -331,6 +347,10 @@ if run_stage 6; then
   for r in "${runs[@]}"; do
     for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
   done
+  if [ -n "$rescore_lm" ]; then
+    make_rescore_lang
+    for r in "${runs[@]}"; do for src in $sets; do rescore_set $r $src; done; done
+  fi
   # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded.
   if $from_scratch && [ "$flat_start" = gmm ] && { [ "$graph" = $mono/graph ] || [ "$graph" = $tri/graph ]; }; then
     for src in $sets; do decode_gmm $src; done
@@ -341,7 +361,9 @@ if run_stage 7; then
   log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
   : > $exp/strode_compare.runs
   for r in "${runs[@]}"; do
-    for src in $sets; do score_set $r $src; ! $causal || score_set $r $src _online; done
+    for src in $sets; do
+      score_set $r $src; ! $causal || score_set $r $src _online; [ -z "$rescore_lm" ] || score_set $r $src _rescore
+    done
   done
   # The target set of the models (the pdfs of their alignments' model), and from scratch the
   # LM's perplexity and OOV rate per set.

@@ -59,6 +59,10 @@ check_files() {
   fi
   if needs 4 5; then need $train/text 5 "transcripts for realignment"; fi
   if needs 7 7; then for d in $sets; do need $d/text 7 "reference transcripts for scoring"; done; fi
+  if [ -n "$rescore_lm" ] && needs 6 6; then
+    case "$rescore_lm" in *[!0-9]*) need $rescore_lm 6 "the rescoring LM (--rescore-lm)" ;; esac
+    $from_scratch || need $rescore_old_lang/G.fst 6 "the graph's G.fst, taken off before rescoring (--rescore-old-lang)"
+  fi
   if $from_scratch && needs 3 7; then
     for f in L.fst words.txt phones/disambig.int oov.int; do need $lang/$f 3 "the lang dir of stage 0 (--dict)"; done
     need $mono/final.mdl 3 "the monophone model of stage 0 (--dict)"
@@ -345,14 +349,22 @@ make_lm() {
   # Modified Kneser-Ney, unless its discounts cannot be estimated (SRILM stops there too): a
   # small vocabulary such as digits, where every word follows more than four others, or a text
   # too small for the order. Witten-Bell needs no count-of-counts.
-  local counts="$strode ngram-count -order $lm_order -interpolate -vocab $dir/vocab -unk -map-unk $oov -text $dir/lm_text -lm $lm"
-  if ! $counts -kndiscount > $dir/log/ngram_count.log 2>&1; then
-    grep -q 'modified KneserNey' $dir/log/ngram_count.log ||
-      { echo "$0: failed: $counts -kndiscount" >&2; tail -n 20 $dir/log/ngram_count.log | sed 's/^/  /' >&2; return 1; }
-    echo "   $(grep -o 'order [0-9]*: one of [^(]*' $dir/log/ngram_count.log | head -n 1)($dir/log/ngram_count.log): Witten-Bell discounting instead"
-    quietly $dir/log/ngram_count.log $counts -wbdiscount
+  estimate_lm $lm_order $lm ngram_count
+}
+
+# estimate_lm ORDER OUT LOGNAME (stages 0 and 6, --dict): the ORDER-gram modified Kneser-Ney LM of
+# exp/strode_lm/lm_text on exp/strode_lm/vocab in OUT, or Witten-Bell where Kneser-Ney cannot be
+# estimated; the log in exp/strode_lm/log/LOGNAME.log.
+estimate_lm() {
+  local dir=$exp/strode_lm order=$1 out=$2 log=$exp/strode_lm/log/$3.log
+  local counts="$strode ngram-count -order $order -interpolate -vocab $dir/vocab -unk -map-unk $oov -text $dir/lm_text -lm $out"
+  if ! $counts -kndiscount > $log 2>&1; then
+    grep -q 'modified KneserNey' $log ||
+      { echo "$0: failed: $counts -kndiscount" >&2; tail -n 20 $log | sed 's/^/  /' >&2; return 1; }
+    echo "   $(grep -o 'order [0-9]*: one of [^(]*' $log | head -n 1)($log): Witten-Bell discounting instead"
+    quietly $log $counts -wbdiscount
   fi
-  echo "   $lm: $(gunzip -c $lm | grep -E '^ngram [0-9]+=' | tr '\n' ' ')"
+  echo "   $out: $(gunzip -c $out | grep -E '^ngram [0-9]+=' | tr '\n' ' ')"
 }
 
 # lm_ppl SRC (stage 0, --dict): the LM's perplexity and OOVs on SRC's text, as SRILM's ngram
@@ -590,6 +602,43 @@ decode_set() {
   # decode_time: wall seconds of the decoding, audio seconds (10 ms frames), jobs.
   echo "$t0 $t1 $frames $j" | awk '{printf "%.3f %.2f %d\n", $2-$1, $3/100, $4}' > $dir/decode_time
   echo "   $m $name: $(awk '{printf "%.1f s for %.1f s of audio in %d jobs", $1, $2, $3}' $dir/decode_time)"
+  mark_done $dir
+}
+
+# make_rescore_lang (stage 6, --rescore-lm): LANG_rescore, a copy of the first pass's lang dir with
+# the ConstArpa of --rescore-lm (recipes/local/build_const_arpa_lm.sh: Kaldi's
+# utils/build_const_arpa_lm.sh), an ARPA file or an N-gram estimated as the first pass's LM
+# (exp/strode_lm/lm_rescore.arpa.gz).
+make_rescore_lang() {
+  local new=${lang}_rescore arpa=$rescore_lm
+  if unit_done $new; then echo "   $new: done before ($new/.done)"; return 0; fi
+  case "$rescore_lm" in
+    *[!0-9]*) ;;
+    *) arpa=$exp/strode_lm/lm_rescore.arpa.gz; estimate_lm $rescore_lm $arpa ngram_count_rescore ;;
+  esac
+  rm -rf $new
+  quietly $exp/strode_lm/log/build_const_arpa_lm.log \
+    $root/recipes/local/build_const_arpa_lm.sh --strode $strode $arpa $rescore_old_lang $new
+  mark_done $new
+  echo "   $new/G.carpa: $(grep -h -o 'ConstArpaLm of order.*' $exp/strode_lm/log/build_const_arpa_lm.log)"
+}
+
+# rescore_set RUN SRC (stage 6, --rescore-lm): MODELDIR/decode_SET's lattices with the first pass's
+# LM taken off and LANG_rescore's G.carpa put on (recipes/local/lmrescore_const_arpa.sh, as Kaldi's
+# steps/lmrescore_const_arpa.sh) in MODELDIR/decode_SET_rescore; its decode_time is the first
+# pass's plus the rescoring's.
+rescore_set() {
+  local r=$1 src=$2 m mdir name in dir t0 t1
+  m=$(run_name $r); mdir=$(final_dir $m); name=$(basename $src)
+  in=$mdir/decode_$name; dir=${in}_rescore
+  if unit_done $dir; then echo "   $m $name rescored: done before ($dir/.done)"; return 0; fi
+  rm -rf $dir
+  t0=$(date +%s.%N)
+  quietly $dir/log/lmrescore_const_arpa.log $root/recipes/local/lmrescore_const_arpa.sh --cmd "$cmd" --skip-scoring true \
+    --strode $strode $rescore_old_lang ${lang}_rescore $src $in $dir
+  t1=$(date +%s.%N)
+  awk -v t0=$t0 -v t1=$t1 '{ printf "%.3f %s %s\n", $1 + t1 - t0, $2, $3 }' $in/decode_time > $dir/decode_time
+  echo "   $m $name rescored with $rescore_lm: $(awk '{printf "%.1f s in all", $1}' $dir/decode_time)"
   mark_done $dir
 }
 

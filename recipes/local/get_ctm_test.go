@@ -265,11 +265,3 @@ $S latgen-faster-mapped --max-active=7000 --beam=13.0 --lattice-beam=6.0 --acous
 		t.Errorf("mean confidence of correct words %.4f not above that of errors %.4f (%d errors)", sumC/float64(nC), sumE/float64(max(nE, 1)), nE)
 	}
 }
-
-func mustAbs(t *testing.T, p string) string {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}

@@ -8,7 +8,11 @@
 // the best transition-id sequence per word sequence; and the word-level
 // outputs read after decoding: n-best paths, word alignment (Kaldi's
 // word_boundary.int and align_lexicon.int aligners), minimum Bayes risk
-// decoding with confidences (Kaldi's sausages) and oracle paths.
+// decoding with confidences (Kaldi's sausages) and oracle paths; and LM
+// rescoring (lattice-lmrescore: composition with a grammar FST at a scale,
+// −1 to take the old LM's costs off and +1 to put a new one's on;
+// lattice-lmrescore-const-arpa: the LM costs of each word sequence replaced
+// by a lm.ConstArpa's through deterministic composition).
 //
 // Weights, as Kaldi's LatticeWeight: (graph cost, acoustic cost), both
 // negated log-probabilities in float32. Times adds both; Plus keeps the

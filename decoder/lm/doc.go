@@ -14,4 +14,11 @@
 // the prefix and the last word), so counting and estimation are linear in
 // the text and the number of n-grams. Turning an ARPA file into the grammar
 // FST is decoder/mkgraph's (arpa2fst).
+//
+// For lattice rescoring with a larger model, ConstArpa is Kaldi's
+// ConstArpaLm (arpa-to-const-arpa): an ARPA model of integer words packed
+// into Kaldi's binary layout (one record array, a unigram table, overflow
+// pointers), looked up without building an FST, with the deterministic
+// on-demand FST that lattice-lmrescore-const-arpa composes with; MapARPA is
+// utils/map_arpa_lm.pl's mapping of an ARPA file's words to integers.
 package lm

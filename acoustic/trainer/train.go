@@ -31,17 +31,17 @@ type TrainOptions struct {
 	// rate of the chosen Optimizer: it replaces Adam.LearningRate or
 	// SGD.LearningRate, whose values (by default 1e-3 and 0.008) apply when
 	// it is 0.
-	LearningRate     float64
-	Adam             optim.AdamOptions
-	SGD              optim.SGDOptions
-	MaxEpochs        int
-	MinEpochs        int
-	Newbob           bool // halving schedule (nnet1); else early stopping with Patience
+	LearningRate float64
+	Adam         optim.AdamOptions
+	SGD          optim.SGDOptions
+	MaxEpochs    int
+	MinEpochs    int
+	Newbob       bool // halving schedule (nnet1); else early stopping with Patience
 	// KeepLREpochs (nnet1's --keep-lr-iters) keeps the learning rate for
 	// the first epochs whatever their improvement: a worse first epoch
 	// (Adam's first steps can raise the held-out CE) is rejected but does
 	// not start the halving that would end training a few epochs later.
-	KeepLREpochs int
+	KeepLREpochs     int
 	HalvingFactor    float64
 	StartHalvingImpr float64
 	EndHalvingImpr   float64

@@ -51,7 +51,7 @@ func init() {
 				}
 				defer feats.Close()
 				likes := &gmmLikes{feats: feats, scorer: gmm.NewBatchScorer(&m.AM)}
-				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No graph found for utterance %s", "graph")
+				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No graph found for utterance %s", "")
 			}
 		},
 	})

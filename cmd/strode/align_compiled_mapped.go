@@ -191,6 +191,11 @@ func alignAll(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, sr ma
 			return kaldicmd.Exit(decoderFailure, err)
 		}
 	}
+	// Inputs a permissive read skipped (each with its WARNING) count as
+	// errors, so that the loss shows in the closing line.
+	if sk, ok := sr.(interface{ Skipped() int }); ok {
+		numOther += sk.Skipped()
+	}
 	perFrame := 0.0
 	if frames > 0 {
 		perFrame = totLike / float64(frames)

@@ -79,6 +79,7 @@ func (g *gmmLikes) Next() bool {
 	return true
 }
 
+func (g *gmmLikes) Skipped() int          { return g.feats.Skipped() }
 func (g *gmmLikes) Key() string           { return g.feats.Key() }
 func (g *gmmLikes) Value() kaldiio.Matrix { return g.cur }
 func (g *gmmLikes) Err() error {

@@ -75,4 +75,27 @@ func TestGmmToolsSummaryLines(t *testing.T) {
 			}
 		}
 	}
+	// A feature entry a permissive read skips is one more error in the
+	// summaries, beside its WARNING.
+	scp := filepath.Join(tmp, "feats.scp")
+	runDecoderCmd(t, "copy-feats", feats, "ark,scp:"+filepath.Join(tmp, "feats.ark")+","+scp)
+	b, _ := os.ReadFile(scp)
+	if err := os.WriteFile(scp, append(b, "lost "+filepath.Join(tmp, "gone.ark")+":9\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"gmm-align-compiled", mdl, graphs, "scp,p:" + scp, "ark:/dev/null"}},
+		{[]string{"gmm-acc-stats-ali", mdl, "scp,p:" + scp, ali, filepath.Join(tmp, "acc2")}},
+		{[]string{"acc-tree-stats", "--ci-phones=1", mdl, "scp,p:" + scp, ali, filepath.Join(tmp, "treeacc2")}},
+	} {
+		log := runWithLog(t, c.args...)
+		want := map[string]string{
+			"gmm-align-compiled": "Done " + strconv.Itoa(n) + ", errors on 1\n",
+			"gmm-acc-stats-ali":  "0 with no alignments, 1 with other errors.",
+			"acc-tree-stats":     "0 failed due to no alignment, 1 failed for other reasons.",
+		}[c.args[0]]
+		if !strings.Contains(log, want) || !strings.Contains(log, "WARNING (strode "+c.args[0]+") reading scp,p:"+scp+": skipping key lost") {
+			t.Errorf("%s: want %q and the skipped key in its log:\n%s", c.args[0], want, log)
+		}
+	}
 }

@@ -26,7 +26,9 @@ func IsWspecifier(s string) bool {
 // writes it). weights, when not empty, is an rspecifier of per-frame weight
 // vectors (--weights); an utterance without weights, or with the wrong
 // number, is Kaldi's warning and counts as an error. done counts the
-// utterances accumulated and failed those skipped.
+// utterances accumulated and failed those skipped, including the entries a
+// permissive ("p") feature table could not read (Kaldi's reader hides
+// those; counted here, a lost utterance shows in the summary).
 func ComputeCmvnStatsTable(featRspecifier, out, spk2utt string, binary bool, log Logger, kopts ...kaldiio.Option) (done, failed int, err error) {
 	return ComputeCmvnStatsTableWeighted(featRspecifier, out, spk2utt, "", binary, log, kopts...)
 }
@@ -91,6 +93,7 @@ func ComputeCmvnStatsTableWeighted(featRspecifier, out, spk2utt, weights string,
 				failed++
 			}
 		}
+		failed += sr.Skipped()
 		if err := sr.Err(); err != nil {
 			return done, failed, err
 		}
@@ -134,6 +137,7 @@ func ComputeCmvnStatsTableWeighted(featRspecifier, out, spk2utt, weights string,
 			}
 			done++
 		}
+		failed += sr.Skipped()
 		if err := sr.Err(); err != nil {
 			return done, failed, err
 		}
@@ -191,7 +195,9 @@ type ApplyCmvnOptions struct {
 
 // ApplyCmvnTable is apply-cmvn: cmvn is a table of statistics (per
 // utterance, or per speaker with Utt2spk) or one global statistics file.
-// Utterances without statistics are Kaldi's warning and are skipped.
+// Utterances without statistics are Kaldi's warning and are skipped; failed
+// counts them and the entries a permissive ("p") feature table could not
+// read.
 func ApplyCmvnTable(o ApplyCmvnOptions, cmvn, featRspecifier, featWspecifier string, log Logger, kopts ...kaldiio.Option) (done, failed int, err error) {
 	if o.NormVars && !o.NormMeans {
 		return 0, 0, fmt.Errorf("you cannot normalize the variance but not the mean")
@@ -284,6 +290,7 @@ func ApplyCmvnTable(o ApplyCmvnOptions, cmvn, featRspecifier, featWspecifier str
 		}
 		done++
 	}
+	failed += sr.Skipped()
 	if err := sr.Err(); err != nil {
 		return done, failed, err
 	}

@@ -78,6 +78,15 @@ func (s *waveSource) readWave(key, rx string, w *WaveData) error {
 	return nil
 }
 
+// skipped is the number of entries a permissive read skipped (see
+// kaldiio.SequentialReader.Skipped); a plain script has none: it fails.
+func (s *waveSource) skipped() int {
+	if s.sr != nil {
+		return s.sr.Skipped()
+	}
+	return 0
+}
+
 func (s *waveSource) Close() error {
 	if s.sr != nil {
 		return s.sr.Close()

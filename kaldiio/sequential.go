@@ -47,7 +47,14 @@ type SequentialReader[T any] struct {
 	err         error
 	done        bool
 	entryFailed bool // the last error was reading an entry's object, not the script itself
+	skippedN    int  // entries a permissive reader skipped
 }
+
+// Skipped is the number of entries a permissive ("p") reader has skipped
+// because they could not be read (for an archive, 1 when it broke off).
+// Tools that report "Done N out of M" count them in M, so that a lost
+// entry shows in the summary as well as in its warning.
+func (s *SequentialReader[T]) Skipped() int { return s.skippedN }
 
 // OpenSequentialReader opens an rspecifier for streaming. Options set the
 // standard streams used for "-" and pipes.
@@ -84,10 +91,23 @@ func (s *SequentialReader[T]) Next() bool {
 		}
 		if err != nil && s.spec.Permissive {
 			if s.spec.Kind == Script && s.entryFailed {
-				continue // skip the entry, as Kaldi's "p" does for scripts
+				// Skip the entry, as Kaldi's "p" does for scripts, but say
+				// which key and why.
+				s.skippedN++
+				s.env.skipped(Skip{Rspecifier: s.name, Key: s.Key(), Err: err})
+				continue
 			}
 			if s.spec.Kind == Archive {
-				err = nil // an archive just ends
+				// The archive just ends, as Kaldi's does; at least the
+				// entry that broke it is lost.
+				var e *Error
+				key := ""
+				if errors.As(err, &e) {
+					key = e.Key
+				}
+				s.skippedN++
+				s.env.skipped(Skip{Rspecifier: s.name, Key: key, Err: err})
+				err = nil
 			}
 		}
 		if err != nil {

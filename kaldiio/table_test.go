@@ -3,6 +3,7 @@ package kaldiio
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,6 +233,46 @@ func TestScpPipeEntry(t *testing.T) {
 	keys, _ := readAll(t, MatrixCodec, "scp,p:"+scp)
 	if len(keys) != 1 {
 		t.Errorf("permissive: %v", keys)
+	}
+}
+
+// A permissive reader says which key it skips and why, counts it, and
+// without a handler warns on its stderr: a lost entry is never silent.
+func TestPermissiveSkipIsReported(t *testing.T) {
+	dir := t.TempDir()
+	src := golden(t, "mat_single.bin")
+	missing := filepath.Join(dir, "missing.bin")
+	scp := writeFile(t, dir, "p.scp", "a "+src+"\nlost "+missing+"\nb "+src+"\n")
+	var skips []Skip
+	r, err := OpenSequentialReader("scp,p:"+scp, MatrixCodec, WithSkipHandler(func(s Skip) { skips = append(skips, s) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for r.Next() {
+		keys = append(keys, r.Key())
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(keys, " ") != "a b" || r.Skipped() != 1 || len(skips) != 1 || skips[0].Key != "lost" || !errors.Is(skips[0].Err, fs.ErrNotExist) {
+		t.Fatalf("keys %v, Skipped %d, skips %v", keys, r.Skipped(), skips)
+	}
+	if msg := skips[0].String(); !strings.Contains(msg, "skipping key lost, which cannot be read") || !strings.Contains(msg, "missing.bin") {
+		t.Errorf("message %q", msg)
+	}
+	var stderr bytes.Buffer
+	readAll(t, MatrixCodec, "scp,p:"+scp, WithStderr(&stderr))
+	if !strings.HasPrefix(stderr.String(), "WARNING (kaldiio) reading scp,p:"+scp+": skipping key lost") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	// A permissive archive ends at a damaged entry, naming it.
+	data, _ := os.ReadFile(src)
+	ark := writeFile(t, dir, "a.ark", "a "+string(data)+"broken \x00B")
+	skips = nil
+	keys, _ = readAll(t, MatrixCodec, "ark,p:"+ark, WithSkipHandler(func(s Skip) { skips = append(skips, s) }))
+	if len(keys) != 1 || len(skips) != 1 || skips[0].Key != "broken" {
+		t.Errorf("archive: keys %v, skips %v", keys, skips)
 	}
 }
 

@@ -94,6 +94,37 @@ type Option func(*env)
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	skip           func(Skip) // nil: a WARNING line on stderr
+}
+
+// Skip is an entry that a permissive ("p") reader skipped because it could
+// not be read: the rspecifier, the key (empty when an archive broke before
+// one could be read) and why.
+type Skip struct {
+	Rspecifier string
+	Key        string
+	Err        error
+}
+
+func (s Skip) String() string {
+	if s.Key == "" {
+		return fmt.Sprintf("reading %s: stopped at an entry that cannot be read, skipping the rest of the archive (permissive \"p\"): %v", s.Rspecifier, s.Err)
+	}
+	return fmt.Sprintf("reading %s: skipping key %s, which cannot be read (permissive \"p\"): %v", s.Rspecifier, s.Key, s.Err)
+}
+
+// WithSkipHandler calls f for each entry a permissive ("p") sequential
+// reader skips, instead of writing "WARNING (kaldiio) ..." to stderr. A
+// skip is never silent: Kaldi's tools count only the entries the reader
+// hands them, so without a warning a lost utterance shows nowhere.
+func WithSkipHandler(f func(Skip)) Option { return func(e *env) { e.skip = f } }
+
+func (e *env) skipped(s Skip) {
+	if e.skip != nil {
+		e.skip(s)
+		return
+	}
+	fmt.Fprintf(e.stderr, "WARNING (kaldiio) %s\n", s)
 }
 
 // WithStdin makes "-" in rxfilenames read r.

@@ -145,6 +145,7 @@ func Train(egsDir, dir string, o Options, log func(string, ...any)) (*Result, er
 	}
 	t0 := time.Now()
 	for iter := start; iter < s.NumIters(); iter++ {
+		log("%s", s.iterationLine(iter, start, time.Since(t0)))
 		if err := runIteration(egsDir, dir, iter, o, valid, trainSub, log); err != nil {
 			return nil, err
 		}

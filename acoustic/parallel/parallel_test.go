@@ -379,3 +379,23 @@ func TestDriverResumeIdentical(t *testing.T) {
 		t.Errorf("another model size in the same directory: %v, want ErrOptionsChanged", err)
 	}
 }
+
+// The line each iteration starts with: train_dnn.py's progress line, and
+// an ETA from the archives this run has processed once it has done one
+// iteration.
+func TestIterationLine(t *testing.T) {
+	s := Schedule{NumJobsInitial: 1, NumJobsFinal: 3, NumEpochs: 2, NumArchives: 4, InitialEffectiveLrate: 0.01, FinalEffectiveLrate: 0.001}
+	// 8 archives to process over 4 iterations of 1, 2, 2, 3 jobs.
+	if got, want := s.iterationLine(0, 0, 0), "Iter: 0/3   Jobs: 1   Epoch: 0.00/2.0 (0.0% complete)   lr: 0.010000"; got != want {
+		t.Errorf("first iteration:\n%q, want\n%q", got, want)
+	}
+	// After 3 archives in 30 s, 5 remain: 50 s.
+	got := s.iterationLine(2, 0, 30*time.Second)
+	if want := "Iter: 2/3   Jobs: 2   Epoch: 0.75/2.0 (37.5% complete)   lr: "; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "   ETA: 50s (30s so far)") {
+		t.Errorf("third iteration: %q", got)
+	}
+	// Resumed at iteration 2: no ETA before this run has done an iteration.
+	if got := s.iterationLine(2, 2, time.Second); strings.Contains(got, "ETA") {
+		t.Errorf("resumed: %q", got)
+	}
+}

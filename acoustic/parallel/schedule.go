@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"time"
 )
 
 // Schedule is nnet3's training schedule (steps/nnet3/train_rnn.py and
@@ -95,4 +96,25 @@ func (s Schedule) LearningRate(iter int) float64 {
 // Archive is the 1-based archive job j (1-based) of iteration iter reads.
 func (s Schedule) Archive(iter, job int) int {
 	return (s.ArchivesProcessed(iter)+job-1)%s.NumArchives + 1
+}
+
+// iterationLine is the line logged as iteration iter starts: nnet3's
+// train_dnn.py "Iter: i/N   Jobs: n   Epoch: e/E (p% complete)   lr: x"
+// (N the last iteration's number, as there), then an ETA once this run
+// (which started at iteration start, elapsed ago) has finished an
+// iteration. The ETA scales the time so far by the archives still to
+// process: jobs share the machine's cores, so an iteration's time grows
+// with its number of jobs.
+func (s Schedule) iterationLine(iter, start int, elapsed time.Duration) string {
+	done := s.ArchivesProcessed(iter)
+	toDo := s.ArchivesToProcess()
+	line := fmt.Sprintf("Iter: %d/%d   Jobs: %d   Epoch: %.2f/%.1f (%.1f%% complete)   lr: %.6f",
+		iter, s.NumIters()-1, s.NumJobs(iter), float64(done)*s.NumEpochs/float64(toDo), s.NumEpochs,
+		100*float64(done)/float64(toDo), s.LearningRate(iter))
+	if ran := done - s.ArchivesProcessed(start); ran > 0 && iter > start {
+		left := s.ArchivesProcessed(s.NumIters()) - done
+		eta := time.Duration(float64(elapsed) * float64(left) / float64(ran)).Round(time.Second)
+		line += fmt.Sprintf("   ETA: %s (%s so far)", eta, elapsed.Round(time.Second))
+	}
+	return line
 }

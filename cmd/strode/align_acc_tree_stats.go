@@ -88,6 +88,7 @@ func init() {
 				if err := kaldiio.WriteObject(ctx.Arg(3), tree.BuildTreeStatsCodec, *binary, &stats, tableStreams(ctx)...); err != nil {
 					return kaldicmd.Exit(decoderFailure, err)
 				}
+				other += feats.Skipped() // lost to a permissive read, each with its WARNING
 				ctx.Log("Accumulated stats for %d files, %d failed due to no alignment, %d failed for other reasons.", done, noAli, other)
 				ctx.Log("Number of separate stats (context-dependent states) is %d", len(stats))
 				if done == 0 {

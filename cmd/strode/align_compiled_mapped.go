@@ -94,6 +94,9 @@ type matrixSeq interface {
 }
 
 // alignAll aligns every utterance of sr (log-likelihoods) through its graph.
+// noInputWhat names what a "could not find" count lacks in the closing
+// line (align-compiled-mapped's); empty, the closing line is
+// gmm-align-compiled's "Done N, errors on M" with both kinds of failure in M.
 func alignAll(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, sr matrixSeq, loglikesRspec, aliWspec, scoresWspec string,
 	graphOf func(key string) (*fst.VectorFst, error), noInputMsg, noInputWhat string) error {
 	aw, err := kaldiio.OpenTableWriter(aliWspec, kaldiio.IntVectorCodec, tableStreams(ctx)...)
@@ -188,13 +191,22 @@ func alignAll(ctx *kaldicmd.Context, al *align.Aligner, opt align.Options, sr ma
 			return kaldicmd.Exit(decoderFailure, err)
 		}
 	}
+	// Inputs a permissive read skipped (each with its WARNING) count as
+	// errors, so that the loss shows in the closing line.
+	if sk, ok := sr.(interface{ Skipped() int }); ok {
+		numOther += sk.Skipped()
+	}
 	perFrame := 0.0
 	if frames > 0 {
 		perFrame = totLike / float64(frames)
 	}
 	ctx.Log("Overall log-likelihood per frame is %s over %d frames.", hmm.FormatG6(perFrame), frames)
 	ctx.Log("Retried %d out of %d utterances.", numRetried, numSuccess+numOther)
-	ctx.Log("Done %d, could not find %s for %d, other errors on %d", numSuccess, noInputWhat, numNoInput, numOther)
+	if noInputWhat == "" {
+		ctx.Log("Done %d, errors on %d", numSuccess, numNoInput+numOther)
+	} else {
+		ctx.Log("Done %d, could not find %s for %d, other errors on %d", numSuccess, noInputWhat, numNoInput, numOther)
+	}
 	if numSuccess == 0 {
 		return kaldicmd.Exit(1, fmt.Errorf("no utterances aligned"))
 	}

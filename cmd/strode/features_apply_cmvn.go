@@ -24,9 +24,12 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if o.NormMeans {
+				switch {
+				case o.NormVars:
+					ctx.Log("Applied cepstral mean and variance normalization to %d utterances, errors on %d", done, failed)
+				case o.NormMeans:
 					ctx.Log("Applied cepstral mean normalization to %d utterances, errors on %d", done, failed)
-				} else {
+				default:
 					ctx.Log("Copied %d utterances.", done)
 				}
 				if done == 0 {

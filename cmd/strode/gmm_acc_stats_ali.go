@@ -82,6 +82,9 @@ func init() {
 				if err := feats.Err(); err != nil {
 					return fail(err)
 				}
+				// Features a permissive read skipped (each with its WARNING) are
+				// errors too, so that the loss shows in the summary.
+				other += feats.Skipped()
 				ctx.Log("Done %d files, %d with no alignments, %d with other errors.", done, noAli, other)
 				frames := accs.GMM.TotFrames
 				ctx.Log("Overall avg like per frame (Gaussian only) = %s over %s frames.", g6(totLike/max(frames, 1)), g6(frames))

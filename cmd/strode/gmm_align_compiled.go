@@ -51,7 +51,7 @@ func init() {
 				}
 				defer feats.Close()
 				likes := &gmmLikes{feats: feats, scorer: gmm.NewBatchScorer(&m.AM)}
-				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No graph found for utterance %s", "graph")
+				return alignAll(ctx, al, opt, likes, ctx.Arg(2), ctx.Arg(3), ctx.Arg(4), graphLookup(graphs), "No graph found for utterance %s", "")
 			}
 		},
 	})
@@ -79,6 +79,7 @@ func (g *gmmLikes) Next() bool {
 	return true
 }
 
+func (g *gmmLikes) Skipped() int          { return g.feats.Skipped() }
 func (g *gmmLikes) Key() string           { return g.feats.Key() }
 func (g *gmmLikes) Value() kaldiio.Matrix { return g.cur }
 func (g *gmmLikes) Err() error {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/strode-asr/strode/decoder/mkgraph"
 	"github.com/strode-asr/strode/internal/kaldicmd"
@@ -17,7 +19,9 @@ func init() {
 			"disambiguation symbols, oov.txt/oov.int and phones/. <dict-dir> holds lexicon.txt or lexiconp.txt,\n" +
 			"silence_phones.txt, nonsilence_phones.txt, optional_silence.txt [, extra_questions.txt];\n" +
 			"builtin:digits and builtin:digits-no-oh name the built-in digits dictionary.\n" +
-			"<tmp-dir> is accepted for compatibility and not used. With --mono-dir, also writes the\n" +
+			"<tmp-dir> is accepted for compatibility and not used. The dict dir is first checked as\n" +
+			"validate-dict-dir does (exit 1 with every problem's file and line), as prepare_lang.sh runs\n" +
+			"validate_dict_dir.pl; --skip-validation skips that. With --mono-dir, also writes the\n" +
 			"monophone tree and transition model (tree, final.mdl) as Kaldi files.",
 		ArgsUsage: "<dict-dir> <oov-word> <tmp-dir> <lang-dir>",
 		Examples: []string{
@@ -33,6 +37,11 @@ func init() {
 			fs.StringVar(&monoDir, "mono-dir", monoDir, "If set, write the monophone tree and transition model (tree, final.mdl) here")
 			return func(ctx *kaldicmd.Context) error {
 				lang, err := mkgraph.PrepareLangDir(ctx.Arg(0), ctx.Arg(1), ctx.Arg(3), monoDir, opt)
+				var bad *mkgraph.DictDirError
+				if errors.As(err, &bad) {
+					// prepare_lang.sh's own words, then the validator's problems.
+					return kaldicmd.Exit(1, fmt.Errorf("*Error validating directory %s* (--skip-validation builds anyway)\n%w", ctx.Arg(0), err))
+				}
 				if err != nil {
 					return err
 				}

@@ -14,6 +14,8 @@ func init() {
 		Description: "Checks silence_phones.txt, nonsilence_phones.txt, optional_silence.txt, lexicon.txt and/or\n" +
 			"lexiconp.txt (and lexiconp_silprob.txt, silprob.txt), extra_questions.txt and nonterminals.txt as\n" +
 			"validate_dict_dir.pl does: files present and ending in a newline, no CR or odd white space, no\n" +
+			"byte-order mark and nothing that is not UTF-8 (stricter than the script, which lets one-byte\n" +
+			"encodings through: a Latin-1 word is another word than the transcripts' UTF-8 one), no\n" +
 			"phone listed twice or named #..., ..._B/_E/_S/_I or <eps>, silence and non-silence phones\n" +
 			"disjoint, the optional silence a silence phone, no repeated lexicon line, forbidden word or empty\n" +
 			"pronunciation, every phone listed, probabilities in (0, 1], extra questions naming only listed\n" +

@@ -75,8 +75,10 @@ func (e *DictDirError) Unwrap() error { return ErrDict }
 //     listed phones; phones on one line of nonsilence_phones.txt (they share
 //     a tree root) must be told apart by some extra question;
 //   - nonterminals.txt, when present, holds one distinct #nonterm:... a line;
-//   - every file read is, when valid UTF-8, free of white space other than
-//     space, tab and newline (a CR, a no-break space), and ends in a newline.
+//   - every file read is valid UTF-8 with no byte-order mark (stricter than
+//     validate_dict_dir.pl, which lets other encodings through), free of
+//     white space other than space, tab and newline (a CR, a no-break
+//     space), and ends in a newline.
 //
 // On success it writes validate_dict_dir.pl's last line to log (nil: none).
 func ValidateDictDir(dir string, log io.Writer) error {
@@ -189,8 +191,14 @@ func (c *dictCheck) load(name string, required bool) (lines []fileLine, present 
 		}
 		return nil, required
 	}
-	checkSpace := utf8.Valid(data)
+	// A byte-order mark is no white space to Kaldi's split(" "): it sticks
+	// to the first token, so the first word of a lexicon becomes another
+	// word and every use of the real one in the text an OOV.
+	if bytes.HasPrefix(data, utf8BOM) {
+		c.addf(name, 1, "starts with a UTF-8 byte-order mark (bytes EF BB BF), which Kaldi's tools read as part of the first word; remove it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)")
+	}
 	crSeen := false
+	badUTF8 := 0
 	for i, no := 0, 1; i < len(data); no++ {
 		j := bytes.IndexByte(data[i:], '\n')
 		end := len(data)
@@ -201,12 +209,24 @@ func (c *dictCheck) load(name string, required bool) (lines []fileLine, present 
 		if j < 0 {
 			c.addf(name, no, "the last line does not end in a newline")
 		}
+		// validate_dict_dir.pl lets a file in a one-byte encoding through
+		// unchecked; we reject it: words.txt, the LM text and the lexicon
+		// then have to agree byte for byte, and a Latin-1 word in a UTF-8
+		// corpus is a different word that nothing reports.
+		validUTF8 := utf8.ValidString(text)
+		if !validUTF8 {
+			if badUTF8 < maxBadUTF8Lines {
+				col := firstInvalidUTF8(text)
+				c.addf(name, no, "is not valid UTF-8: byte 0x%02X at column %d (in %q); a Latin-1 or other one-byte encoding? convert the file (iconv -f latin1 -t utf-8)", text[col], col+1, clipText(dictFieldAt(text, col)))
+			}
+			badUTF8++
+		}
 		if strings.IndexByte(text, '\r') >= 0 {
 			if !crSeen {
 				c.addf(name, no, "contains a carriage return (^M); Kaldi's files have Unix line ends")
 			}
 			crSeen = true
-		} else if checkSpace {
+		} else if validUTF8 {
 			for _, r := range text {
 				if r != ' ' && r != '\t' && unicode.IsSpace(r) {
 					c.addf(name, no, "contains the white space character %U, which Kaldi's tools do not split on (only space and tab)", r)
@@ -217,7 +237,40 @@ func (c *dictCheck) load(name string, required bool) (lines []fileLine, present 
 		lines = append(lines, fileLine{no, text})
 		i = end + 1
 	}
+	if badUTF8 > maxBadUTF8Lines {
+		c.addf(name, 0, "... and %d more lines that are not valid UTF-8", badUTF8-maxBadUTF8Lines)
+	}
 	return lines, true
+}
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, which some editors put first.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// maxBadUTF8Lines bounds the lines of one file reported as not UTF-8: a
+// file in another encoding has them everywhere.
+const maxBadUTF8Lines = 3
+
+// firstInvalidUTF8 is the byte index of the first invalid UTF-8 sequence
+// in s (len(s) when there is none).
+func firstInvalidUTF8(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// dictFieldAt is the white-space-separated field of s holding byte i.
+func dictFieldAt(s string, i int) string {
+	start := strings.LastIndexAny(s[:i], " \t") + 1
+	end := strings.IndexAny(s[i:], " \t")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
 }
 
 // dictFields splits a line as Perl's split(" ", $_).

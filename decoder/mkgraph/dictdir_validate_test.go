@@ -129,6 +129,59 @@ func TestValidateDictDirProblems(t *testing.T) {
 	}
 }
 
+// A byte-order mark or a byte sequence that is not UTF-8 (a Latin-1 word)
+// in any file of the dir fails validation, naming the file and line:
+// either would make a word or phone that no other file spells that way.
+func TestValidateDictDirEncoding(t *testing.T) {
+	g := goodDict()
+	g["lexiconp.txt"] = "<UNK> 1.0 SPN\nA 1 AH0\nA 1 AH1\nBE 1 B IY1\n"
+	for _, name := range []string{"lexicon.txt", "lexiconp.txt", "silence_phones.txt", "nonsilence_phones.txt", "optional_silence.txt", "extra_questions.txt"} {
+		lines := strings.SplitAfter(g[name], "\n")
+		t.Run(name+" BOM", func(t *testing.T) {
+			dir := writeDict(t, edit(g, name, "\ufeff"+g[name]))
+			wantProblem(t, dir, name+":1: starts with a UTF-8 byte-order mark")
+		})
+		t.Run(name+" Latin-1", func(t *testing.T) {
+			// The last line's first field gets a Latin-1 é (one byte, 0xE9).
+			last := len(lines) - 2
+			bad := append([]string{}, lines...)
+			bad[last] = strings.Replace(bad[last], " ", "\xe9 ", 1)
+			if !strings.Contains(bad[last], "\xe9") {
+				bad[last] = strings.Replace(bad[last], "\n", "\xe9\n", 1)
+			}
+			dir := writeDict(t, edit(g, name, strings.Join(bad, "")))
+			wantProblem(t, dir, fmt.Sprintf("%s:%d: is not valid UTF-8: byte 0xE9", name, last+1))
+		})
+	}
+	// A whole file in Latin-1 reports a few lines and counts the rest.
+	var lex strings.Builder
+	lex.WriteString("<UNK> SPN\n")
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&lex, "CAF\xc9%d AH0\n", i)
+	}
+	dir := writeDict(t, edit(g, "lexicon.txt", lex.String()))
+	wantProblem(t, dir, "lexicon.txt:2: is not valid UTF-8: byte 0xC9 at column 4 (in \"CAF\\xc90\")")
+	wantProblem(t, dir, "lexicon.txt: ... and 7 more lines that are not valid UTF-8")
+}
+
+// wantProblem fails unless validating dir reports a problem starting with
+// want (its file relative to dir).
+func wantProblem(t *testing.T, dir, want string) {
+	t.Helper()
+	err := ValidateDictDir(dir, nil)
+	var de *DictDirError
+	if !errors.As(err, &de) {
+		t.Fatalf("error %v (%T), want a *DictDirError", err, err)
+	}
+	want = filepath.Join(dir, want)
+	for _, p := range de.Problems {
+		if strings.HasPrefix(p.String(), want) {
+			return
+		}
+	}
+	t.Errorf("no problem %q in:\n%v", want, err)
+}
+
 // All problems are reported, not just the first, and the message is
 // bounded.
 func TestValidateDictDirReportsAll(t *testing.T) {

@@ -187,7 +187,10 @@ func writeConstFstFile(path string, f *fst.VectorFst) error {
 // "builtin:digits-no-oh" for DigitsDict), makes the lang directory and
 // writes it to langDir; with monoDir set it also writes the monophone
 // tree and transition model (monoDir/tree, monoDir/final.mdl) that
-// gmm-init-mono would start from.
+// gmm-init-mono would start from. A dict directory is first validated as
+// prepare_lang.sh does (ValidateDictDir; a *DictDirError on failure)
+// unless opt.SkipValidation: ReadDictDir alone reads a repeated lexicon
+// line, or a lexiconp.txt that disagrees with lexicon.txt, without a word.
 func PrepareLangDir(dictDir, oov, langDir, monoDir string, opt LangOptions) (*Lang, error) {
 	var d *Dict
 	var err error
@@ -197,6 +200,11 @@ func PrepareLangDir(dictDir, oov, langDir, monoDir string, opt LangOptions) (*La
 	case "builtin:digits-no-oh":
 		d = DigitsDict(false)
 	default:
+		if !opt.SkipValidation {
+			if err := ValidateDictDir(dictDir, nil); err != nil {
+				return nil, err
+			}
+		}
 		if d, err = ReadDictDir(dictDir); err != nil {
 			return nil, err
 		}

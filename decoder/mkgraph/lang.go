@@ -19,6 +19,12 @@ type LangOptions struct {
 	NumSilStates            int     // --num-sil-states (5)
 	NumNonsilStates         int     // --num-nonsil-states (3)
 	ShareSilencePhones      bool    // --share-silence-phones (false)
+	// SkipValidation (--skip-validation, false) builds the lang dir from a
+	// dict dir that ValidateDictDir rejects. prepare_lang.sh has no such
+	// option: it always runs validate_dict_dir.pl first. The escape is for
+	// a dict dir in a one-byte encoding, which validate_dict_dir.pl allows
+	// and we do not.
+	SkipValidation bool
 }
 
 // DefaultLangOptions are prepare_lang.sh's defaults.
@@ -33,6 +39,7 @@ func (o *LangOptions) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.NumSilStates, "num-sil-states", o.NumSilStates, "Number of emitting states of silence phones")
 	fs.IntVar(&o.NumNonsilStates, "num-nonsil-states", o.NumNonsilStates, "Number of emitting states of other phones")
 	fs.BoolVar(&o.ShareSilencePhones, "share-silence-phones", o.ShareSilencePhones, "All silence phones form one set whose tree root is not-shared not-split (and share pdfs in the monophone tree)")
+	fs.BoolVar(&o.SkipValidation, "skip-validation", o.SkipValidation, "Do not check the dict dir as validate-dict-dir does before building (prepare_lang.sh always checks; use only for a dict dir known good whose encoding is not UTF-8)")
 }
 
 // Lang is a lang directory in memory.

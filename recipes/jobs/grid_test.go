@@ -169,20 +169,42 @@ func TestSlurmMissingSbatch(t *testing.T) {
 	}
 }
 
+// The cancel comes once the job is running (it says so through a gate), so
+// sbatch has printed the job id that scancel needs, whatever the machine's
+// load; the job waits on the gate, so it cannot end before the cancel.
 func TestSlurmCancel(t *testing.T) {
 	rec := fakeQueue(t, "FAKE_SBATCH_RECORD")
 	dir := t.TempDir()
+	gate := newJobGate(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(500*time.Millisecond, cancel)
+	defer cancel()
 	var stderr bytes.Buffer
 	g := &Grid{Queue: Slurm, Stderr: &stderr, Cwd: dir, LogWait: []time.Duration{}}
-	code := Execute(ctx, g, "slurm.pl", []string{"x.log", "sleep", "2"}, &stderr)
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(ctx, g, "slurm.pl", append([]string{"x.log"}, gate.command()...), &stderr)
+	}()
+	gate.waitStarted(t, done, stderr.String)
+	cancel()
+	code := <-done // the fake sbatch ends on SIGTERM at once
 	if code != 1 || !strings.Contains(stderr.String(), "interrupted; cancelled job") {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 	b, _ := os.ReadFile(rec)
 	if !regexp.MustCompile(`(?m)^scancel \d+$`).Match(b) {
 		t.Errorf("scancel not called:\n%s", b)
+	}
+	// The fake scancel only records: let the job end, and wait for its
+	// log's last line, so that it writes nothing into dir once the test
+	// removes it.
+	gate.release()
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
+		if st, _ := ReadEndStatus(filepath.Join(dir, "x.log")); st.Found {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the released job wrote no end line in %v", hangGuard)
+		}
 	}
 }
 

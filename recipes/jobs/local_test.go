@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -219,18 +220,32 @@ func TestRunPLPick(t *testing.T) {
 }
 
 // Cancelling (SIGINT/SIGTERM in the command) kills running jobs and they count as failed.
+// The job waits on a gate that is never opened, so only the kill ends it;
+// the cancel comes once the job has said it is running, not after a delay.
 func TestRunPLCancel(t *testing.T) {
 	dir := t.TempDir()
+	gate := newJobGate(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
 	var stderr bytes.Buffer
-	start := time.Now()
-	code := Execute(ctx, &Local{Stderr: &stderr}, "run.pl", []string{filepath.Join(dir, "s.log"), "sleep", "20", "|", "cat"}, &stderr)
-	if code != 1 || time.Since(start) > 10*time.Second {
-		t.Errorf("exit %d after %v", code, time.Since(start))
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(ctx, &Local{Stderr: &stderr}, "run.pl", append([]string{filepath.Join(dir, "s.log")}, gate.command()...), &stderr)
+	}()
+	gate.waitStarted(t, done, stderr.String)
+	cancel()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(hangGuard):
+		gate.release()
+		t.Fatalf("run.pl still running %v after the cancel: the job was not killed", hangGuard)
+	}
+	if code != 1 {
+		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 	st, _ := ReadEndStatus(filepath.Join(dir, "s.log"))
-	if !st.Found || st.OK() {
-		t.Errorf("status %+v", st)
+	if !st.Found || st.OK() || st.Signal != int(syscall.SIGTERM) {
+		t.Errorf("status %+v, want the job killed by SIGTERM", st)
 	}
 }

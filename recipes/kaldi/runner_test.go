@@ -87,7 +87,7 @@ func TestKillAndRerun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the --quick recipe twice more (minutes); run without -short")
 	}
-	args := quickArgs
+	args := quickArgs()
 	ref, _ := quickRun(t)
 	want := readResults(t, ref)
 

@@ -37,6 +37,7 @@
 #   --hyp-filtering-cmd C   filter for the hypotheses (default: found in local/ as above, else cat)
 #   --strode PATH           strode binary (default: $STRODE, else bin/strode, built when stale)
 #   --stage N               0: decode the lattices to text; 1: only score existing text (default 0)
+#   --max-jobs N            LM weight x penalty pairs scored at once (default: the CPUs, nproc)
 set -euo pipefail
 
 min_lmwt=7
@@ -47,6 +48,7 @@ ref_filtering_cmd=
 hyp_filtering_cmd=
 strode=
 stage=0
+max_jobs=
 cmd=run.pl  # accepted for Kaldi compatibility; scoring runs locally
 
 . "$(dirname "$0")/parse_options.sh"
@@ -88,30 +90,49 @@ $ref_filtering_cmd < "$data/text" > "$sk/test_filt.txt" \
   || { echo "$0: filtering the reference with '$ref_filtering_cmd' failed" >&2; exit 1; }
 cp "$sk/test_filt.txt" "$dir/scoring/test_filt.txt"
 
+# One pair: its best paths as text, then compute-wer on them. The pairs are
+# independent, so they run --max-jobs at a time, as score_kaldi.sh runs its
+# LM weights as one job array through $cmd.
+score_pair() {
+  local lmwt=$1 wip=$2 hyp=$sk/penalty_$2/$1.txt log=$dir/scoring/log/best_path.$1.$2.log
+  if [ "$stage" -le 0 ]; then
+    # shellcheck disable=SC2086
+    gunzip -c "${lats[@]}" \
+      | "$strode" lattice-scale --inv-acoustic-scale="$lmwt" ark:- ark:- 2>"$log.scale" \
+      | "$strode" lattice-add-penalty --word-ins-penalty="$wip" ark:- ark:- 2>"$log.penalty" \
+      | "$strode" lattice-best-path --word-symbol-table="$symtab" ark:- ark,t:- 2>"$log" \
+      | "$strode" int2sym --print-args=false --field=2- "$symtab" 2>"$log.int2sym" \
+      | $hyp_filtering_cmd > "$hyp" \
+      || { echo "$0: decoding lattices failed at LM weight $lmwt, penalty $wip (see $log*)" >&2; return 1; }
+    cp "$hyp" "$dir/scoring/penalty_$wip/$lmwt.txt"
+  elif [ ! -f "$hyp" ] && [ -f "$dir/scoring/penalty_$wip/$lmwt.txt" ]; then
+    # A decode dir scored before scoring_kaldi/ was written.
+    cp "$dir/scoring/penalty_$wip/$lmwt.txt" "$hyp"
+  fi
+  "$strode" compute-wer --text --mode=present "ark:$sk/test_filt.txt" "ark,p:$hyp" \
+    > "$dir/wer_${lmwt}_${wip}" 2>"$dir/scoring/log/score.$lmwt.$wip.log" \
+    || { echo "$0: compute-wer failed (see $dir/scoring/log/score.$lmwt.$wip.log)" >&2; return 1; }
+}
+
+[ -n "$max_jobs" ] || max_jobs=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+case "$max_jobs" in ''|*[!0-9]*|0) echo "$0: --max-jobs takes a positive whole number, not '$max_jobs'" >&2; exit 1 ;; esac
+# The oldest pair is waited for when --max-jobs run (plain wait PID, so bash 3 will do).
+pids=() failed=0
 for wip in $wips; do
   mkdir -p "$sk/penalty_$wip" "$dir/scoring/penalty_$wip"
   for lmwt in $(seq "$min_lmwt" "$max_lmwt"); do
-    hyp=$sk/penalty_$wip/$lmwt.txt
-    if [ "$stage" -le 0 ]; then
-      log=$dir/scoring/log/best_path.$lmwt.$wip.log
-      # shellcheck disable=SC2086
-      gunzip -c "${lats[@]}" \
-        | "$strode" lattice-scale --inv-acoustic-scale="$lmwt" ark:- ark:- 2>"$log.scale" \
-        | "$strode" lattice-add-penalty --word-ins-penalty="$wip" ark:- ark:- 2>"$log.penalty" \
-        | "$strode" lattice-best-path --word-symbol-table="$symtab" ark:- ark,t:- 2>"$log" \
-        | "$strode" int2sym --print-args=false --field=2- "$symtab" 2>"$log.int2sym" \
-        | $hyp_filtering_cmd > "$hyp" \
-        || { echo "$0: decoding lattices failed at LM weight $lmwt, penalty $wip (see $log*)" >&2; exit 1; }
-      cp "$hyp" "$dir/scoring/penalty_$wip/$lmwt.txt"
-    elif [ ! -f "$hyp" ] && [ -f "$dir/scoring/penalty_$wip/$lmwt.txt" ]; then
-      # A decode dir scored before scoring_kaldi/ was written.
-      cp "$dir/scoring/penalty_$wip/$lmwt.txt" "$hyp"
+    if [ ${#pids[@]} -ge "$max_jobs" ]; then
+      wait "${pids[0]}" || failed=1
+      pids=("${pids[@]:1}")
     fi
-    "$strode" compute-wer --text --mode=present "ark:$sk/test_filt.txt" "ark,p:$hyp" \
-      > "$dir/wer_${lmwt}_${wip}" 2>"$dir/scoring/log/score.$lmwt.$wip.log" \
-      || { echo "$0: compute-wer failed (see $dir/scoring/log/score.$lmwt.$wip.log)" >&2; exit 1; }
+    score_pair "$lmwt" "$wip" &
+    pids+=($!)
   done
 done
+for pid in ${pids[@]+"${pids[@]}"}; do
+  wait "$pid" || failed=1
+done
+[ "$failed" = 0 ] || exit 1
 
 # best_wer: the lowest %WER over all files, as utils/best_wer.sh (first on ties).
 # Candidates in score_kaldi.sh's order: penalty-major, LM weight ascending.

@@ -19,8 +19,7 @@ import (
 // GMM. Twelve training speakers (240 sentences, 12 minutes of audio) give weak
 // networks whose output leans on a trigram of 240 sentences: measured 93.7 % (sru)
 // and 85.9 % (strode); the GMM, which needs less data, 79.6 %. The CI
-// configuration (strode alone, 4 epochs, 20 GMM iterations) measured 90.3 %
-// and 82.8 % (GMM). The bars catch a broken pipeline (lang, LM, graph, flat
+// configuration (ciOptions) measured 89.97 % and 84.33 % (GMM). The bars catch a broken pipeline (lang, LM, graph, flat
 // start, training, decoding or scoring: nothing recognised is 100 %), not a
 // weak model; the larger runs in RESULTS.md measure the models.
 const (
@@ -35,9 +34,12 @@ const (
 // iterations of the GMM flat start instead of 40: 70 s on 2 idle cores. The
 // model is causal (--causal: online CMVN, no look-ahead), so that dev is also
 // decoded online, from the audio in 0.18 s chunks, and its 1-best compared
-// with the offline decode's (measured: 60 of 60 the same; 89.34 % WER both,
-// 90.60 % after the fused float32 head changed its last bits).
-var ciOptions = []string{"--quick-train-speakers", "10", "--models", "strode", "--pipeline-opts", "--epochs 3 --mono-iters 15 --causal true"}
+// with the offline decode's (measured: 60 of 60 the same). Three epochs keep
+// the learning rate fixed (--newbob false, as the FSDD recipe): newbob halves
+// it after the second and the model ends at 96.55 % WER, half a point under
+// quickMaxWER, where any change of the training's last bits could cross it;
+// with the rate fixed, 89.97 % (GMM 84.33 %, the same flat start).
+var ciOptions = []string{"--quick-train-speakers", "10", "--models", "strode", "--pipeline-opts", "--epochs 3 --mono-iters 15 --causal true --newbob false"}
 
 // minOnlineSame is the share of dev utterances whose online 1-best must be
 // the offline decode's (percent).

@@ -229,6 +229,12 @@ func open(ctx context.Context, c *Corpus, o Options) (io.ReadCloser, int64, erro
 	req.Header.Set("User-Agent", "strode-"+c.Command)
 	resp, err := client.Do(req)
 	if err != nil {
+		// A server that takes the request and never answers is a stall
+		// too, whatever the machine's load made of the header wait.
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
+			return nil, 0, fmt.Errorf("%w: GET %s: no response for %v", ErrStalled, o.URL, o.StallTimeout)
+		}
 		return nil, 0, err
 	}
 	if resp.StatusCode != http.StatusOK {

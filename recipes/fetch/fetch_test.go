@@ -290,6 +290,31 @@ func TestFetchStalled(t *testing.T) {
 	assertNoCache(t, parent, dest)
 }
 
+// A server that never sends its response headers stalls the download as
+// surely as one that stops sending the body: both the transport's header
+// timeout and the stall watcher report ErrStalled, so a busy machine that
+// lets one fire before the other changes nothing.
+func TestFetchNoResponseIsStall(t *testing.T) {
+	testOver := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-testOver:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(testOver) })
+	parent := t.TempDir()
+	dest := filepath.Join(parent, "toy762")
+	o := testOptions(srv.URL, sumsOf(treeFiles(1, 1)))
+	o.StallTimeout = 200 * time.Millisecond
+	_, err := Fetch(context.Background(), treeCorpus(), dest, o)
+	if !errors.Is(err, ErrStalled) { // the transport's header timeout or the watcher, whichever comes first
+		t.Fatalf("error %v, want a stall", err)
+	}
+	assertNoCache(t, parent, dest)
+}
+
 // A file:// URL or a plain path reads a local archive (the by-hand route);
 // an empty destination folder is filled, one holding something else is
 // refused, and a killed run's leftovers are cleared.

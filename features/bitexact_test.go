@@ -112,3 +112,50 @@ func TestBitExactFraction(t *testing.T) {
 		})
 	}
 }
+
+func TestBitExactDiag(t *testing.T) {
+	dir := shareddata.Dir(t, "kaldi-golden")
+	fo := DefaultFbankOptions()
+	fo.Frame.Dither = 0
+	fo.Mel.NumBins = 40
+	fo.UseEnergy = true
+	comp, _ := NewFbank(fo)
+	off, _ := NewOffline(comp)
+	want := map[string]binMatrix{}
+	for _, m := range readBinaryArk(t, filepath.Join(dir, "fbank40e.ark")) {
+		want[m.key] = m
+	}
+	hist := map[int]int{}
+	for _, kv := range readScp(t, filepath.Join(dir, "wav.scp")) {
+		w := readWaveFile(t, filepath.Join(dir, kv[1]))
+		data, rows, _ := off.Compute(nil, kv[0], w.Data[0], w.SampFreq, 1)
+		m := want[kv[0]]
+		for r := 0; r < rows; r++ {
+			bad := 0
+			s := ""
+			for c := 0; c < 41; c++ {
+				i := r*41 + c
+				if data[i] != float32(m.data[i]) {
+					bad++
+					s += fmt.Sprintf(" %d:%d", c, int64(math.Float32bits(data[i]))-int64(math.Float32bits(float32(m.data[i]))))
+				}
+			}
+			hist[bad]++
+			if bad > 0 && kv[0] == "s_utt1" {
+				t.Logf("%s row %d energy %.2f (kaldi %.2f) bad %d:%s", kv[0], r, data[r*41], m.data[r*41], bad, s)
+			}
+		}
+	}
+	t.Logf("hist %v", hist)
+}
+
+func TestLogfVsLog(t *testing.T) {
+	diff := 0
+	for i := 0; i < 1000000; i++ {
+		x := math.Float32frombits(uint32(0x00800000 + uint64(i)*2127))
+		if logf(x) != float32(math.Log(float64(x))) {
+			diff++
+		}
+	}
+	t.Logf("logf differs from rounded log on %d of 1e6", diff)
+}

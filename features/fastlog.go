@@ -65,6 +65,12 @@ func log32(x float64) float32 {
 func logFloor(dst []float32, src []float64) {
 	dst = dst[:len(src)]
 	done := 0
+	if useGlibcLogf {
+		for i, v := range src {
+			dst[i] = logf(max(float32(v), float32Epsilon))
+		}
+		return
+	}
 	if useAVX2 {
 		// The kernel handles positive finite floats; an energy that
 		// overflows float or is NaN takes the scalar path.
@@ -83,3 +89,5 @@ func logFloor(dst []float32, src []float64) {
 		dst[i] = log32(max(float64(float32(src[i])), float32Epsilon))
 	}
 }
+
+var useGlibcLogf = true

@@ -33,9 +33,13 @@ func (o *MelBanksOptions) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Debug, "debug-mel", o.Debug, "Print out debugging information for mel bin computation")
 }
 
-// MelScale is Kaldi's MelScale, 1127·ln(1 + f/700), in float as Kaldi.
+// MelScale is Kaldi's MelScale, 1127·ln(1 + f/700), in float as Kaldi:
+// 1127.0f * logf(1.0f + freq / 700.0f) (mel-computations.h), with glibc's
+// logf, whose occasional last-bit difference from the correctly rounded
+// log would move a filter weight by an ulp and every frame's energy in
+// that filter with it.
 func MelScale(freq float32) float32 {
-	return 1127 * float32(math.Log(float64(1+freq/700)))
+	return 1127 * logf(1+freq/700)
 }
 
 // InverseMelScale is Kaldi's InverseMelScale, 700·(e^{m/1127} − 1).
@@ -86,6 +90,7 @@ type MelBanks struct {
 type melBin struct {
 	offset int // first FFT bin
 	w      []float64
+	w32    []float32 // w in float, as Kaldi stores it
 }
 
 // NewMelBanks builds the filters for a frame configuration and VTLN warp
@@ -183,6 +188,10 @@ func NewMelBanks(o MelBanksOptions, frame FrameExtractionOptions, vtlnWarp float
 		start := len(mb.weights)
 		mb.weights = append(mb.weights, b.w...)
 		mb.bins[i].w = mb.weights[start:len(mb.weights):len(mb.weights)]
+		mb.bins[i].w32 = make([]float32, len(b.w))
+		for j, v := range b.w {
+			mb.bins[i].w32[j] = float32(v)
+		}
 	}
 	return mb, nil
 }
@@ -194,11 +203,10 @@ func (mb *MelBanks) NumBins() int { return len(mb.bins) }
 // (bin k of frame l at pow[k·8+l], from the batched FFT): energies[l] gets
 // frame l's filter outputs. The sums are in double, as Compute's.
 func (mb *MelBanks) computeBatch(pow []float32, energies [][]float64) {
-	var e [batchLanes]float64
 	for i, b := range mb.bins {
-		melBatch(pow[b.offset*batchLanes:], b.w, &e)
+		p := pow[b.offset*batchLanes:]
 		for l, out := range energies {
-			v := e[l]
+			v := float64(sdotKaldi(b.w32, p[l:], batchLanes))
 			if mb.htkMode && v < 1 {
 				v = 1 // HTK-like flooring
 			}
@@ -211,22 +219,9 @@ func (mb *MelBanks) computeBatch(pow []float32, energies [][]float64) {
 // n/2+1 bins into out (length NumBins).
 func (mb *MelBanks) Compute(spectrum []float64, out []float64) {
 	for i, b := range mb.bins {
-		w := b.w
-		s := spectrum[b.offset : b.offset+len(w)]
-		// Four partial sums in double (Kaldi's order is the BLAS kernel's
-		// anyway; a double sum rounded to float does not see the order).
-		var e0, e1, e2, e3 float64
-		j := 0
-		for ; j+4 <= len(w); j += 4 {
-			e0 += w[j] * s[j]
-			e1 += w[j+1] * s[j+1]
-			e2 += w[j+2] * s[j+2]
-			e3 += w[j+3] * s[j+3]
-		}
-		for ; j < len(w); j++ {
-			e0 += w[j] * s[j]
-		}
-		e := (e0 + e1) + (e2 + e3)
+		// Kaldi's MelBanks::Compute: VecVec(weights, spectrum) in float,
+		// that is OpenBLAS's sdot (see sdotKaldi).
+		e := float64(sdotKaldi(b.w32, spectrum[b.offset:], 1))
 		if mb.htkMode && e < 1 {
 			e = 1 // HTK-like flooring
 		}

@@ -51,7 +51,10 @@ type Mfcc struct {
 	mel         melCache
 	fft         *powerSpectrum
 	dct         []float64 // NumCeps × NumBins, row-major
+	dct32       []float32 // the same in float, as Kaldi's dct_matrix_
 	lifter      []float64
+	lifter32    []float32
+	ceps        []float32
 	spectrum    []float64
 	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
@@ -98,10 +101,19 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 			m.dct[k*nb+n] = float64(v)
 		}
 	}
+	m.dct32 = make([]float32, len(m.dct))
+	for i, v := range m.dct {
+		m.dct32[i] = float32(v)
+	}
+	m.ceps = make([]float32, o.NumCeps)
 	if q := float32(o.CepstralLifter); q != 0 {
 		m.lifter = make([]float64, o.NumCeps)
 		for i := range m.lifter {
 			m.lifter[i] = float64(float32(1 + 0.5*float64(q)*math.Sin(math.Pi*float64(i)/float64(q))))
+		}
+		m.lifter32 = make([]float32, len(m.lifter))
+		for i, v := range m.lifter {
+			m.lifter32[i] = float32(v)
 		}
 	}
 	if o.EnergyFloor > 0 {
@@ -176,21 +188,15 @@ func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []floa
 	// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
 	logE := m.logE[:len(energies)]
 	logFloor(logE, energies)
-	for i, e := range logE {
-		energies[i] = float64(e)
-	}
-	nb := len(energies)
 	out = out[:o.NumCeps]
-	for k := range out {
-		row := m.dct[k*nb : (k+1)*nb]
-		var s float64
-		for n, e := range energies {
-			s += row[n] * e
+	// Kaldi: mfcc->AddMatVec(1.0, dct_matrix_, kNoTrans, mel_energies,
+	// 0.0), a float cblas_sgemv (see sgemvKaldi), then
+	// mfcc->MulElements(lifter_coeffs_) in float.
+	sgemvKaldi(m.dct32, o.NumCeps, len(logE), logE, out)
+	if m.lifter32 != nil {
+		for k, l := range m.lifter32 {
+			out[k] *= l
 		}
-		if m.lifter != nil {
-			s *= m.lifter[k]
-		}
-		out[k] = float32(s)
 	}
 	if o.UseEnergy {
 		if o.EnergyFloor > 0 && rawLogEnergy < m.logEnergyFl {

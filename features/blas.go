@@ -38,12 +38,35 @@ func sdotKaldi[T float32 | float64](x []float32, y []T, stride int) float32 {
 	}
 	_ = y[(n-1)*stride]
 	n1 := n &^ 31
+	if tailVariant > 0 {
+		var k float32
+		if n1 > 0 {
+			if useSKX {
+				k = sdotKernelSKX(x[:n1], y, stride)
+			} else {
+				k = sdotKernel16(x[:n1], y, stride)
+			}
+		}
+		var d float32
+		for i := n1; i < n; i++ {
+			if tailVariant == 1 {
+				d = fmaf(float32(y[i*stride]), x[i], d)
+			} else {
+				d += mul32(float32(y[i*stride]), x[i])
+			}
+		}
+		return d + k
+	}
 	var dot float64
 	for i := n1; i < n; i++ {
 		dot += float64(mul32(float32(y[i*stride]), x[i]))
 	}
 	if n1 > 0 {
-		dot += float64(sdotKernel16(x[:n1], y, stride))
+		if useSKX {
+			dot += float64(sdotKernelSKX(x[:n1], y, stride))
+		} else {
+			dot += float64(sdotKernel16(x[:n1], y, stride))
+		}
 	}
 	return float32(dot)
 }
@@ -56,7 +79,11 @@ func sdotKernel16[T float32 | float64](x []float32, y []T, stride int) float32 {
 		for k := range acc {
 			for l := range acc[k] {
 				j := i + 8*k + l
-				acc[k][l] = fmaf(float32(y[j*stride]), x[j], acc[k][l])
+				if kernelNoFMA {
+					acc[k][l] += mul32(float32(y[j*stride]), x[j])
+				} else {
+					acc[k][l] = fmaf(float32(y[j*stride]), x[j], acc[k][l])
+				}
 			}
 		}
 	}
@@ -86,6 +113,52 @@ func sdotKernel16[T float32 | float64](x []float32, y []T, stride int) float32 {
 // by plain C code (compiled with FMA contraction for the Haswell target).
 func sgemvKaldi(a []float32, rows, cols int, x, y []float32) {
 	y = y[:rows]
+	switch dctVariant {
+	case 8:
+		nb := cols - cols%4
+		for r := range y {
+			row := a[r*cols : (r+1)*cols]
+			var temp float32
+			for i := 0; i < nb; i += 4 {
+				temp += ((mul32(row[i], x[i]) + mul32(row[i+1], x[i+1])) + mul32(row[i+2], x[i+2])) + mul32(row[i+3], x[i+3])
+			}
+			var t float32
+			for i := nb; i < cols; i++ {
+				if i == nb {
+					t = mul32(row[i], x[i])
+				} else {
+					t += mul32(row[i], x[i])
+				}
+			}
+			if nb < cols {
+				temp += t
+			}
+			y[r] = temp
+		}
+		return
+	case 1:
+		for r := range y {
+			var s float64
+			for c := 0; c < cols; c++ {
+				s += float64(a[r*cols+c]) * float64(x[c])
+			}
+			y[r] = float32(s)
+		}
+		return
+	case 4, 5:
+		for r := range y {
+			var s float32
+			for c := 0; c < cols; c++ {
+				if dctVariant == 4 {
+					s = fmaf(a[r*cols+c], x[c], s)
+				} else {
+					s += mul32(a[r*cols+c], x[c])
+				}
+			}
+			y[r] = s
+		}
+		return
+	}
 	clear(y)
 	m3 := cols & 3
 	nb := cols - m3 // cols < NBMAX (4096): one block
@@ -113,9 +186,26 @@ func sgemvKaldi(a []float32, rows, cols int, x, y []float32) {
 	xt := x[nb:cols]
 	for r := range y {
 		at := a[r*cols+nb : r*cols+cols]
+		if dctVariant == 6 || dctVariant == 7 {
+			var t float32
+			switch m3 {
+			case 1:
+				t = mul32(at[0], xt[0])
+			case 2:
+				t = fmaf(at[0], xt[0], mul32(at[1], xt[1]))
+			case 3:
+				t = fmaf(at[2], xt[2], fmaf(at[0], xt[0], mul32(at[1], xt[1])))
+			}
+			y[r] += t
+			continue
+		}
 		t := mul32(at[0], xt[0])
 		for c := 1; c < m3; c++ {
-			t = fmaf(at[c], xt[c], t)
+			if dctVariant == 3 {
+				t += mul32(at[c], xt[c])
+			} else {
+				t = fmaf(at[c], xt[c], t)
+			}
 		}
 		y[r] += t
 	}
@@ -127,6 +217,9 @@ func sgemvKaldi(a []float32, rows, cols int, x, y []float32) {
 // (lane l + lane l+4) and two horizontal adds.
 func sgemvT4x4(a, x []float32) float32 {
 	n := len(a)
+	if dctVariant == 2 || dctVariant == 7 {
+		return sgemvT4x2(a, x)
+	}
 	var acc [8]float32
 	i := 0
 	if n&4 != 0 {
@@ -191,3 +284,45 @@ func sgemvT4x1(a, x []float32) float32 {
 	}
 	return (v[0] + v[1]) + (v[2] + v[3])
 }
+
+// sdotKernelSKX is sdot_microk_skylakex-2.c's kernel (len(x) a multiple of
+// 32).
+func sdotKernelSKX[T float32 | float64](x []float32, y []T, stride int) float32 {
+	n1 := len(x)
+	n64 := n1 &^ 63
+	var a [64]float32
+	i := 0
+	for ; i < n64; i += 64 {
+		for j := range a {
+			a[j] = fmaf(float32(y[(i+j)*stride]), x[i+j], a[j])
+		}
+	}
+	var acc [32]float32
+	for r := 0; r < 4; r++ {
+		for j := 0; j < 8; j++ {
+			acc[8*r+j] = a[16*r+j] + a[16*r+8+j]
+		}
+	}
+	for ; i < n1; i += 32 {
+		for j := range acc {
+			acc[j] = fmaf(float32(y[(i+j)*stride]), x[i+j], acc[j])
+		}
+	}
+	var s [8]float32
+	for j := range s {
+		s[j] = ((acc[j] + acc[8+j]) + acc[16+j]) + acc[24+j]
+	}
+	var h [4]float32
+	for j := range h {
+		h[j] = s[j] + s[4+j]
+	}
+	return (h[0] + h[1]) + (h[2] + h[3])
+}
+
+var useSKX = false
+
+var tailVariant = 0
+
+var dctVariant = 8
+
+var kernelNoFMA = false

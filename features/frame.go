@@ -388,11 +388,30 @@ func (e *frameExtractor) frameMeans(wave []float32, r0, k int, means *[batchLane
 // energies before the log.
 const float32Epsilon = 1.1920928955078125e-07
 
-// logEnergy is log(max(Σx², FLT_EPSILON)).
+// logEnergy is Kaldi's log(max(VecVec(x, x), FLT_EPSILON)): the float dot
+// product as OpenBLAS's sdot computes it (sdotKaldi) and glibc's logf.
 func logEnergy(x []float32) float32 {
-	var e float64
-	for _, v := range x {
-		e += float64(v) * float64(v)
+	switch energyVariant {
+	case 0:
+		var e float64
+		for _, v := range x {
+			e += float64(v) * float64(v)
+		}
+		return logf(max(float32(e), float32Epsilon))
+	case 2:
+		var e float64
+		for _, v := range x {
+			e += float64(v * v)
+		}
+		return logf(max(float32(e), float32Epsilon))
+	case 3:
+		var e float32
+		for _, v := range x {
+			e += v * v
+		}
+		return logf(max(e, float32Epsilon))
 	}
-	return log32(max(float64(float32(e)), float32Epsilon))
+	return logf(max(sdotKaldi(x, x, 1), float32Epsilon))
 }
+
+var energyVariant = 1

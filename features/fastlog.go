@@ -59,35 +59,16 @@ func log32(x float64) float32 {
 	return float32(float64(float64(exp-1023)*math.Ln2) + logTab[j] + (a + q))
 }
 
-// logFloor writes dst[i] = log32(max(float64(float32(src[i])), FLT_EPSILON)),
-// the floored float log the features take of mel energies, with AVX2 four
-// values at a time where available (bit-identical to log32).
+// logFloor writes dst[i] = logf(max(float32(src[i]), FLT_EPSILON)):
+// Kaldi's ApplyFloor(FLT_EPSILON) and ApplyLog on the float mel energies.
+// Kaldi's Log(float) is glibc's logf, which is not always the correctly
+// rounded log that log32 (and its AVX2 kernel, logFloorVec) computes; on
+// kaldi-golden's fbank40e the correctly rounded log misses Kaldi's
+// log-energy on 100 of 612 frames where logf misses 12, so the features
+// use logf (see logf.go).
 func logFloor(dst []float32, src []float64) {
 	dst = dst[:len(src)]
-	done := 0
-	if useGlibcLogf {
-		for i, v := range src {
-			dst[i] = logf(max(float32(v), float32Epsilon))
-		}
-		return
-	}
-	if useAVX2 {
-		// The kernel handles positive finite floats; an energy that
-		// overflows float or is NaN takes the scalar path.
-		ok := true
-		for _, v := range src {
-			if !(v < math.MaxFloat32) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			done = logFloorVec(dst, src)
-		}
-	}
-	for i := done; i < len(src); i++ {
-		dst[i] = log32(max(float64(float32(src[i])), float32Epsilon))
+	for i, v := range src {
+		dst[i] = logf(max(float32(v), float32Epsilon))
 	}
 }
-
-var useGlibcLogf = true

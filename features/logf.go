@@ -70,25 +70,3 @@ const logfLn2 = 0x1.62e42fefa39efp-1
 // logfPoly is __logf_data.poly: log1p(r) ≈ r + A0·r² … (the first-order
 // coefficient is 1).
 var logfPoly = [3]float64{-0x1.00ea348b88334p-2, 0x1.5575b0be00b6ap-2, -0x1.ffffef20a4123p-2}
-
-// logNoFMA is logf without fused operations (glibc's generic build).
-func logNoFMA(x float32) float32 {
-	ix := math.Float32bits(x)
-	if ix == 0x3f800000 {
-		return 0
-	}
-	const off = 0x3f330000
-	tmp := ix - off
-	i := (tmp >> (23 - 4)) % 16
-	k := int32(tmp) >> 23
-	iz := ix - (tmp & 0xff800000)
-	t := &logfTab[i]
-	z := float64(math.Float32frombits(iz))
-	r := float64(z*t[0]) - 1
-	y0 := t[1] + float64(float64(k)*logfLn2)
-	r2 := float64(r * r)
-	y := float64(logfPoly[1]*r) + logfPoly[2]
-	y = float64(logfPoly[0]*r2) + y
-	y = float64(y*r2) + (y0 + r)
-	return float32(y)
-}

@@ -189,10 +189,10 @@ func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []floa
 	logE := m.logE[:len(energies)]
 	logFloor(logE, energies)
 	out = out[:o.NumCeps]
-	// Kaldi: mfcc->AddMatVec(1.0, dct_matrix_, kNoTrans, mel_energies,
-	// 0.0), a float cblas_sgemv (see sgemvKaldi), then
-	// mfcc->MulElements(lifter_coeffs_) in float.
-	sgemvKaldi(m.dct32, o.NumCeps, len(logE), logE, out)
+	// Kaldi (feature-mfcc.cc): feature->AddMatVec(1.0, dct_matrix_,
+	// kNoTrans, mel_energies_, 0.0), a float cblas_sgemv (see dctKaldi),
+	// then feature->MulElements(lifter_coeffs_), a float product.
+	dctKaldi(m.dct32, o.NumCeps, len(logE), logE, out)
 	if m.lifter32 != nil {
 		for k, l := range m.lifter32 {
 			out[k] *= l

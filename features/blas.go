@@ -3,7 +3,8 @@ package features
 import "math"
 
 // Kaldi's float vector products go through cblas: MelBanks::Compute's
-// VecVec is cblas_sdot, MfccComputer's DCT (AddMatVec) is cblas_sgemv. The
+// VecVec is cblas_sdot (see MelBanks.Compute and blas_test.go's
+// sdotKaldi), MfccComputer's DCT (AddMatVec) is cblas_sgemv. The
 // kaldi-golden and kaldi-mini archives were made by Kaldi linked with
 // Debian 12's OpenBLAS 0.3.21 (../shared/kaldi-golden/MANIFEST.md), so
 // reproducing their float32 values bit for bit means adding the products
@@ -24,65 +25,6 @@ func fmaf(a, b, c float32) float32 {
 // mul32 is a product rounded to float (the conversion keeps the compiler
 // from fusing it into a following addition).
 func mul32(a, b float32) float32 { return float32(a * b) }
-
-// sdotKaldi is OpenBLAS's sdot (kernel/x86_64/sdot.c with the AVX2 micro-
-// kernel sdot_microk_haswell-2.c) of x and y[0], y[stride], … (y holds
-// float values; stride lets the mel filters read the batched,
-// element-major spectra in place). The first n&−32 products go through the
-// micro-kernel (four 8-lane float accumulators, one FMA per element, then
-// a fixed reduction tree); the remaining ones are rounded to float and
-// added one by one to a double, the micro-kernel's float sum is added to
-// that double last, and the result is rounded to float.
-//
-// Measured on kaldi-golden's binary fbank23/fbank40/fbank40e/fbank23_8k
-// archives this order reproduces as many or more log mel energies than a
-// double sum of the exact products (97.37/97.74/97.72/96.19 % against
-// 97.48/97.56/97.54/95.68 %); most mel filters are shorter than 32 bins,
-// where the two differ only by the rounding of each product to float.
-func sdotKaldi[T float32 | float64](x []float32, y []T, stride int) float32 {
-	n := len(x)
-	if n == 0 {
-		return 0
-	}
-	_ = y[(n-1)*stride]
-	n1 := n &^ 31
-	var dot float64
-	for i := n1; i < n; i++ {
-		dot += float64(mul32(float32(y[i*stride]), x[i]))
-	}
-	if n1 > 0 {
-		dot += float64(sdotKernel16(x[:n1], y, stride))
-	}
-	return float32(dot)
-}
-
-// sdotKernel16 is sdot_microk_haswell-2.c's sdot_kernel_16 (len(x) a
-// multiple of 32): element i+8k+l of each block of 32 goes into lane l of
-// accumulator k with vfmadd231ps; then each accumulator's upper four lanes
-// are added to its lower four (vextractf128, vaddps), the four
-// accumulators are added as (a0+a1)+(a2+a3), and two vhaddps finish.
-func sdotKernel16[T float32 | float64](x []float32, y []T, stride int) float32 {
-	var acc [4][8]float32
-	for i := 0; i < len(x); i += 32 {
-		for k := range acc {
-			for l := range acc[k] {
-				j := i + 8*k + l
-				acc[k][l] = fmaf(float32(y[j*stride]), x[j], acc[k][l])
-			}
-		}
-	}
-	var v [4][4]float32
-	for k := range acc {
-		for l := 0; l < 4; l++ {
-			v[k][l] = acc[k][l] + acc[k][l+4]
-		}
-	}
-	var z [4]float32
-	for l := range z {
-		z[l] = (v[0][l] + v[1][l]) + (v[2][l] + v[3][l])
-	}
-	return (z[0] + z[1]) + (z[2] + z[3])
-}
 
 // dctKaldi sets y[r] = Σ_c a[r·cols+c]·x[c] for the row-major rows×cols
 // DCT matrix the way the golden MFCCs were computed by Kaldi's

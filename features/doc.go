@@ -48,12 +48,13 @@
 // the twiddle tables (sincosf.go), Kaldi's float DC removal, pre-emphasis
 // and windowing. The mel scale, the log mel energies and the log-energy use
 // glibc's logf (logf.go), which Kaldi's Log(float) calls and which is not
-// always the correctly rounded log. The mel filters follow OpenBLAS's
-// AVX2 sdot order and the DCT the order of OpenBLAS's C sgemv_t kernel
-// (blas.go); both are chosen by measurement, since the golden data do not
-// record which OpenBLAS kernels ran. On the golden data 97.4 % (23 bins)
-// and 97.7 % (40 bins) of Kaldi's binary fbank values are reproduced bit
-// for bit, the rest within 1.9e-6; kaldi-mini's MFCCs 47 %, within 3.1e-5
+// always the correctly rounded log. The mel filters sum in double (an
+// emulation of OpenBLAS's sdot order gained 0.1 % at two to three times the
+// cost) and the DCT follows the order of OpenBLAS's C sgemv_t kernel
+// (blas.go), chosen by measurement since the golden data do not record
+// which OpenBLAS kernels ran. On the golden data 97.5 % (23 bins) and
+// 97.6 % (40 bins) of Kaldi's binary fbank values are reproduced bit for
+// bit, the rest within 1.9e-6; kaldi-mini's MFCCs 47 %, within 2.8e-5
 // (TestBitExactFraction pins these fractions).
 //
 // # Speed

@@ -69,6 +69,23 @@ func log32(x float64) float32 {
 func logFloor(dst []float32, src []float64) {
 	dst = dst[:len(src)]
 	for i, v := range src {
-		dst[i] = logf(max(float32(v), float32Epsilon))
+		x := max(float32(v), float32Epsilon)
+		ix := math.Float32bits(x)
+		if ix-0x00800000 >= 0x7f800000-0x00800000 || ix == 0x3f800000 {
+			dst[i] = logf(x) // infinite, NaN or 1
+			continue
+		}
+		// logf's normal path written out here, so that the loop's
+		// iterations (independent chains of fused operations) overlap.
+		tmp := ix - logfOff
+		t := &logfTab[(tmp>>(23-4))%16]
+		k := int32(tmp) >> 23
+		z := float64(math.Float32frombits(ix - tmp&0xff800000))
+		r := math.FMA(z, t[0], -1)
+		y0 := math.FMA(float64(k), logfLn2, t[1])
+		r2 := r * r
+		y := math.FMA(logfPoly[1], r, logfPoly[2])
+		y = math.FMA(logfPoly[0], r2, y)
+		dst[i] = float32(math.FMA(y, r2, y0+r))
 	}
 }

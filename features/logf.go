@@ -28,8 +28,7 @@ func logf(x float32) float32 {
 		ix = math.Float32bits(x * 0x1p23)
 		ix -= 23 << 23
 	}
-	const off = 0x3f330000
-	tmp := ix - off
+	tmp := ix - logfOff
 	i := (tmp >> (23 - 4)) % 16
 	k := int32(tmp) >> 23
 	iz := ix - (tmp & 0xff800000)
@@ -66,6 +65,10 @@ var logfTab = [16][2]float64{
 }
 
 const logfLn2 = 0x1.62e42fefa39efp-1
+
+// logfOff is glibc's OFF: the float bits of the start of the subinterval
+// [0x3f330000, 2·0x3f330000) z is reduced to.
+const logfOff = 0x3f330000
 
 // logfPoly is __logf_data.poly: log1p(r) ≈ r + A0·r² … (the first-order
 // coefficient is 1).

@@ -1,7 +1,5 @@
 package features
 
-import "math"
-
 // Kaldi's float vector products go through cblas: MelBanks::Compute's
 // VecVec is cblas_sdot (see MelBanks.Compute and blas_test.go's
 // sdotKaldi), MfccComputer's DCT (AddMatVec) is cblas_sgemv. The
@@ -10,17 +8,8 @@ import "math"
 // reproducing their float32 values bit for bit means adding the products
 // in the order those OpenBLAS kernels add them and rounding where they
 // round. Which kernels ran depends on the CPU OpenBLAS detected, which the
-// manifests do not record; the orders below are the ones that reproduce
-// the archives best (see each function).
-
-// fmaf is a fused multiply-add in float: a·b+c rounded once. The product
-// of two floats is exact in a double, so the double FMA rounded to float
-// differs from a float FMA only when the double result lands exactly
-// halfway between two floats, which sums of these magnitudes practically
-// never do.
-func fmaf(a, b, c float32) float32 {
-	return float32(math.FMA(float64(a), float64(b), float64(c)))
-}
+// manifests do not record; the order below is the one that reproduces the
+// archives best of those measured (see dctKaldi).
 
 // mul32 is a product rounded to float (the conversion keeps the compiler
 // from fusing it into a following addition).

@@ -1,11 +1,21 @@
 package features
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/strode-asr/strode/internal/shareddata"
 )
+
+// fmaf is a fused multiply-add in float: a·b+c rounded once. The product
+// of two floats is exact in a double, so the double FMA rounded to float
+// differs from a float FMA only when the double result lands exactly
+// halfway between two floats, which sums of these magnitudes practically
+// never do.
+func fmaf(a, b, c float32) float32 {
+	return float32(math.FMA(float64(a), float64(b), float64(c)))
+}
 
 // sdotKaldi is OpenBLAS's sdot (kernel/x86_64/sdot.c with the AVX2 micro-
 // kernel sdot_microk_haswell-2.c) of x and y[0], y[stride], … (y holds

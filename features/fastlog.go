@@ -59,27 +59,33 @@ func log32(x float64) float32 {
 	return float32(float64(float64(exp-1023)*math.Ln2) + logTab[j] + (a + q))
 }
 
-// logFloor writes dst[i] = log32(max(float64(float32(src[i])), FLT_EPSILON)),
-// the floored float log the features take of mel energies, with AVX2 four
-// values at a time where available (bit-identical to log32).
+// logFloor writes dst[i] = logf(max(float32(src[i]), FLT_EPSILON)):
+// Kaldi's ApplyFloor(FLT_EPSILON) and ApplyLog on the float mel energies.
+// Kaldi's Log(float) is glibc's logf, which is not always the correctly
+// rounded log that log32 (and its AVX2 kernel, logFloorVec) computes; on
+// kaldi-golden's fbank40e the correctly rounded log misses Kaldi's
+// log-energy on 100 of 612 frames where logf misses 12, so the features
+// use logf (see logf.go).
 func logFloor(dst []float32, src []float64) {
 	dst = dst[:len(src)]
-	done := 0
-	if useAVX2 {
-		// The kernel handles positive finite floats; an energy that
-		// overflows float or is NaN takes the scalar path.
-		ok := true
-		for _, v := range src {
-			if !(v < math.MaxFloat32) {
-				ok = false
-				break
-			}
+	for i, v := range src {
+		x := max(float32(v), float32Epsilon)
+		ix := math.Float32bits(x)
+		if ix-0x00800000 >= 0x7f800000-0x00800000 || ix == 0x3f800000 {
+			dst[i] = logf(x) // infinite, NaN or 1
+			continue
 		}
-		if ok {
-			done = logFloorVec(dst, src)
-		}
-	}
-	for i := done; i < len(src); i++ {
-		dst[i] = log32(max(float64(float32(src[i])), float32Epsilon))
+		// logf's normal path written out here, so that the loop's
+		// iterations (independent chains of fused operations) overlap.
+		tmp := ix - logfOff
+		t := &logfTab[(tmp>>(23-4))%16]
+		k := int32(tmp) >> 23
+		z := float64(math.Float32frombits(ix - tmp&0xff800000))
+		r := math.FMA(z, t[0], -1)
+		y0 := math.FMA(float64(k), logfLn2, t[1])
+		r2 := r * r
+		y := math.FMA(logfPoly[1], r, logfPoly[2])
+		y = math.FMA(logfPoly[0], r2, y)
+		dst[i] = float32(math.FMA(y, r2, y0+r))
 	}
 }

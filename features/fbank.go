@@ -112,7 +112,8 @@ func NewFbank(o FbankOptions) (*Fbank, error) {
 	f.spectra = makeSpectra(f.fft.batchLen(), len(f.spectrum))
 	f.batchE = makeSpectra(f.fft.batchLen(), o.Mel.NumBins)
 	if o.EnergyFloor > 0 {
-		f.logEnergyFl = float32(math.Log(float64(float32(o.EnergyFloor))))
+		// Kaldi: log_energy_floor_ = Log(opts.energy_floor), glibc's logf.
+		f.logEnergyFl = logf(float32(o.EnergyFloor))
 	}
 	if _, err := f.mel.get(1); err != nil {
 		return nil, err

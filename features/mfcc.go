@@ -50,8 +50,8 @@ type Mfcc struct {
 	opts        MfccOptions
 	mel         melCache
 	fft         *powerSpectrum
-	dct         []float64 // NumCeps × NumBins, row-major
-	lifter      []float64
+	dct         []float32 // NumCeps × NumBins, row-major, in float as Kaldi's dct_matrix_
+	lifter      []float32 // Kaldi's lifter_coeffs_ (nil: no liftering)
 	spectrum    []float64
 	spectra     [][]float64 // one per frame of a batch
 	energies    []float64
@@ -81,7 +81,7 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 		fft:      newPowerSpectrum(o.Frame.PaddedWindowSize()),
 		spectrum: make([]float64, o.Frame.PaddedWindowSize()/2+1),
 		energies: make([]float64, nb),
-		dct:      make([]float64, o.NumCeps*nb),
+		dct:      make([]float32, o.NumCeps*nb),
 	}
 	m.spectra = makeSpectra(m.fft.batchLen(), len(m.spectrum))
 	m.batchE = makeSpectra(m.fft.batchLen(), nb)
@@ -95,17 +95,20 @@ func NewMfcc(o MfccOptions) (*Mfcc, error) {
 			if k > 0 {
 				v = float32(float64(norm) * math.Cos(math.Pi/float64(nb)*(float64(n)+0.5)*float64(k)))
 			}
-			m.dct[k*nb+n] = float64(v)
+			m.dct[k*nb+n] = v
 		}
 	}
+	// Kaldi's ComputeLifterCoeffs: 1.0 + 0.5 * Q * sin(M_PI * i / Q) in
+	// double, stored as float.
 	if q := float32(o.CepstralLifter); q != 0 {
-		m.lifter = make([]float64, o.NumCeps)
+		m.lifter = make([]float32, o.NumCeps)
 		for i := range m.lifter {
-			m.lifter[i] = float64(float32(1 + 0.5*float64(q)*math.Sin(math.Pi*float64(i)/float64(q))))
+			m.lifter[i] = float32(1 + 0.5*float64(q)*math.Sin(math.Pi*float64(i)/float64(q)))
 		}
 	}
 	if o.EnergyFloor > 0 {
-		m.logEnergyFl = float32(math.Log(float64(float32(o.EnergyFloor))))
+		// Kaldi: log_energy_floor_ = Log(opts.energy_floor), glibc's logf.
+		m.logEnergyFl = logf(float32(o.EnergyFloor))
 	}
 	if _, err := m.mel.get(1); err != nil {
 		return nil, err
@@ -176,21 +179,13 @@ func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []floa
 	// Kaldi keeps these in float: floor at FLT_EPSILON, then log.
 	logE := m.logE[:len(energies)]
 	logFloor(logE, energies)
-	for i, e := range logE {
-		energies[i] = float64(e)
-	}
-	nb := len(energies)
 	out = out[:o.NumCeps]
-	for k := range out {
-		row := m.dct[k*nb : (k+1)*nb]
-		var s float64
-		for n, e := range energies {
-			s += row[n] * e
-		}
-		if m.lifter != nil {
-			s *= m.lifter[k]
-		}
-		out[k] = float32(s)
+	// Kaldi (feature-mfcc.cc): feature->AddMatVec(1.0, dct_matrix_,
+	// kNoTrans, mel_energies_, 0.0), a float cblas_sgemv (see dctKaldi),
+	// then feature->MulElements(lifter_coeffs_), a float product.
+	dctKaldi(m.dct, o.NumCeps, len(logE), logE, out)
+	for k, l := range m.lifter {
+		out[k] *= l
 	}
 	if o.UseEnergy {
 		if o.EnergyFloor > 0 && rawLogEnergy < m.logEnergyFl {
@@ -202,7 +197,9 @@ func (m *Mfcc) fromEnergies(rawLogEnergy float32, energies []float64, out []floa
 		energy := out[0]
 		copy(out, out[1:])
 		if !o.UseEnergy {
-			energy *= math.Sqrt2 // undo the √2 of the DCT's C0 normalisation
+			// Undo the √2 of the DCT's C0 normalisation: Kaldi's
+			// energy *= M_SQRT2 multiplies in double and rounds to float.
+			energy = float32(float64(energy) * math.Sqrt2)
 		}
 		out[o.NumCeps-1] = energy
 	}

@@ -103,6 +103,11 @@ func TestSplitTargets(t *testing.T) {
 		{[]float64{100, 400}, 4, 0, 1, []int{2, 2}, true},
 		// min-count: pdf 1 may have at most 400/150 → 2 Gaussians (3·150 ≥ 400).
 		{[]float64{100, 400}, 10, 1, 150, []int{1, 2}, false},
+		// A refusal uses up a round (Kaldi's ComputeTargetNumPdfs): pdf 0
+		// is refused in the fifth round (2·160 ≥ 300), so pdf 1 stops at 4.
+		{[]float64{300, 1000}, 6, 1, 160, []int{1, 4}, true},
+		// Ties on occ/n go as std::priority_queue breaks them.
+		{[]float64{16, 16, 16}, 4, 1, 1, []int{2, 1, 1}, true},
 	}
 	for _, c := range cases {
 		got, full := SplitTargets(c.occs, c.target, c.power, c.minCount)

@@ -59,19 +59,19 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 	m.Dec = NewDecoder(&m.Params, o.NDF, o.Float64, rng)
 	if o.Learned() {
 		dz := d
-		if o.Variant == strode.VariantPhaseState {
+		if o.Turned() {
 			dz = 2 * d // b(·) reads the frame and the one before it
 		}
 		m.Boundary = strode.NewBoundary(&m.Params, "phi", dz, o.PhiHidden, rng)
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
 	}
-	if o.Variant == strode.VariantPhaseState {
+	if o.Turned() {
 		m.Omega = newOmega(&m.Params)
 		// Φ's W1 and V3 at 0.01×, as the sine form. Without the registered
 		// turn neither that scale nor 1× read timing on Rotating MNIST
 		// (recipes/rotmnist/RESULTS.md, "How the variant got there").
 		if m.Boundary != nil {
-			o.Variant.InitBoundary(m.Boundary)
+			strode.VariantPhaseState.InitBoundary(m.Boundary)
 			// Start the registration term near its optimum: gaps ≈
 			// softplus(4·r) and ω = 1/4, so that ω·gap − r =
 			// ln(1 + e^{−4r})/4 is under 0.06 rad (3.2°) for turns above

@@ -53,10 +53,13 @@ export GOMAXPROCS=${GOMAXPROCS:-$threads}
 common=(--mnist-dir "$mnist_dir" --data-dir "$exp_dir/data" $q)
 run_stage() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
 # train SUBSET MODEL SEED: one run, its log in its folder. MODEL is one of the paper's four, trained
-# as published (--variant paper), or MODEL-phase-state, the timing-identifiable variant.
+# as published (--variant paper), or MODEL-phase-state or MODEL-pose, the timing-identifiable variants.
 train() {
   local dir=$exp_dir/$1/$2/seed$3 model=$2 variant=paper
-  case $2 in *-phase-state) model=${2%-phase-state}; variant=phase-state ;; esac
+  case $2 in
+    *-phase-state) model=${2%-phase-state}; variant=phase-state ;;
+    *-pose) model=${2%-pose}; variant=pose ;;
+  esac
   mkdir -p "$dir/log"
   local summary
   if summary=$("$strode" rotmnist --subset "$1" --model "$model" --variant "$variant" --seed "$3" --out "$dir" "${common[@]}" ${extra[@]+"${extra[@]}"} \

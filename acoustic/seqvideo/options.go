@@ -66,7 +66,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.IntVar(&o.RNNLayers, "rnn-layers", o.RNNLayers, "SRU layers of odernn and strode-rnn")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term (strode, strode-rnn)")
-	fs.Float64Var(&o.WTurn, "w-turn", o.WTurn, "weight of phase-state's registration term (strode): ω·gap against the turn that registers consecutive frames")
+	fs.Float64Var(&o.WTurn, "w-turn", o.WTurn, "weight of the registration term of phase-state and pose (strode): ω·gap against the turn that registers consecutive frames (pose: also ω·t_0 against the first frame's pose)")
 	fs.StringVar((*string)(&o.Variant), "variant", string(o.Variant), "form of the ODE and the loss: paper, phase-state or pose")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
@@ -88,11 +88,11 @@ func (o Options) Validate() error {
 			return fmt.Errorf("%w (or %s)", err, VariantPose)
 		}
 	}
+	if o.Variant == VariantPose && o.Model != STRODE {
+		return fmt.Errorf("seqvideo: --variant=pose is for strode, not %s: its first time is Φ's reading of the first frame's pose, which index times do not have, and its frames are decoded as they turn, with no SRU over them", o.Model)
+	}
 	if o.Turned() && o.Recurrent() {
 		return fmt.Errorf("seqvideo: --variant=%s is for node and strode (its states are decoded as they turn, with no SRU over them), not %s", o.Variant, o.Model)
-	}
-	if o.Variant == VariantPose && !o.Learned() {
-		return fmt.Errorf("seqvideo: --variant=pose is for strode: its first time is Φ's reading of the first frame's pose, which index times do not have")
 	}
 	if o.WKL < 0 || o.WTurn < 0 {
 		return fmt.Errorf("seqvideo: --w-kl=%g --w-turn=%g: must be ≥ 0", o.WKL, o.WTurn)

@@ -55,3 +55,16 @@ func TestPoseAngle(t *testing.T) {
 		t.Errorf("blank frame: %g, want 0", p)
 	}
 }
+
+// TestPoseValidate: pose is strode's alone (index times have no first
+// time to pin, and the SRU models do not decode turned frames).
+func TestPoseValidate(t *testing.T) {
+	for _, model := range Models {
+		o := DefaultOptions()
+		o.Model, o.Variant = model, VariantPose
+		err := o.Validate()
+		if (err == nil) != (model == STRODE) {
+			t.Errorf("%s with pose: error %v", model, err)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/acoustic/ode"
 	"github.com/strode-asr/strode/acoustic/optim"
-	"github.com/strode-asr/strode/acoustic/strode"
 )
 
 // FramePixels is the number of values of one frame, 64·64.
@@ -65,7 +64,7 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 	if o.Learned() {
 		var bz *autodiff.Node
 		var turn *autodiff.Node
-		if o.Variant == strode.VariantPhaseState {
+		if o.Turned() {
 			turn, bt.turn = net.Input("turns", n*b, 1)
 			bz = net.Add(m.pairB(net, z, b, n), net.MatMul(turn, net.P(m.TurnGain)))
 		} else {
@@ -76,8 +75,13 @@ func (m *Model) Build(b, n int, train bool) (*Batch, error) {
 		p := m.Prior.DensityFused(net, m.kl.Nodes())
 		bt.KL = net.Mean(m.Boundary.KLTerm(net, m.kl, bz, p))
 		if turn != nil {
-			// The registration term: each turn ω·g_i, i ≥ 1, against r_i.
-			bt.Turn = meanSquaredError(net, net.MatMul(net.Rows(bt.Gaps, b, n*b), net.P(m.Omega)), net.Rows(turn, b, n*b))
+			// The registration term: each turn ω·g_i, i ≥ 1, against r_i;
+			// for pose also ω·t_0 against r_0, the first frame's pose.
+			from := b
+			if o.Variant == VariantPose {
+				from = 0
+			}
+			bt.Turn = meanSquaredError(net, net.MatMul(net.Rows(bt.Gaps, from, n*b), net.P(m.Omega)), net.Rows(turn, from, n*b))
 		}
 	} else {
 		ones := make([]float64, n*b)
@@ -158,12 +162,17 @@ func (bt *Batch) Set(videos [][]uint8) error {
 
 // frameTurns is FrameTurns of a video of n 64×64 frames, computed once per
 // content: the recipe shows every training video once an epoch.
+// For pose, turns[0] is the first frame's PoseAngle: the turn of the
+// first frame from the canonical pose, which t_0 must equal.
 func (m *Model) frameTurns(video []uint8, n int) []float64 {
 	k := maphash.Bytes(turnSeed, video)
 	if r, ok := m.turns[k]; ok {
 		return r
 	}
 	r := FrameTurns(video, n, ImageSize, ImageSize)
+	if m.Opts.Variant == VariantPose {
+		r[0] = PoseAngle(video[:FramePixels], ImageSize, ImageSize)
+	}
 	m.turns[k] = r
 	return r
 }

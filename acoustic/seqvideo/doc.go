@@ -30,7 +30,12 @@
 // elapsed inferred time (rotation.go), and its Φ reads the turn that
 // registers each frame onto the next (FrameTurns, a label-free,
 // rotation-equivariant feature of the pixels), with a loss term asking
-// ω·gap to equal that turn: DESIGN.md §3 has the equations.
+// ω·gap to equal that turn: DESIGN.md §3 has the equations. Variant pose
+// (strode only, VariantPose) carries the angle across the video from
+// φ(0) = 0: every frame is dec(z_i) turned by ω·t_j, the absolute time, so
+// dec(z_i) draws one canonical pose and the first time t_0 is the first
+// frame's turn from it, which Φ reads and a loss term pins to PoseAngle of
+// the first frame (pose.go), as the gaps are pinned to FrameTurns.
 //
 // The loss's MSE is the reference's: the mean over every pixel of the N
 // outputs against x_{min(i+1, N−1)}, i.e. N−1 next-frame predictions and

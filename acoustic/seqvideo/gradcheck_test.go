@@ -53,6 +53,9 @@ func TestGradients(t *testing.T) {
 		if model == NODE || model == STRODE {
 			gradientCheck(t, model, strode.VariantPhaseState)
 		}
+		if model == STRODE {
+			gradientCheck(t, model, VariantPose)
+		}
 	}
 }
 
@@ -68,7 +71,7 @@ func gradientCheck(t *testing.T, model string, v strode.Variant) {
 		// gradients need the larger step (the roundoff over 2·1e-7, ~5e-9,
 		// asks for a floor of 1e-5).
 		n, step, floor := 3, fdStep, fdFloor
-		if v == strode.VariantPhaseState {
+		if v == strode.VariantPhaseState || v == VariantPose {
 			n, step, floor = 4, 1e-7, 1e-5
 		}
 		seed := int64(3)

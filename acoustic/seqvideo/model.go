@@ -59,19 +59,19 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 	m.Dec = NewDecoder(&m.Params, o.NDF, o.Float64, rng)
 	if o.Learned() {
 		dz := d
-		if o.Variant == strode.VariantPhaseState {
+		if o.Turned() {
 			dz = 2 * d // b(·) reads the frame and the one before it
 		}
 		m.Boundary = strode.NewBoundary(&m.Params, "phi", dz, o.PhiHidden, rng)
 		m.Prior = strode.NewPrior(&m.Params, "prior", o.PhiHidden, rng)
 	}
-	if o.Variant == strode.VariantPhaseState {
+	if o.Turned() {
 		m.Omega = newOmega(&m.Params)
 		// Φ's W1 and V3 at 0.01×, as the sine form. Without the registered
 		// turn neither that scale nor 1× read timing on Rotating MNIST
 		// (recipes/rotmnist/RESULTS.md, "How the variant got there").
 		if m.Boundary != nil {
-			o.Variant.InitBoundary(m.Boundary)
+			strode.VariantPhaseState.InitBoundary(m.Boundary)
 			// Start the registration term near its optimum: gaps ≈
 			// softplus(4·r) and ω = 1/4, so that ω·gap − r =
 			// ln(1 + e^{−4r})/4 is under 0.06 rad (3.2°) for turns above
@@ -82,7 +82,18 @@ func New(o Options, rng *rand.Rand) (*Model, error) {
 			// schedule's 0.965.
 			m.TurnGain = m.Params.Zero("phi.turn", 1, 1)
 			m.TurnGain.Data[0] = turnGainInit
+			// 1/turnGainInit is a division of untyped integer
+			// constants, 0: phase-state's runs behind RESULTS.md
+			// started ω at 0, not 1/4, and learnt it from the
+			// registration term; they are kept so until rerun. pose
+			// starts at 1/4 as the comment above intends: at ω = 0 its
+			// first time, a turn of up to 2π, is a gap of any size
+			// and the registration term stayed at 2–3 rad² over 3
+			// quick epochs.
 			m.Omega.Data[0] = 1 / turnGainInit
+			if o.Variant == VariantPose {
+				m.Omega.Data[0] = 1.0 / turnGainInit
+			}
 			m.turns = map[uint64][]float64{}
 		}
 	}

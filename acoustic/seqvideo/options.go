@@ -66,8 +66,8 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.ODEHidden, "ode-hidden", o.ODEHidden, "hidden size of the ODE function")
 	fs.IntVar(&o.RNNLayers, "rnn-layers", o.RNNLayers, "SRU layers of odernn and strode-rnn")
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term (strode, strode-rnn)")
-	fs.Float64Var(&o.WTurn, "w-turn", o.WTurn, "weight of phase-state's registration term (strode): ω·gap against the turn that registers consecutive frames")
-	fs.StringVar((*string)(&o.Variant), "variant", string(o.Variant), "form of the ODE and the loss: paper or phase-state")
+	fs.Float64Var(&o.WTurn, "w-turn", o.WTurn, "weight of the registration term of phase-state and pose (strode): ω·gap against the turn that registers consecutive frames (pose: also ω·t_0 against the first frame's pose)")
+	fs.StringVar((*string)(&o.Variant), "variant", string(o.Variant), "form of the ODE and the loss: paper, phase-state or pose")
 	o.ODE.Register(fs)
 	o.KL.Register(fs)
 }
@@ -83,11 +83,16 @@ func (o Options) Validate() error {
 		return fmt.Errorf("seqvideo: --ndf=%d --phi-hidden=%d --ode-hidden=%d --rnn-layers=%d: must be ≥ 1",
 			o.NDF, o.PhiHidden, o.ODEHidden, o.RNNLayers)
 	}
-	if err := o.Variant.Validate(); err != nil {
-		return err
+	if o.Variant != VariantPose {
+		if err := o.Variant.Validate(); err != nil {
+			return fmt.Errorf("%w (or %s)", err, VariantPose)
+		}
 	}
-	if o.Variant == strode.VariantPhaseState && o.Recurrent() {
-		return fmt.Errorf("seqvideo: --variant=phase-state is for node and strode (its states are decoded as they turn, with no SRU over them), not %s", o.Model)
+	if o.Variant == VariantPose && o.Model != STRODE {
+		return fmt.Errorf("seqvideo: --variant=pose is for strode, not %s: its first time is Φ's reading of the first frame's pose, which index times do not have, and its frames are decoded as they turn, with no SRU over them", o.Model)
+	}
+	if o.Turned() && o.Recurrent() {
+		return fmt.Errorf("seqvideo: --variant=%s is for node and strode (its states are decoded as they turn, with no SRU over them), not %s", o.Variant, o.Model)
 	}
 	if o.WKL < 0 || o.WTurn < 0 {
 		return fmt.Errorf("seqvideo: --w-kl=%g --w-turn=%g: must be ≥ 0", o.WKL, o.WTurn)
@@ -96,6 +101,20 @@ func (o Options) Validate() error {
 		return err
 	}
 	return o.ODE.Validate()
+}
+
+// VariantPose is Rotating MNIST's phase-state with its angle carried
+// across the whole video (rotation.go): every frame is drawn as a decoded
+// digit in a canonical pose turned by ω·t_i, the absolute time, so that the
+// first time t_0 is the first frame's turn from that pose and the frames
+// pin it (DESIGN.md §3). A seqvideo variant only: the sine recipe's
+// sequential model has no pose.
+const VariantPose strode.Variant = "pose"
+
+// Turned reports whether the variant draws turned frames (phase-state and
+// pose) instead of the paper's f_o and decoder.
+func (o Options) Turned() bool {
+	return o.Variant == strode.VariantPhaseState || o.Variant == VariantPose
 }
 
 // Latent is the size of the latent state, 4·NDF.

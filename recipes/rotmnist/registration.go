@@ -49,3 +49,27 @@ func RegistrationGapR(s *Split, videos int) float64 {
 	}
 	return strode.GapCorrelation(inferred, truth)
 }
+
+// PoseTimes are RegistrationTimes started at the first frame's pose
+// instead of 0: seqvideo.PoseAngle of the first frame, in degrees, plus the
+// summed registered turns (no sign flip: both read the data's sense). It is
+// the pose variant's times with no model, to show how much of CS the
+// frames pin: CS is not shift-invariant, and this offset is read off the
+// pixels, not learnt.
+func PoseTimes(s *Split, videos int) [][]float64 {
+	if videos <= 0 || videos > s.Videos {
+		videos = s.Videos
+	}
+	times := make([][]float64, videos)
+	for v := range times {
+		px := s.Video(v)
+		turns := seqvideo.FrameTurns(px, s.Frames, s.Height, s.Width)
+		ts := make([]float64, s.Frames)
+		ts[0] = seqvideo.PoseAngle(px[:s.Height*s.Width], s.Height, s.Width) * 180 / math.Pi
+		for f := 1; f < s.Frames; f++ {
+			ts[f] = ts[f-1] + turns[f]*180/math.Pi
+		}
+		times[v] = ts
+	}
+	return times
+}

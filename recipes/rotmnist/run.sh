@@ -4,7 +4,7 @@
 # were taken at Hawkes or exponential times; STRODE infers those times.
 #
 #   recipes/rotmnist/run.sh [--exp-dir exp/rotmnist] [--mnist-dir ../shared/data/mnist]
-#       [--subsets "hawkes exp"] [--models "node odernn strode strode-rnn strode-phase-state"] [--seeds "1 2 3"]
+#       [--subsets "hawkes exp"] [--models "node odernn strode strode-rnn strode-phase-state strode-pose"] [--seeds "1 2 3"]
 #       [--nj N] [--strode BIN] [--quick] [--overwrite] [--stage N] [--stop-stage N] [--config FILE]
 #       [-- extra strode rotmnist options]
 #
@@ -20,13 +20,14 @@
 # --quick (CI): exp dir EXP/quick, one seed, 200/50/50 videos, --ndf 4, 3 epochs: every model on both
 # subsets in under 3 minutes on 2 cores. recipes/rotmnist/quick_test.go runs it and checks its bar:
 # every run's test MSE at most 1.05 x the blank-frame MSE, training MSE falling and CS at least 0.85 (too short to
-# learn to draw; the bar catches a broken pipeline, not a weak model), and strode-phase-state's test gap r above
-# the fixed schedule's (it reads the turns between frames from its first minibatch on: 0.97 Hawkes, 0.996 exp).
+# learn to draw; the bar catches a broken pipeline, not a weak model), strode-phase-state's and strode-pose's test gap
+# r above the fixed schedule's (they read the turns between frames from the first minibatch on: 0.97 Hawkes, 0.996
+# exp), and strode-pose's CS above the index baseline's (its first time is the first frame's pose).
 set -euo pipefail
 exp_dir=exp/rotmnist
 mnist_dir=../shared/data/mnist
 subsets="hawkes exp"
-models="node odernn strode strode-rnn strode-phase-state"
+models="node odernn strode strode-rnn strode-phase-state strode-pose"
 seeds="1 2 3"
 quick=false
 overwrite=false
@@ -53,10 +54,13 @@ export GOMAXPROCS=${GOMAXPROCS:-$threads}
 common=(--mnist-dir "$mnist_dir" --data-dir "$exp_dir/data" $q)
 run_stage() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
 # train SUBSET MODEL SEED: one run, its log in its folder. MODEL is one of the paper's four, trained
-# as published (--variant paper), or MODEL-phase-state, the timing-identifiable variant.
+# as published (--variant paper), or MODEL-phase-state or MODEL-pose, the timing-identifiable variants.
 train() {
   local dir=$exp_dir/$1/$2/seed$3 model=$2 variant=paper
-  case $2 in *-phase-state) model=${2%-phase-state}; variant=phase-state ;; esac
+  case $2 in
+    *-phase-state) model=${2%-phase-state}; variant=phase-state ;;
+    *-pose) model=${2%-pose}; variant=pose ;;
+  esac
   mkdir -p "$dir/log"
   local summary
   if summary=$("$strode" rotmnist --subset "$1" --model "$model" --variant "$variant" --seed "$3" --out "$dir" "${common[@]}" ${extra[@]+"${extra[@]}"} \

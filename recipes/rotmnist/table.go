@@ -86,15 +86,16 @@ func Table(root string) (string, error) {
 }
 
 // tableRows are the table's models in order: the paper's four, then the
-// timing-identifiable variant.
-var tableRows = []string{"node", "odernn", "strode", "strode-rnn", "strode-phase-state"}
+// timing-identifiable variants.
+var tableRows = []string{"node", "odernn", "strode", "strode-rnn", "strode-phase-state", "strode-pose"}
 
 // tablePairs are the comparisons PairedTable makes: each model with
 // inferred times against its counterpart on index times (the paper's
-// claim), the two STRODEs, and the timing-identifiable variant against
+// claim), the two STRODEs, and the timing-identifiable variants against
 // NODE and the paper's STRODE.
 var tablePairs = [][2]string{{"strode", "node"}, {"strode-rnn", "odernn"}, {"strode", "odernn"}, {"strode-rnn", "strode"},
-	{"strode-phase-state", "node"}, {"strode-phase-state", "strode"}}
+	{"strode-phase-state", "node"}, {"strode-phase-state", "strode"},
+	{"strode-pose", "node"}, {"strode-pose", "strode"}, {"strode-pose", "strode-phase-state"}}
 
 // PairedTable is the Markdown table of paired differences A − B over the
 // seeds both models ran (same seed, same data): mean, standard error and

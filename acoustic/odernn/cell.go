@@ -74,11 +74,11 @@ func (c *odeRNNCell[T]) Shape(in [][2]int) (int, int, error) {
 	n, s, h := c.t*c.b, c.s, c.h
 	want := [][2]int{{n, 2 * s}, {1, s}, {n, 1}, {s, h}, {1, h}, {h, h}, {1, h}, {h, s}, {1, s}}
 	if len(in) != len(want) {
-		return 0, 0, fmt.Errorf("am: odernn cell: %d inputs, want %d", len(in), len(want))
+		return 0, 0, fmt.Errorf("odernn: cell: %d inputs, want %d", len(in), len(want))
 	}
 	for i, w := range want {
 		if in[i] != w {
-			return 0, 0, fmt.Errorf("am: odernn cell: input %d is %v, want %v", i, in[i], w)
+			return 0, 0, fmt.Errorf("odernn: cell: input %d is %v, want %v", i, in[i], w)
 		}
 	}
 	return n, s, nil

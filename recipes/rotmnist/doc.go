@@ -17,7 +17,7 @@
 // the reference code it comes from, and where we differ. The training side
 // (Options, Run, Table; `strode rotmnist`, run.sh) trains the four models of
 // acoustic/seqvideo on those bytes — strode, unless told otherwise, in its
-// timing-identifiable phase-state variant (StrodeVariant); --variant pose
-// also pins its first time to the first frame's pose (seqvideo.PoseAngle),
+// pose variant (StrodeVariant): phase-state's timing read off the frames,
+// and its first time pinned to the first frame's pose (seqvideo.PoseAngle),
 // which CS rewards — and its choices are in the Options comment.
 package rotmnist

@@ -67,7 +67,7 @@ func DefaultOptions() Options {
 
 // StrodeVariant is the variant the recipe trains for --model strode when
 // --variant is not given; every other model trains the paper's form.
-const StrodeVariant = strode.VariantPhaseState
+const StrodeVariant = seqvideo.VariantPose
 
 // resolveVariant fills an empty Net.Variant with the recipe's default for
 // the model (StrodeVariant for strode, the paper's otherwise).
@@ -94,7 +94,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Quick, "quick", o.Quick, "quick run for CI: 200/50/50 videos, --ndf 4, 3 epochs")
 	fs.BoolVar(&o.DataOnly, "data-only", o.DataOnly, "generate the data set into --data-dir (or find it there) and stop")
 	o.Net.Register(fs)
-	fs.Lookup("variant").Usage = "form of the model: paper (the published one), phase-state (decoded frames turned by ω times the gap; strode's Φ reads the turn that registers each frame onto the next) or pose (strode: phase-state with every frame drawn from a canonical pose turned by ω times its absolute time, the first time pinned to the first frame's pose); default: phase-state for strode, paper for the others"
+	fs.Lookup("variant").Usage = "form of the model: paper (the published one), phase-state (decoded frames turned by ω times the gap; strode's Φ reads the turn that registers each frame onto the next) or pose (strode: phase-state with every frame drawn from a canonical pose turned by ω times its absolute time, the first time pinned to the first frame's pose); default: pose for strode, paper for the others"
 	o.Adam.Register(fs)
 }
 

@@ -87,16 +87,18 @@ if [ ! -f "$src/utt2dur" ]; then
   if [ -f "$src/segments" ]; then
     awk '{ print $1, $4 - $3 }' "$src/segments" | put "$src/utt2dur"
   else
-    "$strode" wav-to-duration scp:"$src/wav.scp" ark,t:- 2> "$src/.wav-to-duration.log" | put "$src/utt2dur" ||
-      { echo "$0: strode wav-to-duration scp:$src/wav.scp failed:" >&2; tail -n 5 "$src/.wav-to-duration.log" >&2; exit 1; }
+    "$strode" wav-to-duration scp:"$src/wav.scp" ark,t:"$src/utt2dur.tmp" 2> "$src/.wav-to-duration.log" && mv "$src/utt2dur.tmp" "$src/utt2dur" ||
+      { echo "$0: strode wav-to-duration scp:$src/wav.scp failed:" >&2; grep -v '^LOG' "$src/.wav-to-duration.log" | tail -n 5 >&2
+        rm -f "$src/.wav-to-duration.log" "$src/utt2dur.tmp"; exit 1; }
     rm -f "$src/.wav-to-duration.log"
   fi
   echo "$0: made $src/utt2dur"
 fi
 if [ ! -f "$src/reco2dur" ]; then
   if [ -f "$src/segments" ]; then
-    "$strode" wav-to-duration scp:"$src/wav.scp" ark,t:- 2> "$src/.wav-to-duration.log" | put "$src/reco2dur" ||
-      { echo "$0: strode wav-to-duration scp:$src/wav.scp failed:" >&2; tail -n 5 "$src/.wav-to-duration.log" >&2; exit 1; }
+    "$strode" wav-to-duration scp:"$src/wav.scp" ark,t:"$src/reco2dur.tmp" 2> "$src/.wav-to-duration.log" && mv "$src/reco2dur.tmp" "$src/reco2dur" ||
+      { echo "$0: strode wav-to-duration scp:$src/wav.scp failed:" >&2; grep -v '^LOG' "$src/.wav-to-duration.log" | tail -n 5 >&2
+        rm -f "$src/.wav-to-duration.log" "$src/reco2dur.tmp"; exit 1; }
     rm -f "$src/.wav-to-duration.log"
   else
     cp "$src/utt2dur" "$src/reco2dur.tmp" && mv "$src/reco2dur.tmp" "$src/reco2dur"

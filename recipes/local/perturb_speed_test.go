@@ -253,3 +253,55 @@ func TestPerturbDataDirSpeedBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A segmented source (segments, reco2file_and_channel): recordings get the
+// prefix, segment times are divided by F (to 2 decimals, Kaldi's rule), a
+// segment of 10 ms or less at a speed is dropped, and extract-segments reads
+// the perturbed recordings.
+func TestPerturbDataDirSpeedSegments(t *testing.T) {
+	bin := testbin.Strode(t)
+	scripts := mustAbs(t, ".")
+	k, _ := filepath.Abs(shareddata.Full(t, "kaldi-mini"))
+	wav := filepath.Join(k, "wav", "spk00-train006.wav")
+	if _, err := os.Stat(wav); err != nil {
+		t.Skipf("needs %s: %v", wav, err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "seg")
+	os.MkdirAll(src, 0o755)
+	for name, s := range map[string]string{
+		"wav.scp":               "rec1 " + wav + "\n",
+		"segments":              "s1-a rec1 0.10 0.60\ns1-b rec1 0.50 0.90\ns2-c rec1 0.20 0.205\n",
+		"utt2spk":               "s1-a s1\ns1-b s1\ns2-c s2\n",
+		"spk2utt":               "s1 s1-a s1-b\ns2 s2-c\n",
+		"text":                  "s1-a zero\ns1-b one\ns2-c two\n",
+		"reco2file_and_channel": "rec1 rec1 A\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dest := filepath.Join(dir, "seg_sp")
+	sh(t, dir, scripts+"/perturb_data_dir_speed_3way.sh --strode "+bin+" "+src+" "+dest+" > 3way.log")
+	if err := datadir.Validate(dest, datadir.ValidateOptions{NoFeats: true}, nil); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	segs := readText(t, filepath.Join(dest, "segments"))
+	for _, want := range []string{"sp0.9-s1-a sp0.9-rec1 0.11 0.67\n", "sp1.1-s1-b sp1.1-rec1 0.45 0.82\n", "s1-a rec1 0.10 0.60\n"} {
+		if !strings.Contains(segs, want) {
+			t.Errorf("segments lack %q:\n%s", want, segs)
+		}
+	}
+	if strings.Contains(segs, "sp0.9-s2-c") || strings.Contains(segs, "sp1.1-s2-c") {
+		t.Errorf("the 5 ms segment was kept in a perturbed copy:\n%s", segs)
+	}
+	if r := readKV(t, readText(t, filepath.Join(dest, "reco2file_and_channel"))); r["sp0.9-rec1"] != "rec1" {
+		t.Errorf("reco2file_and_channel: %v", r)
+	}
+	frames := readKV(t, sh(t, dir, bin+" extract-segments --print-args=false scp,p:"+dest+"/wav.scp "+dest+"/segments ark:- 2>/dev/null | "+
+		bin+" compute-fbank-feats --print-args=false --dither=0 ark:- ark:- 2>/dev/null | "+bin+" feat-to-len --print-args=false ark:- ark,t:- 2>/dev/null"))
+	// 0.11–0.67 s at 16 kHz: 8960 samples, 1 + (8960 - 400) / 160 = 54 frames.
+	if frames["sp0.9-s1-a"] != "54" || frames["s1-a"] != "48" {
+		t.Errorf("frames %v, want sp0.9-s1-a 54 and s1-a 48", frames)
+	}
+}

@@ -19,8 +19,8 @@
 //
 // What follows is the command sequence of Kaldi's egs/wsj/s5/steps scripts
 // with strode's tools, per job JOB (Kaldi's defaults shown; run through
-// `strode run.pl JOB=1:$nj ...` as the recipes do). It is not wired into a
-// recipe yet. $sil is the colon list of silence phones
+// `strode run.pl JOB=1:$nj ...` as the recipes do); recipes/steps/train_sat.sh,
+// align_fmllr.sh and decode_fmllr.sh run the SAT part of it. $sil is the colon list of silence phones
 // (data/lang/phones/silence.csl), $sdata the split data dir.
 //
 // steps/train_lda_mllt.sh (tri2; from delta-trained $alidir):

@@ -159,3 +159,99 @@ $ST/decode_fmllr.sh --nj 1`+scoring+` exp/tri3/graph data/test exp/tri3/decode_t
 		t.Errorf("WER decode_test.si %.2f%%, decode_test %.2f%%: above %.0f%%", si, sat, limit)
 	}
 }
+
+// satDeltaMatrix is add-deltas (order 2, window 2) as a 39×117 matrix on
+// frames spliced ±4 (splice-feats --left-context=4 --right-context=4), in
+// Kaldi's text form: both repeat the first and last frames at the edges, so
+// the spliced and transformed features are the delta features.
+func satDeltaMatrix() string {
+	scales := [][]float64{{1}}
+	for i := 1; i <= 2; i++ {
+		prev := scales[i-1]
+		po := (len(prev) - 1) / 2
+		cur := make([]float64, len(prev)+4)
+		norm := 0.0
+		for j := -2; j <= 2; j++ {
+			norm += float64(j * j)
+			for k := -po; k <= po; k++ {
+				cur[j+k+po+2] += float64(j) * prev[k+po]
+			}
+		}
+		for n := range cur {
+			cur[n] /= norm
+		}
+		scales = append(scales, cur)
+	}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for o := 0; o < 3; o++ {
+		off := (len(scales[o]) - 1) / 2
+		for d := 0; d < 13; d++ {
+			row := make([]float64, 117)
+			for n, s := range scales[o] {
+				row[(n-off+4)*13+d] = s
+			}
+			for _, v := range row {
+				b.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+// train_sat.sh's lda feature type (an ali-dir with final.mat): with a
+// final.mat that computes the deltas from frames spliced ±4, the initial
+// fMLLR transforms are those of the delta feature type.
+func TestSatLdaFeatureTypeMatchesDelta(t *testing.T) {
+	k, err := filepath.Abs(shareddata.Full(t, "kaldi-mini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := testbin.Strode(t)
+	dir := t.TempDir()
+	satDataDirs(t, dir, bin, k, "spk0[01]", 1)
+	if err := os.MkdirAll(filepath.Join(dir, "lda_ali"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lda_ali/final.mat.txt"), []byte(satDeltaMatrix()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := satSh(t, dir, bin, k, `for f in final.mdl ali.1.gz num_jobs tree; do ln -s $K/exp/mono/$f lda_ali/$f; done
+echo "--left-context=4 --right-context=4" > lda_ali/splice_opts
+$S copy-matrix lda_ali/final.mat.txt lda_ali/final.mat 2>/dev/null
+$ST/train_sat.sh --exit-stage -3 100 400 data/train lang_test $K/exp/mono exp/delta
+$ST/train_sat.sh --exit-stage -3 100 400 data/train lang_test lda_ali exp/lda
+$S copy-matrix ark:exp/delta/trans.1 ark,t:- 2>/dev/null > delta.txt
+$S copy-matrix ark:exp/lda/trans.1 ark,t:- 2>/dev/null > lda.txt
+ls exp/lda/final.mat exp/lda/splice_opts`)
+	if !strings.Contains(out, "feature type is lda") || !strings.Contains(out, "feature type is delta") {
+		t.Errorf("train_sat.sh's output:\n%s", out)
+	}
+	a, b := satReadNumbers(t, filepath.Join(dir, "delta.txt")), satReadNumbers(t, filepath.Join(dir, "lda.txt"))
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("transforms of %d and %d numbers", len(a), len(b))
+	}
+	for i := range a {
+		if d := a[i] - b[i]; d > 1e-3 || d < -1e-3 {
+			t.Fatalf("number %d of the transforms: delta %g, lda %g", i, a[i], b[i])
+		}
+	}
+}
+
+// satReadNumbers reads the numbers of a text archive of matrices.
+func satReadNumbers(t *testing.T, path string) []float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []float64
+	for _, f := range strings.Fields(string(b)) {
+		if v, err := strconv.ParseFloat(f, 64); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -19,6 +19,7 @@
 # Options (Kaldi's defaults):
 #   --cmd CMD                 job runner (default run.pl: strode's, or utils/run.pl when present)
 #   --stage N                 (default -5)
+#   --exit-stage N            stop at the start of stage N: -3 (after the initial fMLLR) or 0 (default -100: no)
 #   --fmllr-update-type T     full|diag|offset|none (default full)
 #   --scale-opts "O"          (default "--transition-scale=1.0 --acoustic-scale=0.1 --self-loop-scale=0.1")
 #   --beam N --retry-beam N   alignment beams (default 10, 40)
@@ -127,6 +128,8 @@ else
   feats="$sifeats $strode transform-feats --utt2spk=ark:$sdata/JOB/utt2spk ark,s,cs:$dir/trans.JOB ark:- ark:- |"
   cur_trans_dir=$dir
 fi
+
+[ "$exit_stage" -eq -3 ] && echo "$0: Exiting early: --exit-stage $exit_stage" && exit 0
 
 if [ $stage -le -3 ] && $train_tree; then
   echo "$0: Accumulating tree stats"

@@ -16,7 +16,8 @@ import (
 
 // gmm-latgen-faster on kaldi-mini's five golden test utterances writes what
 // gmm-compute-likes | latgen-faster-mapped writes, byte for byte, and
-// Kaldi's 1-best words.
+// Kaldi's 1-best words; undeterminized, then determinized by
+// lattice-determinize-pruned, the same lattices again.
 func TestGmmLatgenFasterMatchesKaldi(t *testing.T) {
 	k := shareddata.Dir(t, "kaldi-mini")
 	tmp := t.TempDir()
@@ -34,6 +35,13 @@ func TestGmmLatgenFasterMatchesKaldi(t *testing.T) {
 	}
 	if len(got) == 0 || string(got) != string(want) {
 		t.Errorf("gmm-latgen-faster's lattices differ from gmm-compute-likes | latgen-faster-mapped's")
+	}
+	// The state-level lattices (--determinize-lattice=false) determinized by
+	// lattice-determinize-pruned at the lattice beam are the same lattices.
+	runDecoderCmd(t, append(append([]string{"gmm-latgen-faster"}, opts...), "--determinize-lattice=false", mdl, graph, feats, "ark:"+p("raw.ark"))...)
+	runDecoderCmd(t, "lattice-determinize-pruned", "--acoustic-scale=0.083333", "--beam=6.0", "ark:"+p("raw.ark"), "ark,t:"+p("det.txt"))
+	if det, _ := os.ReadFile(p("det.txt")); string(det) != string(got) {
+		t.Errorf("gmm-latgen-faster --determinize-lattice=false | lattice-determinize-pruned differs from gmm-latgen-faster")
 	}
 	words, _ := os.ReadFile(p("words.txt"))
 	wantWords, _ := os.ReadFile(filepath.Join(k, "golden/test5_1best.tra"))

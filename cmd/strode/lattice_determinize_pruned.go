@@ -46,7 +46,8 @@ func init() {
 				}
 				d.Delta, d.MaxMem = float32(delta), maxMem
 				d.Warn = func(s string) { ctx.Warn("%s", s) }
-				return determinizeLatticesPruned(ctx, acwt, beam, minimize, d)
+				// Kaldi's options are BaseFloat: the scale is the float's value.
+				return determinizeLatticesPruned(ctx, float64(float32(acwt)), float64(float32(beam)), minimize, d)
 			}
 		},
 	})

@@ -70,9 +70,10 @@ func mfccDeltas(t *testing.T, k, set, dir string) string {
 // one point per speaker, fit by variance-floored point masses): the two
 // states compete with near-equal likelihoods, and Kaldi's run left one
 // broad Gaussian in pdf 0 that covers the test speakers' points, ours only
-// point masses. 14 variants of this loop (uncompressed features, jobs 2 and
-// 4, the other order of RandGauss's draws, features perturbed by ±2e-5
-// before compression, likelihoods in double) all land at 18-21 %.
+// point masses. 14 variants of this loop that keep mixing up's draws
+// (uncompressed features, jobs 2 and 4, features perturbed by ±2e-5 before
+// compression, likelihoods in double) all land at 18-21 %; other draws land
+// anywhere from 1.82 % to 19 % (TestTrainMonoMixUpLottery).
 func TestTrainMonoOnKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a monophone GMM for 40 iterations (about 15 s); runs without -short")
@@ -80,53 +81,8 @@ func TestTrainMonoOnKaldiMini(t *testing.T) {
 	k := shareddata.Full(t, "kaldi-mini")
 	tmp := t.TempDir()
 	p := func(n string) string { return filepath.Join(tmp, n) }
-	lang := filepath.Join(k, "data/lang")
 	feats := mfccDeltas(t, k, "train", tmp)
-	runDecoderCmd(t, "gmm-init-mono", "--shared-phones="+filepath.Join(lang, "phones/sets.int"), "--train-feats="+feats,
-		filepath.Join(lang, "topo"), "39", p("0.mdl"), p("tree"))
-	textInt := runDecoderCmd(t, "sym2int", "--map-oov="+strings.TrimSpace(readDecoderString(t, filepath.Join(lang, "oov.int"))), "--field=2-",
-		filepath.Join(lang, "words.txt"), filepath.Join(k, "data/train/text"))
-	writeFileT(t, p("text.int"), textInt)
-	runDecoderCmd(t, "compile-train-graphs", "--read-disambig-syms="+filepath.Join(lang, "phones/disambig.int"), p("tree"), p("0.mdl"),
-		filepath.Join(lang, "L.fst"), "ark:"+p("text.int"), "ark:"+p("fsts"))
-	runDecoderCmd(t, "align-equal-compiled", "ark:"+p("fsts"), feats, "ark:"+p("ali"))
-	runDecoderCmd(t, "gmm-acc-stats-ali", p("0.mdl"), feats, "ark:"+p("ali"), p("0.acc"))
-	runDecoderCmd(t, "gmm-sum-accs", p("0.sum"), p("0.acc"))
-	runDecoderCmd(t, "gmm-est", "--min-gaussian-occupancy=3", "--mix-up=62", "--power=0.25", p("0.mdl"), p("0.sum"), p("1.mdl"))
-	realign := map[int]bool{}
-	for _, x := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 23, 26, 29, 32, 35, 38} {
-		realign[x] = true
-	}
-	const iters, totGauss, maxInc = 40, 400, 30
-	numGauss, incGauss := 62, (totGauss-62)/maxInc
-	beam := 6
-	var likes []float64
-	overall := regexp.MustCompile(`avg like per frame = ([-0-9.e+]+)`)
-	for x := 1; x < iters; x++ {
-		mdl := p(fmt.Sprintf("%d.mdl", x))
-		if realign[x] {
-			runDecoderCmd(t, "gmm-align-compiled", "--transition-scale=1.0", "--acoustic-scale=0.1", "--self-loop-scale=0.1",
-				"--beam="+strconv.Itoa(beam), "--retry-beam="+strconv.Itoa(4*beam), mdl, "ark:"+p("fsts"), feats, "ark:"+p("ali"))
-		}
-		runDecoderCmd(t, "gmm-acc-stats-ali", mdl, feats, "ark:"+p("ali"), p("acc"))
-		var errb strings.Builder
-		code := app.Run([]string{"strode", "gmm-est", "--mix-up=" + strconv.Itoa(numGauss), "--power=0.25", mdl, p("acc"), p(fmt.Sprintf("%d.mdl", x+1))},
-			kaldicmdStreams(&errb))
-		if code != 0 {
-			t.Fatalf("gmm-est iteration %d: %s", x, errb.String())
-		}
-		m := overall.FindStringSubmatch(errb.String())
-		if m == nil {
-			t.Fatalf("gmm-est printed no likelihood:\n%s", errb.String())
-		}
-		l, _ := strconv.ParseFloat(m[1], 64)
-		likes = append(likes, l)
-		if x <= maxInc {
-			numGauss += incGauss
-		}
-		beam = 10
-	}
-	final := p(fmt.Sprintf("%d.mdl", iters))
+	final, likes := trainMonoKaldiMini(t, k, feats, tmp)
 	if likes[len(likes)-1] < likes[0]+30 {
 		t.Errorf("likelihood per frame %g at iteration 1, %g at the end: EM did not climb", likes[0], likes[len(likes)-1])
 	}
@@ -176,6 +132,7 @@ func TestTrainMonoOnKaldiMini(t *testing.T) {
 	}
 
 	// Decoding the test set with the model.
+	lang := filepath.Join(k, "data/lang")
 	lt := p("lang_test")
 	for _, f := range []string{"words.txt", "phones.txt", "topo", "L.fst", "L_disambig.fst", "oov.int", "oov.txt"} {
 		copyFileT(t, filepath.Join(lang, f), filepath.Join(lt, f))
@@ -251,6 +208,94 @@ func TestKaldiMonoDecodeHingesOnOneGaussian(t *testing.T) {
 		t.Errorf("Kaldi's model without pdf 0's broad Gaussian: %s; want at least 10 %%, insertions only", line)
 	}
 	t.Logf("without pdf 0's broad Gaussian: %s", line)
+}
+
+// trainMonoKaldiMini runs steps/train_mono.sh --totgauss 400 on feats
+// (kaldi-mini's training set) in dir with strode's GMM commands: the final
+// model's path and gmm-est's likelihood per frame of each iteration.
+func trainMonoKaldiMini(t *testing.T, k, feats, dir string) (string, []float64) {
+	t.Helper()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	lang := filepath.Join(k, "data/lang")
+	runDecoderCmd(t, "gmm-init-mono", "--shared-phones="+filepath.Join(lang, "phones/sets.int"), "--train-feats="+feats,
+		filepath.Join(lang, "topo"), "39", p("0.mdl"), p("tree"))
+	textInt := runDecoderCmd(t, "sym2int", "--map-oov="+strings.TrimSpace(readDecoderString(t, filepath.Join(lang, "oov.int"))), "--field=2-",
+		filepath.Join(lang, "words.txt"), filepath.Join(k, "data/train/text"))
+	writeFileT(t, p("text.int"), textInt)
+	runDecoderCmd(t, "compile-train-graphs", "--read-disambig-syms="+filepath.Join(lang, "phones/disambig.int"), p("tree"), p("0.mdl"),
+		filepath.Join(lang, "L.fst"), "ark:"+p("text.int"), "ark:"+p("fsts"))
+	runDecoderCmd(t, "align-equal-compiled", "ark:"+p("fsts"), feats, "ark:"+p("ali"))
+	runDecoderCmd(t, "gmm-acc-stats-ali", p("0.mdl"), feats, "ark:"+p("ali"), p("0.acc"))
+	runDecoderCmd(t, "gmm-sum-accs", p("0.sum"), p("0.acc"))
+	runDecoderCmd(t, "gmm-est", "--min-gaussian-occupancy=3", "--mix-up=62", "--power=0.25", p("0.mdl"), p("0.sum"), p("1.mdl"))
+	realign := map[int]bool{}
+	for _, x := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 23, 26, 29, 32, 35, 38} {
+		realign[x] = true
+	}
+	const iters, totGauss, maxInc = 40, 400, 30
+	numGauss, incGauss := 62, (totGauss-62)/maxInc
+	beam := 6
+	var likes []float64
+	overall := regexp.MustCompile(`avg like per frame = ([-0-9.e+]+)`)
+	for x := 1; x < iters; x++ {
+		mdl := p(fmt.Sprintf("%d.mdl", x))
+		if realign[x] {
+			runDecoderCmd(t, "gmm-align-compiled", "--transition-scale=1.0", "--acoustic-scale=0.1", "--self-loop-scale=0.1",
+				"--beam="+strconv.Itoa(beam), "--retry-beam="+strconv.Itoa(4*beam), mdl, "ark:"+p("fsts"), feats, "ark:"+p("ali"))
+		}
+		runDecoderCmd(t, "gmm-acc-stats-ali", mdl, feats, "ark:"+p("ali"), p("acc"))
+		var errb strings.Builder
+		code := app.Run([]string{"strode", "gmm-est", "--mix-up=" + strconv.Itoa(numGauss), "--power=0.25", mdl, p("acc"), p(fmt.Sprintf("%d.mdl", x+1))},
+			kaldicmdStreams(&errb))
+		if code != 0 {
+			t.Fatalf("gmm-est iteration %d: %s", x, errb.String())
+		}
+		m := overall.FindStringSubmatch(errb.String())
+		if m == nil {
+			t.Fatalf("gmm-est printed no likelihood:\n%s", errb.String())
+		}
+		l, _ := strconv.ParseFloat(m[1], 64)
+		likes = append(likes, l)
+		if x <= maxInc {
+			numGauss += incGauss
+		}
+		beam = 10
+	}
+	return p(fmt.Sprintf("%d.mdl", iters)), likes
+}
+
+// The test WER of the same training is a lottery over mixing up's random
+// draws: with glibc seeds other than Kaldi's 1 the loop lands anywhere
+// between Kaldi's WER and 20 % (measured over seeds 2-9: 10.00, 8.18,
+// 19.09, 17.27, 18.18, 15.45, 16.36, 1.82 %), and fewer frames on Kaldi's
+// phone (94-95 %) than with Kaldi's seed (98.0 %). So Kaldi's 0.91 % is one
+// draw, and the seed-1 run matching Kaldi's alignment best is what ties
+// strode's draws to Kaldi's.
+func TestTrainMonoMixUpLottery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two monophone GMMs (about 10 s); runs without -short")
+	}
+	k := shareddata.Full(t, "kaldi-mini")
+	tmp := t.TempDir()
+	feats := mfccDeltas(t, k, "train", tmp)
+	tfeats := mfccDeltas(t, k, "test", tmp)
+	defer func() { gmm.MixUpSeed = 1 }()
+	for _, c := range []struct {
+		seed    uint32
+		wantWER float64
+	}{{3, 8.18}, {9, 1.82}} {
+		gmm.MixUpSeed = c.seed
+		dir := filepath.Join(tmp, fmt.Sprint("seed", c.seed))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		final, _ := trainMonoKaldiMini(t, k, feats, dir)
+		w, line := decodeKaldiMiniTest(t, final, filepath.Join(k, "exp/mono/graph"), tfeats, filepath.Join(dir, "dec"))
+		if w != c.wantWER {
+			t.Errorf("mixing-up seed %d: %s; want %.2f %%", c.seed, line, c.wantWER)
+		}
+		t.Logf("mixing-up seed %d: %s", c.seed, line)
+	}
 }
 
 // decodeKaldiMiniTest decodes feats (kaldi-mini's test set) with mdl and

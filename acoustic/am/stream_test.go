@@ -38,6 +38,8 @@ func TestStreamMatchesForwarder(t *testing.T) {
 		{"strode", KindSTRODE, nil},
 		{"strode-free-phi", KindSTRODE, func(o *Options) { o.PhiZ = PhiZFree }},
 		{"strode-fixed-ttilde-delay3", KindSTRODE, func(o *Options) { o.FixedTTilde = &fixed; o.TargetDelay = 3 }},
+		{"strode-htilde", KindSTRODE, func(o *Options) { o.HeadVariant = HeadHTilde }},
+		{"strode-gated-free-phi-delay1", KindSTRODE, func(o *Options) { o.HeadVariant, o.PhiZ, o.TargetDelay = HeadGated, PhiZFree, 1 }},
 		{"dnn", KindDNN, nil},
 	}
 	const frames = 75 // the forwarder pads to 100 rows; the tail graphs run 64 + 11

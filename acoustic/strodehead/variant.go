@@ -80,9 +80,9 @@ func (c Config) OutIn() int {
 //	htilde: [h̃]                  [W]
 //	gated:  [e ⊙ σ(h̃·G + g), h̃]  [W, W_h]
 //
-// The gate is one fused float32 node (sru.AffineAct with its sigmoid) and a
-// float64 Hadamard product; with sru.Float32Products off, float64 graph
-// operations throughout (the gradient checks).
+// The gate is one fused float32 node (sru.AffineAct with its sigmoid; with
+// sru.Float32Products off, float64 graph operations, which the gradient
+// checks see) and the product with e a fused float64 node (hadamard).
 func (hd *Head) OutputTerms(net *nn.Net, e, htilde *autodiff.Node, w *optim.Param) ([]*autodiff.Node, []*optim.Param) {
 	switch hd.Cfg.variant() {
 	case VariantHTilde:
@@ -92,9 +92,36 @@ func (hd *Head) OutputTerms(net *nn.Net, e, htilde *autodiff.Node, w *optim.Para
 		if err != nil {
 			g = net.Fail(hd.Gate.W.Name, err)
 		}
-		return []*autodiff.Node{net.Mul(e, g), htilde}, []*optim.Param{w, hd.OutH}
+		return []*autodiff.Node{net.Fused("gate*e", hadamard{}, e, g), htilde}, []*optim.Param{w, hd.OutH}
 	}
 	return []*autodiff.Node{e, htilde}, []*optim.Param{w, hd.OutH}
+}
+
+// hadamard is a ⊙ b for two matrices of one shape, as a fused node: the
+// graph's element-wise product (gorgonia's HadamardProd) may be computed in
+// place, into e's buffer, when the tape machine sees e's last use there —
+// and the encoder output e is read after the run (Batch.Enc: postdiction,
+// t̃ statistics). A fused node never writes its inputs.
+type hadamard struct{}
+
+func (hadamard) Shape(in [][2]int) (int, int, error) {
+	if len(in) != 2 || in[0] != in[1] {
+		return 0, 0, fmt.Errorf("strodehead: gate product of shapes %v, want two of one shape", in)
+	}
+	return in[0][0], in[0][1], nil
+}
+
+func (hadamard) Forward(out []float64, in [][]float64) {
+	for i, a := range in[0] {
+		out[i] = a * in[1][i]
+	}
+}
+
+func (hadamard) Backward(din [][]float64, dout []float64, in [][]float64) {
+	for i, d := range dout {
+		din[0][i] = d * in[1][i]
+		din[1][i] = d * in[0][i]
+	}
 }
 
 // outputFunc returns the output layer's logits as a function of h for one

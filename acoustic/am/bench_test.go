@@ -5,13 +5,24 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/optim"
+	"github.com/strode-asr/strode/internal/cputime"
 )
 
 // benchStep measures one training step (forward, backward, Adam) on B
-// utterances of T frames; the reported metric is frames/s.
+// utterances of T frames; the reported metrics are frames/s and the
+// process's CPU milliseconds per step.
 func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
+	benchVariant(b, preset, kind, "", pdfs, t, bs)
+}
+
+// benchVariant is benchStep with strode's --head-variant (variant "" for
+// the other kinds).
+func benchVariant(b *testing.B, preset, kind, variant string, pdfs, t, bs int) {
 	o, _ := PresetFor(preset, kind)
 	o.InputDim, o.NumPdfs = 40, pdfs
+	if variant != "" {
+		o.HeadVariant = variant
+	}
 	m, err := New(o, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -36,6 +47,7 @@ func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		if err := g.Run(); err != nil {
 			b.Fatal(err)
@@ -43,6 +55,9 @@ func benchStep(b *testing.B, preset, kind string, pdfs, t, bs int) {
 		opt.Step(m.Params.List)
 	}
 	b.ReportMetric(float64(t*bs*b.N)/b.Elapsed().Seconds(), "frames/s")
+	// CPU time beside wall time: on a loaded machine the wall time of a
+	// step swings with the other processes, its CPU time much less.
+	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 func BenchmarkTrainSmallSRU(b *testing.B)    { benchStep(b, "small", KindSRU, 200, 500, 8) }
@@ -59,6 +74,15 @@ func BenchmarkTrainMiniSRU(b *testing.B)    { benchStep(b, "small", KindSRU, 62,
 func BenchmarkTrainMiniSTRODE(b *testing.B) { benchStep(b, "small", KindSTRODE, 62, 150, 16) }
 func BenchmarkTrainMiniODERNN(b *testing.B) { benchStep(b, "small", KindODERNN, 62, 150, 16) }
 func BenchmarkTrainMiniDNN(b *testing.B)    { benchStep(b, "small", KindDNN, 62, 150, 16) }
+
+// strode's head variants on the same shape, beside sru and the paper's
+// strode above (DESIGN.md §3's cost of each).
+func BenchmarkTrainMiniSTRODEHTilde(b *testing.B) {
+	benchVariant(b, "small", KindSTRODE, HeadHTilde, 62, 150, 16)
+}
+func BenchmarkTrainMiniSTRODEGated(b *testing.B) {
+	benchVariant(b, "small", KindSTRODE, HeadGated, 62, 150, 16)
+}
 
 // FSDD's shape: minibatches of 2 utterances of about 60 frames, 60 pdfs
 // (the recipe's --minibatch-utts 2).

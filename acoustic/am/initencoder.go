@@ -24,10 +24,10 @@ func isEncoderParam(name string) bool {
 // weights. m then computes exactly src's logits at first, and training
 // m adds the head to an encoder that already classifies: a warm start for
 // the STRODE head (`strode train --init-encoder`). The head's other
-// parameters keep their initialisation. For the head variants that is
-// less: gated's W reads e through a gate that starts near ½ (src's logits
-// less half of W·e), and where either model's head is htilde (its W reads
-// h̃) only the SRU stack is copied.
+// parameters keep their initialisation. The head variants start further
+// from src: gated's W reads e through a gate σ(G·h̃ + g) that starts near
+// ½ per unit (so about half of src's W·e, plus its bias), and where either
+// model's head is htilde (whose W reads h̃) only the SRU stack is copied.
 func (m *Model) InitEncoder(src *Model) error {
 	so, mo := src.Opts, m.Opts
 	switch {

@@ -56,7 +56,7 @@ func TestFromScratchKaldiMini(t *testing.T) {
 			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), fromScratchWERBar)
 		}
 	}
-	for _, m := range []string{"strode_mono_gmm", "sru", "strode"} {
+	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2", "sru", "strode"} {
 		if !seen[m] {
 			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
 		}
@@ -70,6 +70,12 @@ func TestFromScratchKaldiMini(t *testing.T) {
 	for _, m := range []string{"sru", "strode"} {
 		if !rows[m+" test_rescore"] || !rows[m+" test"] {
 			t.Errorf("results table lacks %s test / test_rescore: %v", m, rows)
+		}
+	}
+	// The GMM ladder (--gmm-ladder tri2 by default): a row per rung.
+	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2"} {
+		if !rows[m+" test"] {
+			t.Errorf("results table lacks %s test: %v", m, rows)
 		}
 	}
 }

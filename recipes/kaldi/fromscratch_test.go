@@ -14,6 +14,14 @@ import (
 // 0 % on 2 loaded cores; Kaldi's own monophone system has 0.91 %).
 const fromScratchWERBar = 10.0
 
+// ladderWERBar is the bar of the GMM ladder's rungs in that run (10
+// iterations each with --quick). On kaldi-mini's 160 utterances they are
+// worse than the monophone (measured: tri1 10.91 %, tri2 9.09 %, every error
+// an inserted word, mostly "oh" where the espeak voices end a word on an
+// oh-like glide that the monophone forced alignment also prefers), so the
+// bar checks that each rung's features, model and graph fit together.
+const ladderWERBar = 20.0
+
 // TestFromScratchKaldiMini runs the pipeline as a user with no GMM system
 // would: an s5 dir holding only data/train, data/test and data/local/dict
 // (kaldi-mini without its lang dirs and exp/), through `run.sh --dict
@@ -52,8 +60,12 @@ func TestFromScratchKaldiMini(t *testing.T) {
 		must(t, err)
 		model := filepath.Base(filepath.Dir(filepath.Dir(f)))
 		seen[model] = true
-		if fs[5] != "110," || wer > fromScratchWERBar {
-			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), fromScratchWERBar)
+		bar := fromScratchWERBar
+		if strings.HasPrefix(model, "strode_tri") {
+			bar = ladderWERBar
+		}
+		if fs[5] != "110," || wer > bar {
+			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), bar)
 		}
 	}
 	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2", "sru", "strode"} {
@@ -96,7 +108,7 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				must(t, os.RemoveAll(filepath.Join(dir, d)))
 			}
 			out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60",
+				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60", "--gmm-ladder", "mono",
 				"--tree-feats", feats, "--stop-stage", "3").CombinedOutput()
 			if err != nil {
 				t.Fatalf("run.sh --num-leaves 60 --tree-feats %s: %v\n%s", feats, err, out)
@@ -128,5 +140,30 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The ladder's options are checked before any work: a rung that is not
+// one, networks on a rung above the ladder's top or with --num-leaves' own
+// tree too, a size that is not a number.
+func TestLadderOptions(t *testing.T) {
+	dir := copyExperiment(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gmm-ladder", "tri4"}, "--gmm-ladder must be mono, tri1, tri2 or tri3, not 'tri4'"},
+		{[]string{"--gmm-ladder", "tri1", "--nnet-ali", "tri2"}, "--nnet-ali tri2 is not a rung of --gmm-ladder tri1 (mono tri1)"},
+		{[]string{"--num-leaves", "60", "--nnet-ali", "tri1"}, "--num-leaves 60 builds the networks' tree on the monophone alignments"},
+		{[]string{"--tri2-leaves", "many"}, "--tri2-leaves must be a positive whole number or auto, not 'many'"},
+		{[]string{"--tri1-gauss", "0"}, "--tri1-gauss must be a positive whole number or auto, not '0'"},
+	} {
+		args := append([]string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+			"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}, c.args...)
+		out, err := recipe(t, dir, args...).CombinedOutput()
+		checkFailure(t, out, err, []string{c.want})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
+		t.Error("a run with bad options made data/lang_new")
 	}
 }

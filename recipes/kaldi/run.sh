@@ -58,7 +58,7 @@
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
-#     --num-leaves N|auto [auto; --quick 0]: a context-dependent tree of at most N leaves (auto: one
+#     --num-leaves N|auto [auto; --quick 0; with --nnet-ali mono only]: a tree of at most N leaves (auto: one
 #     per 1,000 training frames) built on the monophone alignments (Kaldi's train_deltas.sh tree
 #     building), the alignments converted to it (exp/strode_tri_ali) and the triphone graph
 #     exp/strode_tri/graph; 0: monophone targets (speechocean762, 40 speakers: the tree 3 points
@@ -68,8 +68,9 @@
 #     --gmm-ladder RUNG [tri2 after --flat-start gmm, else mono]: how far up Kaldi's GMM ladder to
 #     go: mono, tri1 (deltas), tri2 (LDA+MLLT), tri3 (SAT: needs recipes/steps/train_sat.sh,
 #     align_fmllr.sh, decode_fmllr.sh); every rung is decoded and scored
-#     --nnet-ali RUNG [the --gmm-ladder rung]: the rung whose alignments (and tree, and graph) the
-#     networks train on and decode with; mono: the monophone targets, or --num-leaves' tree
+#     --nnet-ali RUNG [the --gmm-ladder rung; mono when --num-leaves is given]: the rung whose
+#     alignments (and tree, and graph) the networks train on and decode with; mono: the monophone
+#     targets, or --num-leaves' tree
 #     --tri1-leaves N|auto --tri1-gauss N|auto (and tri2, tri3) [auto]: a rung's leaves and
 #     Gaussians; auto: tri1 one leaf per 1,000 training frames (at least 2 per tree root and 80), tri2
 #     and tri3 a quarter more; 5 Gaussians per leaf for tri1, 6 above (Kaldi's mini_librispeech:
@@ -253,7 +254,13 @@ if [ -n "$dict" ]; then
   mono_ali=${mono}_ali$flat_start_rounds; ali=$mono_ali
   # The GMM ladder above the monophone system, and the rung the networks train on.
   [ -n "$gmm_ladder" ] || { if [ "$flat_start" = gmm ]; then gmm_ladder=tri2; else gmm_ladder=mono; fi; }
-  [ -n "$nnet_ali" ] || nnet_ali=$gmm_ladder
+  # --num-leaves builds the networks' own tree on the monophone alignments: given, the networks
+  # train on that (--nnet-ali mono) unless told otherwise, which contradicts it.
+  if [ -z "$nnet_ali" ]; then
+    if [ -n "$num_leaves" ] && [ "$num_leaves" != 0 ]; then nnet_ali=mono; else nnet_ali=$gmm_ladder; fi
+  elif [ "$nnet_ali" != mono ] && [ -n "$num_leaves" ] && [ "$num_leaves" != 0 ]; then
+    echo "$0: --num-leaves $num_leaves builds the networks' tree on the monophone alignments, --nnet-ali $nnet_ali gives them that rung's tree: pass one of them" >&2; exit 1
+  fi
   case "$gmm_ladder" in mono|tri1|tri2|tri3) ;; *) echo "$0: --gmm-ladder must be mono, tri1, tri2 or tri3, not '$gmm_ladder'" >&2; exit 1 ;; esac
   [[ " $(ladder_upto $gmm_ladder) " == *" $nnet_ali "* ]] ||
     { echo "$0: --nnet-ali $nnet_ali is not a rung of --gmm-ladder $gmm_ladder ($(ladder_upto $gmm_ladder))" >&2; exit 1; }

@@ -110,12 +110,14 @@ func triPdfs(t *testing.T, sh func(string) string, mdl string) int {
 // +-3), align_si.sh again, each system decoded with its own graph. Every
 // directory has Kaldi's layout, the trees no more leaves than asked, the
 // LDA+MLLT dir a 40 x 91 final.mat (13 MFCC x 7 frames), and the decodes
-// are scored. -short runs 5 iterations instead of 35 (MLLT on 2, realignment on 3).
+// are scored. -short runs 5 iterations instead of 35 (MLLT on 2, realignment on 3) and
+// scores LM weights 9-11 with no penalty.
 func TestTriLadderKaldiMini(t *testing.T) {
 	dir, sh := triKaldiMini(t, true)
-	iters := ""
+	iters, scoring := "", ""
 	if testing.Short() {
 		iters = `--num-iters 5 --max-iter-inc 3 --realign-iters "3"`
+		scoring = `--scoring-opts "--min-lmwt 9 --max-lmwt 11 --word-ins-penalty 0.0"`
 	}
 	sh(`$P/train_deltas.sh ` + iters + ` --boost-silence 1.25 100 400 data/train data/lang exp/mono exp/tri1 > exp/tri1.out
 $P/align_si.sh --nj 2 data/train data/lang exp/tri1 exp/tri1_ali > exp/tri1_ali.out
@@ -123,7 +125,7 @@ $P/train_lda_mllt.sh ` + strings.Replace(iters, `--realign-iters`, `--mllt-iters
 $P/align_si.sh --nj 2 data/train data/lang exp/tri2 exp/tri2_ali > exp/tri2_ali.out
 for r in tri1 tri2; do
   $STRODE mkgraph data/lang_test exp/$r exp/$r/graph > exp/$r/mkgraph.log 2>&1
-  $P/decode.sh --nj 2 exp/$r/graph data/test exp/$r/decode_test > exp/$r/decode.out
+  $P/decode.sh --nj 2 ` + scoring + ` exp/$r/graph data/test exp/$r/decode_test > exp/$r/decode.out
 done`)
 	for _, c := range []struct {
 		dir    string

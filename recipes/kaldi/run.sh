@@ -72,10 +72,10 @@
 #     alignments (and tree, and graph) the networks train on and decode with; mono: the monophone
 #     targets, or --num-leaves' tree
 #     --tri1-leaves N|auto --tri1-gauss N|auto (and tri2, tri3) [auto]: a rung's leaves and
-#     Gaussians; auto: tri1 one leaf per 1,000 training frames (at least 2 per tree root and 80), tri2
+#     Gaussians; auto: tri1 one leaf per 1,000 training frames (at least 1.5 per monophone pdf and 80), tri2
 #     and tri3 a quarter more; 5 Gaussians per leaf for tri1, 6 above (Kaldi's mini_librispeech:
 #     2000/10000, 2500/15000, 2500/15000)
-#     --gmm-iters N [35; --quick 10]: the rungs' iterations, Kaldi's schedule (mixing up until 25,
+#     --gmm-iters N [35; --quick 20]: the rungs' iterations, Kaldi's schedule (mixing up until 25,
 #     realigning on 10 20 30, MLLT and fMLLR on 2 4 6 12) scaled to N
 #     --boost-silence F [1.25, mini_librispeech's]: the silence boost of the rungs' alignments
 #     --mfcc-dir DIR [data-mfcc]: the Kaldi data dirs of MFCC the recipes/steps scripts read
@@ -318,7 +318,7 @@ mfcc_all="$mfcc_opts${mfcc_config:+ --config=$mfcc_config}"
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
 # small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
 if $quick; then
-  : ${align_epochs:=3}; : ${mono_gauss:=300}; : ${gmm_iters:=10}
+  : ${align_epochs:=3}; : ${mono_gauss:=300}; : ${gmm_iters:=20}
   : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learning_rate:=0.003}
   model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
 else

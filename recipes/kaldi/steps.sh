@@ -739,14 +739,16 @@ train_frames() {
 # build_tree's rule for tri1 (one leaf per 1,000 training frames, at least 2 per tree root) and
 # a quarter more for tri2 and tri3, with 5 (tri1) or 6 Gaussians per leaf: the proportions of
 # Kaldi's mini_librispeech (tri1 2000/10000, tri2b and tri3b 2500/15000). On a small set tri1
-# gets at least 80 leaves, twice LDA's 40 dimensions: tri2's LDA estimates 40 directions between
-# the classes of tri1's alignments, so it needs more than 40 of them (est-lda stops otherwise),
-# and build-tree may end with fewer leaves than it was allowed.
+# gets at least half as many leaves again as the monophone system has pdfs (a triphone tree
+# refines the monophone's states; build-tree may end with fewer leaves than it was allowed) and
+# at least 80, twice LDA's 40 dimensions: tri2's LDA estimates 40 directions between the classes
+# of tri1's alignments, so it needs more than 40 of them (est-lda stops otherwise).
 rung_size() {
-  local r=$1 lv g base roots
+  local r=$1 lv g base mono_pdfs
   lv=${r}_leaves; lv=${!lv}; g=${r}_gauss; g=${!g}
-  roots=$(wc -l < $lang/phones/roots.int)
-  base=$(( $(train_frames) / 1000 > 2 * roots ? $(train_frames) / 1000 : 2 * roots ))
+  mono_pdfs=$($strode hmm-info $mono_ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+  base=$(( $(train_frames) / 1000 ))
+  [ $base -ge $((mono_pdfs * 3 / 2)) ] || base=$((mono_pdfs * 3 / 2))
   [ $base -ge 80 ] || base=80
   if [ "$lv" = auto ]; then if [ $r = tri1 ]; then lv=$base; else lv=$((base * 5 / 4)); fi; fi
   if [ "$g" = auto ]; then if [ $r = tri1 ]; then g=$((lv * 5)); else g=$((lv * 6)); fi; fi
@@ -802,9 +804,9 @@ train_rung() {
 ladder_below() { case $1 in tri1) echo mono ;; tri2) echo tri1 ;; tri3) echo tri2 ;; esac; }
 
 # decode_rung RUNG SRC (stage 6, --dict): SRC decoded by the rung's system with its graph, as
-# Kaldi's steps/decode.sh (decode_fmllr.sh for tri3) with its defaults (acwt 0.083333, beam 13,
-# lattice beam 6, max-active 7000), in RUNGDIR/decode_SET; scored in stage 7 (score_rung);
-# decode_time as decode_set writes it.
+# Kaldi's steps/decode.sh (decode_fmllr.sh for tri3) with its acoustic scale (0.083333) and the
+# search of the networks' decodes (--beam, --lattice-beam, --max-active, as decode_gmm's), in
+# RUNGDIR/decode_SET; scored in stage 7 (score_rung); decode_time as decode_set writes it.
 decode_rung() {
   local r=$1 src=$2 dir name t0 t1 script=decode.sh
   name=$(basename $src); dir=$(rung_dir $r)/decode_$name
@@ -814,7 +816,8 @@ decode_rung() {
   rm -rf $dir
   t0=$(date +%s.%N)
   quietly $exp/strode_ladder/log/decode_${r}_$name.log $root/recipes/steps/$script --nj $(jobs_of $mfcc_data) --cmd "$cmd" \
-    --strode "$strode" --skip-scoring true $(rung_dir $r)/graph $mfcc_data $dir
+    --strode "$strode" --skip-scoring true --beam $beam --lattice-beam $lattice_beam --max-active $max_active \
+    $(rung_dir $r)/graph $mfcc_data $dir
   t1=$(date +%s.%N)
   $strode feat-to-len scp:$mfcc_data/feats.scp ark,t:- 2>/dev/null |
     awk -v t0=$t0 -v t1=$t1 -v j=$(cat $dir/num_jobs) '{n += $2} END {printf "%.3f %.2f %d\n", t1 - t0, n / 100, j}' > $dir/decode_time

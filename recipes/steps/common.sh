@@ -15,8 +15,8 @@
 #                          that exists; $feat_type is delta or lda
 
 split_data() {
-  $strode split-data $1 $2 > /dev/null 2> $1/split_data.log ||
-    { echo "$0: strode split-data $1 $2 failed:" >&2; tail -n 5 $1/split_data.log >&2; exit 1; }
+  local out
+  out=$($strode split-data $1 $2 2>&1) || { echo "$0: strode split-data $1 $2 failed:" >&2; echo "$out" | tail -n 5 >&2; exit 1; }
 }
 
 check_phones_compatible() {

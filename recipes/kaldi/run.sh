@@ -28,13 +28,13 @@
 #     gmm: Kaldi's steps/train_mono.sh with strode's GMM tools on MFCC + deltas, --mono-iters
 #     rounds of EM and realignment from the equal alignment, mixing up to --mono-gauss Gaussians,
 #     in exp/strode_mono_gmm; --flat-start equal: the equal alignment of the training graphs),
-#     then up Kaldi's GMM ladder to --gmm-ladder (recipes/steps: tri1 train_deltas.sh, tri2
-#     train_lda_mllt.sh, tri3 train_sat.sh, each on the alignments of the rung below, realigned by
-#     align_si.sh / align_fmllr.sh into exp/strode_RUNG_ali, its graph exp/strode_RUNG/graph),
 #     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
 #     trained --align-epochs on the current alignments (held out: stage 4's set), then
-#     align-compiled-mapped with it
-#     (exp/strode_mono_aliR); the targets are the --nnet-ali rung's alignments (the top rung's), or
+#     align-compiled-mapped with it (exp/strode_mono_aliR), then up Kaldi's GMM ladder to
+#     --gmm-ladder from the last monophone alignments (recipes/steps: tri1 train_deltas.sh, tri2
+#     train_lda_mllt.sh, tri3 train_sat.sh, each on the alignments of the rung below, realigned by
+#     align_si.sh / align_fmllr.sh into exp/strode_RUNG_ali, its graph exp/strode_RUNG/graph);
+#     the targets are the --nnet-ali rung's alignments (the top rung's), or
 #     with --nnet-ali mono the last round's, or (--num-leaves, auto by default) the same converted
 #     to a tree built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
@@ -374,11 +374,11 @@ fi
 if $from_scratch && run_stage 3; then
   log_stage 3 "from scratch: flat start, then $flat_start_rounds rounds of training and realignment"
   if [ "$flat_start" = gmm ]; then train_mono; else flat_start; fi
+  for r in $(seq 1 $flat_start_rounds); do align_round $r; done
   for r in $(ladder_rungs); do
     log_stage 3 "GMM ladder: $r ($(rung_dir $r)) from $(rung_ali $(ladder_below $r)), alignments $(rung_ali $r)"
     train_rung $r
   done
-  for r in $(seq 1 $flat_start_rounds); do align_round $r; done
   [ "$num_leaves" = 0 ] || build_tree
 fi
 if run_stage 3; then

@@ -18,6 +18,16 @@ import (
 // and TestKaldiMonoDecodeHingesOnOneGaussian in cmd/strode).
 const fromScratchWERBar = 10.0
 
+// ladderWERBar is the bar of the GMM ladder's rungs in that run (20
+// iterations each with --quick; measured: tri1 0.00 %, tri2 6.36 %, 35
+// iterations 0.00 % and 2.73 %). On kaldi-mini's 160 utterances LDA+MLLT is
+// no better than the monophone's 0.91 %: its errors are inserted words,
+// mostly "oh" where an espeak voice ends a word on an oh-like glide (a forced
+// alignment of the reference with one more "oh" scores better, with the
+// monophone too), so the bar checks that each rung's features, model and
+// graph fit together.
+const ladderWERBar = 20.0
+
 // TestFromScratchKaldiMini runs the pipeline as a user with no GMM system
 // would: an s5 dir holding only data/train, data/test and data/local/dict
 // (kaldi-mini without its lang dirs and exp/), through `run.sh --dict
@@ -56,11 +66,15 @@ func TestFromScratchKaldiMini(t *testing.T) {
 		must(t, err)
 		model := filepath.Base(filepath.Dir(filepath.Dir(f)))
 		seen[model] = true
-		if fs[5] != "110," || wer > fromScratchWERBar {
-			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), fromScratchWERBar)
+		bar := fromScratchWERBar
+		if strings.HasPrefix(model, "strode_tri") {
+			bar = ladderWERBar
+		}
+		if fs[5] != "110," || wer > bar {
+			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), bar)
 		}
 	}
-	for _, m := range []string{"strode_mono_gmm", "sru", "strode"} {
+	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2", "sru", "strode"} {
 		if !seen[m] {
 			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
 		}
@@ -74,6 +88,12 @@ func TestFromScratchKaldiMini(t *testing.T) {
 	for _, m := range []string{"sru", "strode"} {
 		if !rows[m+" test_rescore"] || !rows[m+" test"] {
 			t.Errorf("results table lacks %s test / test_rescore: %v", m, rows)
+		}
+	}
+	// The GMM ladder (--gmm-ladder tri2 by default): a row per rung.
+	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2"} {
+		if !rows[m+" test"] {
+			t.Errorf("results table lacks %s test: %v", m, rows)
 		}
 	}
 }
@@ -94,7 +114,7 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				must(t, os.RemoveAll(filepath.Join(dir, d)))
 			}
 			out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60",
+				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60", "--gmm-ladder", "mono",
 				"--tree-feats", feats, "--stop-stage", "3").CombinedOutput()
 			if err != nil {
 				t.Fatalf("run.sh --num-leaves 60 --tree-feats %s: %v\n%s", feats, err, out)
@@ -126,5 +146,30 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The ladder's options are checked before any work: a rung that is not
+// one, networks on a rung above the ladder's top or with --num-leaves' own
+// tree too, a size that is not a number.
+func TestLadderOptions(t *testing.T) {
+	dir := copyExperiment(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gmm-ladder", "tri4"}, "--gmm-ladder must be mono, tri1, tri2 or tri3, not 'tri4'"},
+		{[]string{"--gmm-ladder", "tri1", "--nnet-ali", "tri2"}, "--nnet-ali tri2 is not a rung of --gmm-ladder tri1 (mono tri1)"},
+		{[]string{"--num-leaves", "60", "--nnet-ali", "tri1"}, "--num-leaves 60 builds the networks' tree on the monophone alignments"},
+		{[]string{"--tri2-leaves", "many"}, "--tri2-leaves must be a positive whole number or auto, not 'many'"},
+		{[]string{"--tri1-gauss", "0"}, "--tri1-gauss must be a positive whole number or auto, not '0'"},
+	} {
+		args := append([]string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+			"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}, c.args...)
+		out, err := recipe(t, dir, args...).CombinedOutput()
+		checkFailure(t, out, err, []string{c.want})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
+		t.Error("a run with bad options made data/lang_new")
 	}
 }

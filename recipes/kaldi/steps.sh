@@ -810,7 +810,8 @@ train_rung() {
   else
     quietly $log/align_$r.log $root/recipes/steps/align_si.sh --nj $(jobs_of $mfcc_data) "${common[@]}" $mfcc_data $lang $dir $ali
   fi
-  echo "   $ali: $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' $ali/log/align.1.log 2>/dev/null | sed 's/Overall //' | head -n 1) (job 1)"
+  # align_fmllr.sh's last pass is align_pass2 (the adapted features), align_si.sh's align.
+  echo "   $ali: $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' $ali/log/align.1.log $ali/log/align_pass2.1.log 2>/dev/null | sed 's/Overall //' | head -n 1) (job 1)"
   mark_done $ali
   quietly $dir/log/mkgraph.log $strode mkgraph ${lang}_test $dir $dir/graph
   echo "   $dir/graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $dir/log/mkgraph.log | tail -n 1)"
@@ -842,10 +843,14 @@ decode_rung() {
 
 # score_rung RUNG SRC (stage 7, --dict): recipes/local/score.sh of RUNGDIR/decode_SET, the sweep
 # of the networks' scoring.
+# tri3's speaker-independent first pass (decode_SET.si) is scored too, as Kaldi's RESULTS list
+# decode_SET.si beside decode_SET.
 score_rung() {
-  local r=$1 src=$2 dir
+  local r=$1 src=$2 dir d
   dir=$(rung_dir $r)/decode_$(basename $src)
-  $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
-    --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $(rung_dir $r)/graph $dir
-  echo "   $r: $(cat $dir/best_wer)"
+  for d in $dir $([ $r != tri3 ] || echo $dir.si); do
+    $cmd $d/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
+      --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $(rung_dir $r)/graph $d
+    echo "   $r$([ $d = $dir ] || echo .si): $(cat $d/best_wer)"
+  done
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -80,7 +81,10 @@ func Collect(modelDirs []string) (rows []Row, err error) {
 			if err := readBestWER(dd, &r); err != nil {
 				return nil, err
 			}
-			if err := readDecodeTime(filepath.Join(dd, "decode_time"), &r); err != nil {
+			// A GMM rung's first pass (decode_SET.si of decode_fmllr.sh) is
+			// timed with its second, in decode_SET/decode_time.
+			if err := readDecodeTime(filepath.Join(dd, "decode_time"), &r); err != nil &&
+				!(r.Kind == GMMKind && strings.HasSuffix(dd, ".si") && errors.Is(err, fs.ErrNotExist)) {
 				return nil, err
 			}
 			rows = append(rows, r)
@@ -225,7 +229,11 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			}
 		}
 		if r.Kind == GMMKind { // no training history
-			fmt.Fprintf(bw, " GMM | | | %.3f (%d) |\n", r.RTF, r.Jobs)
+			if r.Jobs == 0 { // decode_SET.si: timed with its second pass
+				fmt.Fprintf(bw, " GMM | | | |\n")
+			} else {
+				fmt.Fprintf(bw, " GMM | | | %.3f (%d) |\n", r.RTF, r.Jobs)
+			}
 			continue
 		}
 		fmt.Fprintf(bw, " %.2f%% | %d | %.1f | %.3f (%d) |\n", r.HeldOutAcc, r.Epochs, r.SecondsPerEpoch, r.RTF, r.Jobs)

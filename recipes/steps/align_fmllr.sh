@@ -19,7 +19,7 @@
 #   --scale-opts "O"          (default "--transition-scale=1.0 --acoustic-scale=0.1 --self-loop-scale=0.1")
 #   --beam N --retry-beam N   (default 10, 40)
 #   --careful B               (default false; only false in strode)
-#   --boost-silence F         (default 1.0; only 1.0 in strode)
+#   --boost-silence F         (default 1.0: the silence phones' weights in alignment, gmm-boost-silence)
 #   --fmllr-update-type T     (default full)
 #   --strode PATH             strode binary (default: $STRODE, else bin/strode, built when stale)
 set -euo pipefail
@@ -48,8 +48,6 @@ cmd=$(resolve_cmd "$cmd")
 for f in $data/feats.scp $data/cmvn.scp $lang/oov.int $lang/phones/silence.csl $srcdir/final.mdl $srcdir/tree; do
   [ -f $f ] || { echo "$0: no such file $f" >&2; exit 1; }
 done
-[ "$boost_silence" = 1.0 ] || [ "$boost_silence" = 1 ] ||
-  { echo "$0: --boost-silence $boost_silence needs gmm-boost-silence, which strode does not have" >&2; exit 1; }
 $careful && { echo "$0: --careful true is not supported by strode's gmm-align-compiled" >&2; exit 1; }
 
 oov=$(cat $lang/oov.int)
@@ -115,7 +113,8 @@ fi
 if [ $stage -le 1 ]; then
   echo "$0: aligning data in $data using $alimdl and speaker-independent features."
   $cmd JOB=1:$nj $dir/log/align_pass1.JOB.log \
-    $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam $alimdl \
+    $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam \
+      "$strode gmm-boost-silence --boost=$boost_silence $(cat $lang/phones/optional_silence.csl) $alimdl - |" \
       "ark:gunzip -c $graphdir/fsts.JOB.gz|" "$sifeats" "ark:|gzip -c >$dir/pre_ali.JOB.gz"
 fi
 
@@ -144,7 +143,8 @@ feats="$sifeats $strode transform-feats --utt2spk=ark:$sdata/JOB/utt2spk ark:$di
 if [ $stage -le 3 ]; then
   echo "$0: doing final alignment."
   $cmd JOB=1:$nj $dir/log/align_pass2.JOB.log \
-    $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam $mdl \
+    $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam \
+      "$strode gmm-boost-silence --boost=$boost_silence $(cat $lang/phones/optional_silence.csl) $mdl - |" \
       "ark:gunzip -c $graphdir/fsts.JOB.gz|" "$feats" "ark:|gzip -c >$dir/ali.JOB.gz"
 fi
 

@@ -23,7 +23,7 @@
 #   --fmllr-update-type T     full|diag|offset|none (default full)
 #   --scale-opts "O"          (default "--transition-scale=1.0 --acoustic-scale=0.1 --self-loop-scale=0.1")
 #   --beam N --retry-beam N   alignment beams (default 10, 40)
-#   --boost-silence F         (default 1.0; strode has no gmm-boost-silence, so only 1.0)
+#   --boost-silence F         (default 1.0: the silence phones' weights in alignment, gmm-boost-silence)
 #   --careful B               (default false; strode's gmm-align-compiled has no --careful, so only false)
 #   --context-opts "O"        e.g. "--context-width=5 --central-position=2" (default empty)
 #   --realign-iters "L"       (default "10 20 30")
@@ -74,8 +74,6 @@ cmd=$(resolve_cmd "$cmd")
 for f in $data/feats.scp $lang/phones.txt $alidir/final.mdl $alidir/ali.1.gz $alidir/num_jobs; do
   [ -f $f ] || { echo "$0: no such file $f" >&2; exit 1; }
 done
-[ "$boost_silence" = 1.0 ] || [ "$boost_silence" = 1 ] ||
-  { echo "$0: --boost-silence $boost_silence needs gmm-boost-silence, which strode does not have" >&2; exit 1; }
 $careful && { echo "$0: --careful true is not supported by strode's gmm-align-compiled" >&2; exit 1; }
 [ -z "$phone_map" ] || { echo "$0: --phone-map is not supported" >&2; exit 1; }
 
@@ -195,7 +193,8 @@ while [ $x -lt $num_iters ]; do
   if echo $realign_iters | grep -w $x >/dev/null && [ $stage -le $x ]; then
     echo "Aligning data"
     $cmd JOB=1:$nj $dir/log/align.$x.JOB.log \
-      $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam $dir/$x.mdl \
+      $strode gmm-align-compiled $scale_opts --beam=$beam --retry-beam=$retry_beam \
+        "$strode gmm-boost-silence --boost=$boost_silence $(cat $lang/phones/optional_silence.csl) $dir/$x.mdl - |" \
         "ark:gunzip -c $dir/fsts.JOB.gz|" "$feats" "ark:|gzip -c >$dir/ali.JOB.gz"
   fi
 
@@ -269,4 +268,6 @@ nwarn=$(cat $dir/log/*.log 2>/dev/null | grep -c '^WARNING' || true)
   echo
 ) | tee $dir/log/summary.log
 
+. "$local_dir/../steps/common.sh"
+gmm_dir_info $dir
 echo "$0: done training SAT system in $dir"

@@ -11,6 +11,10 @@
 # --fbank-dir/TRAIN_sp, its MFCC in --mfcc-dir/TRAIN_sp), its alignments $sp_gmm_ali
 # (exp/strode_RUNG_ali_sp), converted to --num-leaves' tree in exp/strode_tri_ali_sp when the
 # networks train on that (--nnet-ali mono).
+#
+# With --nnet-ali mono the perturbed copies are aligned by the flat start's GMM even when
+# --flat-start-rounds N > 0 realigned the unperturbed set with a network (exp/strode_mono_aliN):
+# the copies' targets are then the GMM's, not the last round's.
 
 # sp_settings (run.sh, after the options): the names above, and the options that cannot go with
 # --speed-perturb stop the recipe before any work.

@@ -35,7 +35,8 @@
 //   - Table drivers behind the strode subcommands: ComputeFeats (worker pool,
 //     output in input order, Kaldi or HTK output, utt2dur, progress lines),
 //     ComputeCmvnStatsTable(Weighted), ApplyCmvnTable,
-//     MapFeatures, ExtractSegments, CopyWaves.
+//     MapFeatures, ExtractSegments, CopyWaves, SpeedPerturbWaves (tables, or one
+//     wave file or stream: the form a wav.scp pipe uses), WavToDuration.
 //
 // # Numerics
 //

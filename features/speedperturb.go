@@ -3,6 +3,7 @@ package features
 import (
 	"flag"
 	"fmt"
+	"math"
 
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -43,11 +44,18 @@ func SpeedPerturb(w WaveData, speed float64) (WaveData, error) {
 
 // SpeedPerturbWaves is wav-speed-perturb: every wave of rspecifier sped up by
 // o.Speed into wspecifier, keys unchanged. It streams: one wave in memory.
-func SpeedPerturbWaves(o SpeedPerturbOptions, rspecifier, wspecifier string, log Logger, kopts ...kaldiio.Option) (done int, err error) {
-	if !(o.Speed > 0) {
-		return 0, fmt.Errorf("%w: --speed=%v must be positive", ErrOptions, o.Speed)
+//
+// When in is not an rspecifier it is one wave's rxfilename (a file, "-" for
+// standard input, "cmd |", or "foo.ark:OFFSET") and out a wxfilename ("-"
+// for standard output), as Kaldi's wav-copy takes either form: then
+// "strode wav-speed-perturb --speed=0.9 a.wav - |" is a wav.scp entry, the
+// pipe that perturb_data_dir_speed.sh makes with sox. Mixing a table with a
+// single file is an error (kaldiio.ErrMixed).
+func SpeedPerturbWaves(o SpeedPerturbOptions, in, out string, log Logger, kopts ...kaldiio.Option) (done int, err error) {
+	if !(o.Speed > 0) || math.IsInf(o.Speed, 0) {
+		return 0, fmt.Errorf("%w: --speed=%v must be a positive number", ErrOptions, o.Speed)
 	}
-	return mapWaves(rspecifier, wspecifier, log, func(key string, w WaveData) (WaveData, error) {
+	perturb := func(key string, w WaveData) (WaveData, error) {
 		if o.Speed == 1 {
 			return w, nil
 		}
@@ -56,5 +64,28 @@ func SpeedPerturbWaves(o SpeedPerturbOptions, rspecifier, wspecifier string, log
 			return WaveData{}, fmt.Errorf("utterance %s: %w", key, err)
 		}
 		return p, nil
-	}, kopts...)
+	}
+	inTable, outTable := kaldiio.IsRspecifier(in), kaldiio.IsWspecifier(out)
+	if inTable != outTable {
+		return 0, fmt.Errorf("wav-speed-perturb %s %s: %w", in, out, kaldiio.ErrMixed)
+	}
+	if !inTable {
+		var w WaveData
+		if err := kaldiio.ReadObject(in, WaveCodec, &w, kopts...); err != nil {
+			return 0, err
+		}
+		for _, m := range w.Warnings {
+			log.Warn("%s (%s)", m, in)
+		}
+		if o.Speed != 1 {
+			if w, err = SpeedPerturb(w, o.Speed); err != nil {
+				return 0, fmt.Errorf("%s: %w", in, err)
+			}
+		}
+		if err := kaldiio.WriteObject(out, WaveCodec, true, &w, kopts...); err != nil {
+			return 0, err
+		}
+		return 1, nil
+	}
+	return mapWaves(in, out, log, perturb, kopts...)
 }

@@ -1,11 +1,15 @@
 package features
 
 import (
+	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 // toneWave is amp·sin(2π·hz·t), n samples at rate Hz.
@@ -101,5 +105,55 @@ func TestSpeedPerturbWaves(t *testing.T) {
 	}
 	if _, err := SpeedPerturbWaves(SpeedPerturbOptions{Speed: -1}, "scp:"+in, "ark:/dev/null", &testLog{}); err == nil {
 		t.Error("negative speed: no error")
+	}
+}
+
+// TestSpeedPerturbSingleWave runs the one-wave form a wav.scp pipe uses: a
+// file or standard input in, standard output out; a table with a single
+// file is refused; wav-to-duration reads the result's length.
+func TestSpeedPerturbSingleWave(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.wav")
+	var buf bytes.Buffer
+	w := toneWave(8000, 8000, 400)
+	if _, err := w.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in    string
+		stdin []byte
+	}{{path, nil}, {"-", buf.Bytes()}, {"cat " + path + " |", nil}} {
+		var out bytes.Buffer
+		done, err := SpeedPerturbWaves(SpeedPerturbOptions{Speed: 0.9}, c.in, "-", &testLog{},
+			kaldiio.WithStdin(bytes.NewReader(c.stdin)), kaldiio.WithStdout(&out))
+		if err != nil || done != 1 {
+			t.Fatalf("%q: done %d, %v", c.in, done, err)
+		}
+		got, err := ReadWave(&out)
+		if err != nil {
+			t.Fatalf("%q: output: %v", c.in, err)
+		}
+		if n := got.NumSamples(); math.Abs(float64(n)-8000/0.9) > 1 || got.SampFreq != 8000 {
+			t.Errorf("%q: %d samples at %v Hz, want %.0f at 8000", c.in, n, got.SampFreq, 8000/0.9)
+		}
+	}
+	if _, err := SpeedPerturbWaves(SpeedPerturbOptions{Speed: 0.9}, path, "ark:/dev/null", &testLog{}); !errors.Is(err, kaldiio.ErrMixed) {
+		t.Errorf("file in, table out: %v, want ErrMixed", err)
+	}
+	if _, err := SpeedPerturbWaves(SpeedPerturbOptions{Speed: 0.9}, filepath.Join(dir, "none.wav"), "-", &testLog{}); err == nil || !strings.Contains(err.Error(), "none.wav") {
+		t.Errorf("missing file: %v, want an error naming it", err)
+	}
+	scp := filepath.Join(dir, "wav.scp")
+	os.WriteFile(scp, []byte("a "+path+"\n"), 0o644)
+	var durs bytes.Buffer
+	st, err := WavToDuration("scp:"+scp, "ark,t:-", &testLog{}, kaldiio.WithStdout(&durs))
+	if err != nil || st.Done != 1 || st.Mean != 1 {
+		t.Fatalf("wav-to-duration: %+v, %v", st, err)
+	}
+	if f := strings.Fields(durs.String()); len(f) != 2 || f[0] != "a" || f[1] != "1" {
+		t.Errorf("wav-to-duration wrote %q, want \"a 1\"", durs.String())
 	}
 }

@@ -3,6 +3,7 @@
 // Dataset (fsdd), speechocean762's front end (speechocean762: data dirs,
 // dict dir, dev split), the irregularly sampled sine waves (sine), the
 // corpus fetcher they share (fetch: find, download, verify) and the scripts
-// they share (local). Each recipe lives in its own sub-directory; the
+// they share (local), and Kaldi's steps scripts of the GMM ladder (steps).
+// Each recipe lives in its own sub-directory; the
 // `strode` subcommands that run them are thin glue.
 package recipes

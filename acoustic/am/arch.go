@@ -91,6 +91,9 @@ type layers struct {
 	// enc is what the output layer's W reads (Batch.Enc): the SRU
 	// encoder's output, odernn's decoder's, dnn's last hidden layer.
 	enc *autodiff.Node
+	// outIn, when not nil, is what W reads instead of enc (strode's head
+	// variants: h̃, or e through h̃'s gate); Batch.Enc stays enc.
+	outIn *autodiff.Node
 	// more are further inputs of the output layer and their weights:
 	// logits = enc·W + Σ more[i]·moreW[i] + b (strode: h̃ and W_h).
 	more  []*autodiff.Node

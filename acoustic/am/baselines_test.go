@@ -16,16 +16,24 @@ import (
 // the float64 graph's loss and parameter gradients (the ones TestGradients
 // checks against finite differences), relative to the largest entry of
 // each: 2e-4 for the loss, 2e-3 for the gradients (float32 sums over
-// frames, steps and utterances).
+// frames, steps and utterances). strode's head variants too: htilde (the
+// fused output and cross-entropy on h̃ alone) and gated (the float32
+// sigmoid gate on h̃ and the Hadamard product with e).
 func TestFloat32MatchesFloat64(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
-	for _, kind := range []string{KindODERNN, KindSTRODE} {
-		t.Run(kind, func(t *testing.T) { checkFloat32MatchesFloat64(t, kind) })
+	for _, tc := range []struct{ name, kind, variant string }{
+		{"odernn", KindODERNN, ""},
+		{"strode", KindSTRODE, HeadPaper},
+		{"strode-htilde", KindSTRODE, HeadHTilde},
+		{"strode-gated", KindSTRODE, HeadGated},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkFloat32MatchesFloat64(t, tc.kind, tc.variant) })
 	}
 }
 
-func checkFloat32MatchesFloat64(t *testing.T, kind string) {
+func checkFloat32MatchesFloat64(t *testing.T, kind, variant string) {
 	o := tinyOptions(kind)
+	o.HeadVariant = variant
 	o.SRU.Hidden, o.ODEState, o.ODEHidden, o.ODE.Steps, o.InputDim = 6, 5, 7, 4, 4
 	o.SRU.Dropout = 0.2
 	if kind == KindSTRODE {

@@ -117,7 +117,11 @@ func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, e
 	bt.Enc, bt.TTilde, bt.HTilde, bt.drops = ly.enc, ly.ttilde, ly.htilde, ly.drops
 	// The output layer is the largest product after the SRU's (H×P with
 	// thousands of pdfs): float32 through internal/gemm as well.
-	outX := append([]*autodiff.Node{ly.enc}, ly.more...)
+	in := ly.enc
+	if ly.outIn != nil {
+		in = ly.outIn
+	}
+	outX := append([]*autodiff.Node{in}, ly.more...)
 	outW := append([]*optim.Param{m.Out.W}, ly.moreW...)
 	// Training and evaluation in float32 fuse the output layer with the
 	// cross-entropy (affineXent): no float64 logits, no float64 gradient.

@@ -44,6 +44,10 @@ var goldenCases = []goldenCase{
 		c := 1.5
 		o.FixedTTilde = &c
 	}},
+	// The head variants (recorded when they were added): h̃ alone, and e
+	// gated by h̃ with the free b(z).
+	{Name: "strode-htilde", Edit: func(o *am.Options) { o.Kind, o.HeadVariant = am.KindSTRODE, am.HeadHTilde }},
+	{Name: "strode-gated-free", Edit: func(o *am.Options) { o.Kind, o.HeadVariant, o.PhiZ = am.KindSTRODE, am.HeadGated, am.PhiZFree }},
 	{Name: "odernn", Edit: func(o *am.Options) { o.Kind, o.DecoderLayers, o.ODE.Steps = am.KindODERNN, 2, 3 }},
 	{Name: "dnn", Edit: func(o *am.Options) {
 		o.Kind, o.DNNLayers, o.DNNHidden, o.DNNActivation = am.KindDNN, 2, 10, am.DNNSigmoid

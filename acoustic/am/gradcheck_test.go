@@ -72,6 +72,10 @@ func TestGradients(t *testing.T) {
 		{"odernn-bidirectional", KindODERNN, 0, 0, "", true, 0.3},
 		{"dnn-sigmoid", KindDNN, 0, 0, "", false, 0},
 		{"dnn-relu", KindDNN, 0, 0, "", false, 0.3},
+		// The head variants (variants below): h̃ alone, e gated by h̃.
+		{"strode-htilde", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
+		{"strode-gated", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
+		{"strode-htilde-fixed-t-tilde", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
@@ -80,7 +84,12 @@ func TestGradients(t *testing.T) {
 			if tc.name == "dnn-relu" {
 				o.DNNActivation = DNNReLU
 			}
-			if tc.name == "strode-fixed-t-tilde" {
+			variants := map[string]string{"strode-htilde": HeadHTilde, "strode-gated": HeadGated,
+				"strode-htilde-fixed-t-tilde": HeadHTilde}
+			if v, ok := variants[tc.name]; ok {
+				o.HeadVariant = v
+			}
+			if strings.HasSuffix(tc.name, "fixed-t-tilde") {
 				c := 1.5
 				o.FixedTTilde = &c
 			}

@@ -5,13 +5,25 @@ import (
 	"math/rand"
 	"strconv"
 	"testing"
+
+	"github.com/strode-asr/strode/acoustic/nn"
 )
 
 // TestHeadEffect: at t̃ = 0 the two ends agree exactly; at the model's own
 // t̃ the log-probability at t = t̃ is Postdiction's probability at step K
-// (the same Euler steps; tolerance 1e-12), and the other kinds are refused.
+// (the same Euler steps; tolerance 1e-12) and the forward graph's
+// log-softmax of the label (its float32 products: 1e-4), for every head
+// variant — so the plain float64 output of each variant is the graph's —
+// and the other kinds are refused.
 func TestHeadEffect(t *testing.T) {
+	for _, v := range []string{HeadPaper, HeadHTilde, HeadGated} {
+		t.Run(v, func(t *testing.T) { checkHeadEffect(t, v) })
+	}
+}
+
+func checkHeadEffect(t *testing.T, variant string) {
 	o := tinyOptions(KindSTRODE)
+	o.HeadVariant = variant
 	m, err := New(o, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +36,7 @@ func TestHeadEffect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, tt := g.Rows(g.Enc, 0), g.Rows(g.TTilde, 0)
+	enc, tt, logits := g.Rows(g.Enc, 0), g.Rows(g.TTilde, 0), g.Output(0, nil)
 	h := o.SRU.OutDim()
 	for i := 0; i < u.Rows; i++ {
 		e := enc[i*h : (i+1)*h]
@@ -51,6 +63,14 @@ func TestHeadEffect(t *testing.T) {
 			}
 			if eff.LogP0 != z.LogP0 {
 				t.Errorf("frame %d: log p at t = 0 depends on t~: %g vs %g", i, eff.LogP0, z.LogP0)
+			}
+			if ttv != tt[i] {
+				continue
+			}
+			row := make([]float64, o.NumPdfs)
+			nn.LogSoftmax(row, logits[i*o.NumPdfs:(i+1)*o.NumPdfs])
+			if d := math.Abs(eff.LogPT - row[label]); d > 1e-4*math.Max(1, math.Abs(row[label])) {
+				t.Errorf("frame %d: log p(label) at t~ %.8g, the forward graph's %.8g", i, eff.LogPT, row[label])
 			}
 		}
 	}

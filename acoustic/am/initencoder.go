@@ -24,7 +24,10 @@ func isEncoderParam(name string) bool {
 // weights. m then computes exactly src's logits at first, and training
 // m adds the head to an encoder that already classifies: a warm start for
 // the STRODE head (`strode train --init-encoder`). The head's other
-// parameters keep their initialisation.
+// parameters keep their initialisation. The head variants start further
+// from src: gated's W reads e through a gate σ(G·h̃ + g) that starts near
+// ½ per unit (so about half of src's W·e, plus its bias), and where either
+// model's head is htilde (whose W reads h̃) only the SRU stack is copied.
 func (m *Model) InitEncoder(src *Model) error {
 	so, mo := src.Opts, m.Opts
 	switch {
@@ -37,15 +40,21 @@ func (m *Model) InitEncoder(src *Model) error {
 	case so.TargetDelay != mo.TargetDelay:
 		return fmt.Errorf("%w: target delay %d, want %d", ErrEncoderMismatch, so.TargetDelay, mo.TargetDelay)
 	}
+	// An htilde head's output layer reads h̃, not the encoder: with one on
+	// either side only the SRU stack is copied.
+	sruOnly := so.HeadVariant == HeadHTilde || mo.HeadVariant == HeadHTilde
+	copies := func(name string) bool {
+		return isEncoderParam(name) && (!sruOnly || strings.HasPrefix(name, "sru."))
+	}
 	from := map[string]int{}
 	for i, p := range src.Params.List {
-		if isEncoderParam(p.Name) {
+		if copies(p.Name) {
 			from[p.Name] = i
 		}
 	}
 	copied := 0
 	for _, p := range m.Params.List {
-		if !isEncoderParam(p.Name) {
+		if !copies(p.Name) {
 			continue
 		}
 		i, ok := from[p.Name]
@@ -64,7 +73,7 @@ func (m *Model) InitEncoder(src *Model) error {
 		return fmt.Errorf("%w: it has %d encoder parameters, this model %d (its SRU: %d layers of %d; want %d of %d)",
 			ErrEncoderMismatch, len(from), copied, so.SRU.Layers, so.SRU.Hidden, mo.SRU.Layers, mo.SRU.Hidden)
 	}
-	if a, ok := m.arch.(*strodeArch); ok {
+	if a, ok := m.arch.(*strodeArch); ok && a.head.OutH != nil {
 		clear(a.head.OutH.Data)
 	}
 	return nil

@@ -7,28 +7,29 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/autodiff"
 	"github.com/strode-asr/strode/acoustic/nn"
-	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 	"github.com/strode-asr/strode/acoustic/strodehead"
 )
 
 // strodeArch is the "strode" kind: the SRU encoder, the affine output on it,
 // and the regenerative STRODE postdictive head (doc.go's equations):
-// t̃_i = Φ(ε0, e_i), h̃_i = h(t̃_i) from h(0) = P·e_i, logits = W·e + W_h·h̃ + b,
-// with the KL term and the Gaussian prior on h̃ in the loss. Its parameters
-// are the encoder "sru.L.*", the output "out.*" and the head's
-// "out.ode.weight", "ode.*", "phi.*", "prior.*" and "gauss.*", in that
-// order.
+// t̃_i = Φ(ε0, e_i), h̃_i = h(t̃_i) from h(0) = P·e_i, logits = W·e + W_h·h̃ + b
+// (--head-variant=paper; htilde and gated feed the output layer otherwise,
+// strodehead/variant.go), with the KL term and the Gaussian prior on h̃ in
+// the loss. Its parameters are the encoder "sru.L.*", the output "out.*"
+// and the head's "out.ode.weight" (not for htilde), "ode.*", "phi.*",
+// "prior.*", "gauss.*" and, for gated, "out.gate.*", in that order.
 type strodeArch struct {
 	enc  *sru.Encoder
 	head *strodehead.Head
+	out  *nn.Linear // the model's output layer (Model.Out), which the head's variant feeds
 }
 
 // headConfig is the head's part of o.
 func headConfig(o Options) strodehead.Config {
 	return strodehead.Config{In: o.SRU.OutDim(), InputDim: o.InputDim, NumPdfs: o.NumPdfs, State: o.ODEState,
 		ODEHidden: o.ODEHidden, PhiHidden: o.PhiHidden, PriorHidden: o.PriorHidden, PhiZ: o.PhiZ, Eps0: o.Eps0,
-		WKL: o.WKL, WP: o.WP, ODE: o.ODE, KL: o.KL, Fixed: o.FixedTTilde}
+		WKL: o.WKL, WP: o.WP, ODE: o.ODE, KL: o.KL, Fixed: o.FixedTTilde, Variant: o.HeadVariant}
 }
 
 func (*strodeArch) preset(string, *Options) {} // Preset's sizes
@@ -37,7 +38,7 @@ func (*strodeArch) validate(o Options) error { return headConfig(o).Validate() }
 
 func (*strodeArch) shapes(o Options, s *shapeList) {
 	s.sruStack("sru", o.InputDim, o.SRU)
-	s.linear("out", o.SRU.OutDim(), o.NumPdfs)
+	s.linear("out", headConfig(o).OutIn(), o.NumPdfs)
 	strodehead.Shapes(headConfig(o), s.add)
 }
 
@@ -66,7 +67,8 @@ func (a *strodeArch) init(m *Model, rng *rand.Rand) error {
 	if a.enc, err = newSRUEncoder(m, rng); err != nil {
 		return err
 	}
-	m.Out = nn.NewLinear(&m.Params, "out", o.SRU.OutDim(), o.NumPdfs, rng)
+	m.Out = nn.NewLinear(&m.Params, "out", headConfig(o).OutIn(), o.NumPdfs, rng)
+	a.out = m.Out
 	a.head = strodehead.New(&m.Params, headConfig(o), rng)
 	return nil
 }
@@ -81,7 +83,8 @@ func (a *strodeArch) layers(net *nn.Net, x, mask *autodiff.Node, t, b int, mode 
 	if err != nil {
 		return layers{}, err
 	}
-	ly := layers{enc: e, more: []*autodiff.Node{h.HTilde}, moreW: []*optim.Param{hd.OutH}, drops: []*sru.Dropout{drop},
+	xs, ws := hd.OutputTerms(net, e, h.HTilde, a.out.W)
+	ly := layers{enc: e, outIn: xs[0], more: xs[1:], moreW: ws[1:], drops: []*sru.Dropout{drop},
 		ttilde: h.TTilde, htilde: h.HTilde}
 	if mode == Infer {
 		return ly, nil
@@ -125,7 +128,8 @@ func (a *strodeArch) newStream(m *Model) (streamer, error) {
 		if err != nil {
 			return nil, err
 		}
-		logits, err := sru.AffineSum(net, []*autodiff.Node{e, h.HTilde}, []*optim.Param{m.Out.W, a.head.OutH}, m.Out.B)
+		xs, ws := a.head.OutputTerms(net, e, h.HTilde, m.Out.W)
+		logits, err := sru.AffineSum(net, xs, ws, m.Out.B)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,14 @@ const (
 	PhiZFree   = strodehead.PhiZFree   // a tanh MLP with free signs and biases (strodehead's boundaryZ)
 )
 
+// Head variants of the strode kind: what its output layer reads
+// (strodehead/variant.go).
+const (
+	HeadPaper  = strodehead.VariantPaper  // W·e + W_h·h̃ + b
+	HeadHTilde = strodehead.VariantHTilde // W·h̃ + b
+	HeadGated  = strodehead.VariantGated  // W·(e ⊙ σ(G·h̃ + g)) + W_h·h̃ + b
+)
+
 // Model kinds.
 const (
 	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
@@ -43,8 +51,9 @@ type Options struct {
 	PriorHidden int              `json:"prior_hidden"` // hidden size of the MLP giving μ, σ² from x_{i+1}
 	WKL         float64          `json:"w_kl"`
 	WP          float64          `json:"w_p"`
-	Eps0        float64          `json:"eps0"`            // ε0 of t̃_i = Φ(ε0, e_i)
-	PhiZ        string           `json:"phi_z,omitempty"` // b(z) of Φ: "nonpos" ("" in old files; DESIGN.md) or "free"
+	Eps0        float64          `json:"eps0"`                   // ε0 of t̃_i = Φ(ε0, e_i)
+	PhiZ        string           `json:"phi_z,omitempty"`        // b(z) of Φ: "nonpos" ("" in old files; DESIGN.md) or "free"
+	HeadVariant string           `json:"head_variant,omitempty"` // strode: what the output layer reads: "paper" ("" in old files), "htilde" or "gated" (strodehead/variant.go)
 	ODE         ode.Options      `json:"ode"`
 	KL          strode.KLOptions `json:"kl"`
 	TargetDelay int              `json:"target_delay,omitempty"` // output frame t+TargetDelay predicts the label of frame t (see delay.go)
@@ -73,7 +82,7 @@ type Options struct {
 // NumPdfs are left to the caller.
 func Preset(name string) (Options, error) {
 	o := Options{Kind: KindSTRODE, SRU: sru.DefaultOptions(), ODEState: 128, ODEHidden: 64, PhiHidden: 128,
-		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, PhiZ: PhiZNonPos, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
+		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, PhiZ: PhiZNonPos, HeadVariant: HeadPaper, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
 	switch name {
 	case "paper":
 	case "small":
@@ -117,6 +126,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PhiHidden, "phi-hidden", o.PhiHidden, "hidden size of the boundary network and the prior")
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
 	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
+	fs.StringVar(&o.HeadVariant, "head-variant", o.HeadVariant, strodehead.VariantUsage)
 	fs.IntVar(&o.TargetDelay, "target-delay", o.TargetDelay, "frames of look-ahead: the output at frame t+N is trained on (and forward reports it as) frame t's label, as nnet1's --targets-delay for its LSTMs")
 	fs.Var(strodehead.FixedFlag{P: &o.FixedTTilde}, "fixed-t-tilde", strodehead.FixedUsage)
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
@@ -142,6 +152,9 @@ func (o Options) Validate() error {
 	}
 	if c, ok := o.FixedBoundary(); ok && o.Kind != KindSTRODE {
 		return fmt.Errorf("am: --fixed-t-tilde=%g is for --model=strode, this one is %q", c, o.Kind)
+	}
+	if o.HeadVariant != "" && o.HeadVariant != HeadPaper && o.Kind != KindSTRODE {
+		return fmt.Errorf("am: --head-variant=%s is for --model=strode, this one is %q", o.HeadVariant, o.Kind)
 	}
 	return a.validate(o)
 }

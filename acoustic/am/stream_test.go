@@ -38,6 +38,8 @@ func TestStreamMatchesForwarder(t *testing.T) {
 		{"strode", KindSTRODE, nil},
 		{"strode-free-phi", KindSTRODE, func(o *Options) { o.PhiZ = PhiZFree }},
 		{"strode-fixed-ttilde-delay3", KindSTRODE, func(o *Options) { o.FixedTTilde = &fixed; o.TargetDelay = 3 }},
+		{"strode-htilde", KindSTRODE, func(o *Options) { o.HeadVariant = HeadHTilde }},
+		{"strode-gated-free-phi-delay1", KindSTRODE, func(o *Options) { o.HeadVariant, o.PhiZ, o.TargetDelay = HeadGated, PhiZFree, 1 }},
 		{"dnn", KindDNN, nil},
 	}
 	const frames = 75 // the forwarder pads to 100 rows; the tail graphs run 64 + 11
@@ -125,5 +127,59 @@ func TestStreamCausality(t *testing.T) {
 	d.SRU.Bidirectional = true
 	if Lookahead(d, Pipeline{SpliceRight: 5}) != 5 {
 		t.Errorf("dnn look-ahead %d", Lookahead(d, Pipeline{SpliceRight: 5}))
+	}
+}
+
+// The head variants stream as the paper's head does: one stream, Reset
+// between utterances, several utterances of other lengths (Forwarder
+// graphs of 50, 100 and 150 rows), pieces of 18 frames (Kaldi's 0.18 s),
+// bit for bit the whole-utterance forward.
+func TestStreamVariantsSeveralUtterances(t *testing.T) {
+	for _, v := range []string{HeadPaper, HeadHTilde, HeadGated} {
+		t.Run(v, func(t *testing.T) {
+			o := streamOptions(KindSTRODE)
+			o.HeadVariant, o.PhiZ = v, PhiZFree
+			m, err := New(o, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw := NewForwarder(m)
+			defer fw.Close()
+			st, err := m.NewStream()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			for _, u := range tinyBatch(rand.New(rand.NewSource(8)), o, []int{75, 33, 120}) {
+				u.Targets = nil
+				want, err := fw.Logits(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Reset()
+				var got []float64
+				for r := 0; r < u.Rows; r += 18 {
+					k := min(18, u.Rows-r)
+					l, n, err := st.Accept(u.Feats[r*o.InputDim:(r+k)*o.InputDim], k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, l[:n*o.NumPdfs]...)
+				}
+				l, n, err := st.Finish()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, l[:n*o.NumPdfs]...)
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d values streamed, forwarder %d", u.Key, len(got), len(want))
+				}
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("%s: value %d (frame %d): stream %v, forwarder %v", u.Key, i, i/o.NumPdfs, got[i], want[i])
+					}
+				}
+			}
+		})
 	}
 }

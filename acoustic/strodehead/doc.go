@@ -8,7 +8,9 @@
 // only). Head holds its parameters (New adds them to a model's nn.Params,
 // Shapes lists them without allocating), Build puts Φ, the ODE solve and
 // h̃ on a graph, KLRows and PriorLogLik are its loss terms; the output
-// layer that reads h̃ (W_h = OutH) beside the encoder belongs to the model.
+// layer that reads h̃ (W_h = OutH) beside the encoder belongs to the model,
+// and OutputTerms gives it its inputs by the head's variant (variant.go:
+// the paper's W·e + W_h·h̃ + b, h̃ alone, or e gated by h̃).
 // The heavy parts are fused float32 kernels (entry.go: h0 and b(z) in one
 // product; prior32.go: the prior network and the Gaussian term); with
 // sru.Float32Products off the same head is built from float64 graph

@@ -39,6 +39,9 @@ type Config struct {
 	// Fixed, when not nil, fixes every frame's ODE interval to [0, *Fixed]
 	// frames (the constant-t̃ ablation; no KL term then).
 	Fixed *float64
+	// Variant is what the output layer reads (variant.go): VariantPaper
+	// ("" too), VariantHTilde or VariantGated.
+	Variant string
 }
 
 // Validate checks the head's sizes and choices.
@@ -53,6 +56,9 @@ func (c Config) Validate() error {
 	if c.Fixed != nil && (*c.Fixed < 0 || math.IsNaN(*c.Fixed) || math.IsInf(*c.Fixed, 0)) {
 		return fmt.Errorf("am: fixed t~ %g must be a finite number of frames ≥ 0", *c.Fixed)
 	}
+	if err := c.validVariant(); err != nil {
+		return err
+	}
 	if _, err := strode.NewKL(c.KL); err != nil {
 		return err
 	}
@@ -62,7 +68,7 @@ func (c Config) Validate() error {
 // Head is the STRODE head's parameters.
 type Head struct {
 	Cfg      Config
-	OutH     *optim.Param  // h̃ → logits, S×P
+	OutH     *optim.Param  // h̃ → logits, S×P (nil for VariantHTilde, whose model's W reads h̃)
 	Proj     *optim.Param  // h(0) = e·Proj, H×S
 	ODE      [3]*nn.Linear // f_o = Linear→tanh→Linear→tanh→Linear
 	Boundary *strode.Boundary
@@ -71,16 +77,20 @@ type Head struct {
 	PriorIn  *nn.Linear // x_{i+1} → tanh hidden
 	PriorMu  *nn.Linear // hidden → μ
 	PriorVar *nn.Linear // hidden → s, σ² = softplus(s) + 1e-3
+	Gate     *nn.Linear // VariantGated: h̃ → the gate's pre-activation, S×H (nil otherwise)
 	kl       *strode.KL
 }
 
 // New adds the head's parameters to ps, initialised from rng, in the order
-// Shapes lists them: "out.ode.weight", "ode.proj", "ode.0-2.*", "phi.*",
-// "prior.*", "gauss.*". c must be valid.
+// Shapes lists them: "out.ode.weight" (not for VariantHTilde), "ode.proj",
+// "ode.0-2.*", "phi.*", "prior.*", "gauss.*", and for VariantGated
+// "out.gate.*" last. c must be valid.
 func New(ps *nn.Params, c Config, rng *rand.Rand) *Head {
 	h, p, s := c.In, c.NumPdfs, c.State
 	hd := &Head{Cfg: c}
-	hd.OutH = ps.New("out.ode.weight", s, p, optim.Free, rng)
+	if !c.HTildeOnly() {
+		hd.OutH = ps.New("out.ode.weight", s, p, optim.Free, rng)
+	}
 	hd.Proj = ps.New("ode.proj", h, s, optim.Free, rng)
 	hd.ODE[0] = nn.NewLinear(ps, "ode.0", s, c.ODEHidden, rng)
 	hd.ODE[1] = nn.NewLinear(ps, "ode.1", c.ODEHidden, c.ODEHidden, rng)
@@ -109,6 +119,10 @@ func New(ps *nn.Params, c Config, rng *rand.Rand) *Head {
 	hd.PriorIn = nn.NewLinear(ps, "gauss.0", c.InputDim, c.PriorHidden, rng)
 	hd.PriorMu = nn.NewLinear(ps, "gauss.mu", c.PriorHidden, s, rng)
 	hd.PriorVar = nn.NewLinear(ps, "gauss.var", c.PriorHidden, s, rng)
+	if c.variant() == VariantGated {
+		// Glorot G, zero g: the gate starts near ½ on every unit.
+		hd.Gate = nn.NewLinear(ps, "out.gate", s, h, rng)
+	}
 	hd.kl, _ = strode.NewKL(c.KL)
 	return hd
 }
@@ -121,7 +135,9 @@ func Shapes(c Config, add func(name string, rows, cols int)) {
 		add(name+".weight", in, out)
 		add(name+".bias", 1, out)
 	}
-	add("out.ode.weight", s, p)
+	if !c.HTildeOnly() {
+		add("out.ode.weight", s, p)
+	}
 	add("ode.proj", h, s)
 	linear("ode.0", s, c.ODEHidden)
 	linear("ode.1", c.ODEHidden, c.ODEHidden)
@@ -148,6 +164,9 @@ func Shapes(c Config, add func(name string, rows, cols int)) {
 	linear("gauss.0", c.InputDim, c.PriorHidden)
 	linear("gauss.mu", c.PriorHidden, s)
 	linear("gauss.var", c.PriorHidden, s)
+	if c.variant() == VariantGated {
+		linear("out.gate", s, h)
+	}
 }
 
 // Describe writes model-info's lines for the head (tab-separated).
@@ -165,6 +184,7 @@ func Describe(w io.Writer, c Config) {
 		fmt.Fprintf(w, "loss\tCE + %g KL (epsilon %g) - %g log N(h~; mu, sigma^2); eps0 %g\n", c.WKL, c.KL.Epsilon, c.WP, c.Eps0)
 		fmt.Fprintf(w, "boundary\tt~ = softplus(a(eps0) + b(e)), b(z) %s\n", phiZ)
 	}
+	fmt.Fprintln(w, describeOutput(c))
 }
 
 // phiZBias is the initial output bias of the free b(z): softplus(0.5413) = 1,

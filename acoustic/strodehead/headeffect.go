@@ -20,7 +20,8 @@ type Effect struct {
 // Effect integrates h from P·e over [0, tt] in the model's K Euler
 // steps in plain float64 (as Postdiction) and returns the label's
 // log-probability and the arg-max at both ends. label must be a pdf-id;
-// outLayer is the acoustic model's output layer (W·e + b, W_h·h beside it).
+// outLayer is the acoustic model's output layer (W and b; the head's
+// variant says what W reads, variant.go).
 func (hd *Head) Effect(e []float64, outLayer *nn.Linear, tt float64, label int) (Effect, error) {
 	c := hd.Cfg
 	if len(e) != c.In {
@@ -29,15 +30,11 @@ func (hd *Head) Effect(e []float64, outLayer *nn.Linear, tt float64, label int) 
 	if label < 0 || label >= c.NumPdfs {
 		return Effect{}, fmt.Errorf("strodehead: label %d out of range [0, %d)", label, c.NumPdfs)
 	}
-	base := matVec(e, outLayer.W.Data, c.NumPdfs)
-	for j := range base {
-		base[j] += outLayer.B.Data[j]
-	}
+	logits := hd.outputFunc(e, outLayer)
 	out := func(h []float64) (float64, int) {
-		l := matVec(h, hd.OutH.Data, c.NumPdfs)
+		l := logits(h)
 		best := 0
 		for j := range l {
-			l[j] += base[j]
 			if l[j] > l[best] {
 				best = j
 			}

@@ -23,9 +23,10 @@ type Trajectory struct {
 
 // Postdiction integrates h from h(0) = P·e over [0, 2t̃] with the head's
 // Euler steps (step t̃/K, 2K steps) in plain float64 and returns the
-// softmax of W·[e; h(t)] + b at every step. e is the encoder output of the
-// frame (Hidden values), label its aligned pdf-id or −1, outLayer the
-// acoustic model's output layer (W·e + b).
+// softmax of the output layer at every step (W·[e; h(t)] + b in the
+// paper's variant; the head's variant's equation, variant.go). e is the
+// encoder output of the frame (Hidden values), label its aligned pdf-id or
+// −1, outLayer the acoustic model's output layer (W and b).
 func (hd *Head) Postdiction(e []float64, outLayer *nn.Linear, tt float64, label int) (*Trajectory, error) {
 	c := hd.Cfg
 	if len(e) != c.In {
@@ -33,10 +34,7 @@ func (hd *Head) Postdiction(e []float64, outLayer *nn.Linear, tt float64, label 
 	}
 	s := c.State
 	h := matVec(e, hd.Proj.Data, s)
-	base := matVec(e, outLayer.W.Data, c.NumPdfs)
-	for j := range base {
-		base[j] += outLayer.B.Data[j]
-	}
+	logits := hd.outputFunc(e, outLayer)
 	k := c.ODE.Steps
 	step := tt / float64(k)
 	tr := &Trajectory{TTilde: tt, Label: label}
@@ -48,10 +46,7 @@ func (hd *Head) Postdiction(e []float64, outLayer *nn.Linear, tt float64, label 
 				h[j] += step * f[j]
 			}
 		}
-		l := matVec(h, hd.OutH.Data, c.NumPdfs)
-		for j := range l {
-			l[j] += base[j]
-		}
+		l := logits(h)
 		nn.LogSoftmax(l, l)
 		for j := range l {
 			l[j] = math.Exp(l[j])

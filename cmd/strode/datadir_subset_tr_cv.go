@@ -15,7 +15,9 @@ func init() {
 			"per-recording file, filtered). With --cv-spk-percent P, P% of the speakers, shuffled with\n" +
 			"--seed (our shuffle: the same seed gives the same sets, not Kaldi's Perl shuffle), go to the\n" +
 			"cross-validation set; otherwise the last --cv-utt-percent of utt2spk does, cut back to a\n" +
-			"change of speaker.",
+			"change of speaker. With <src-dir>/utt2uniq (a speed-perturbed dir), the copies of an utterance\n" +
+			"stay on one side: the units are its groups of utterances (and by speakers, the speakers that\n" +
+			"share them), which Kaldi's script does not ensure.",
 		ArgsUsage: "<src-dir> <tr-dir> <cv-dir>",
 		Examples:  []string{"strode subset-data-dir-tr-cv --cv-spk-percent 10 --seed 777 data/train data/train_tr90 data/train_cv10"},
 		MinArgs:   3,

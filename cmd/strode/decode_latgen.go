@@ -11,6 +11,7 @@ import (
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/search"
 	"github.com/strode-asr/strode/internal/kaldicmd"
+	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -33,7 +34,7 @@ func init() {
 			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
 			fs.BoolVar(&allowPartial, "allow-partial", allowPartial, "If true, produce output even if end state was not reached.")
 			return func(ctx *kaldicmd.Context) error {
-				return latgen(ctx, opts, float32(acwt), wordSyms, allowPartial)
+				return latgen(ctx, opts, float32(acwt), wordSyms, allowPartial, nil)
 			}
 		},
 	})
@@ -95,7 +96,9 @@ func (s *decodingSetup) printWords(ctx *kaldicmd.Context, utt string, words []in
 	return nil
 }
 
-func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms string, allowPartial bool) error {
+// latgen is latgen-faster-mapped, and gmm-latgen-faster with toLoglikes
+// (argument 2 is then features).
+func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms string, allowPartial bool, toLoglikes func(string, kaldiio.Matrix) (kaldiio.Matrix, error)) error {
 	setup, err := loadDecoding(ctx.Arg(0), ctx.Arg(1), wordSyms)
 	if err != nil {
 		return err
@@ -106,7 +109,7 @@ func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms s
 	md := &mappedDecoding{
 		setup: setup, acwt: acwt,
 		loglikes: ctx.Arg(2), words: ctx.Arg(4), alignments: ctx.Arg(5),
-		timeLabel: "Time taken",
+		timeLabel: "Time taken", toLoglikes: toLoglikes,
 		openMore: func() (err error) {
 			if opts.DeterminizeLattice {
 				clats, err = openOptionalWriter(ctx, ctx.Arg(3), lattice.CompactLatticeCodec)

@@ -30,6 +30,9 @@ type mappedDecoding struct {
 	// decode decodes one utterance; ok is false for an utterance that
 	// failed (decode has warned), err ends the run.
 	decode func(utt string, d *search.MatrixMapped) (res mappedResult, ok bool, err error)
+	// toLoglikes, when set, turns each matrix read (features) into the
+	// log-likelihoods decoded (gmm-latgen-faster).
+	toLoglikes func(utt string, m kaldiio.Matrix) (kaldiio.Matrix, error)
 }
 
 // mappedResult is one utterance's best path.
@@ -73,6 +76,11 @@ func (md *mappedDecoding) run(ctx *kaldicmd.Context) error {
 	for loglikes.Next() {
 		rep.Add(1)
 		utt, m := loglikes.Key(), loglikes.Value()
+		if md.toLoglikes != nil && m.Rows > 0 {
+			if m, err = md.toLoglikes(utt, m); err != nil {
+				return err
+			}
+		}
 		if m.Rows == 0 {
 			ctx.Warn("Zero-length utterance: %s", utt)
 			failed++

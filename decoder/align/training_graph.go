@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/strode-asr/strode/decoder/fst"
+	"github.com/strode-asr/strode/decoder/fstalg"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/tree"
 )
@@ -33,13 +34,11 @@ func (o *TrainingGraphOptions) Register(fs *flag.FlagSet) {
 
 // TrainingGraphCompiler makes per-utterance training graphs from a
 // lexicon FST, as Kaldi's TrainingGraphCompiler:
-// H ∘ C ∘ L ∘ (linear word acceptor), epsilons removed, weights quantized
-// to 1/1024 (as Kaldi's encoded minimisation does) and self-loops added.
-//
-// Differences from Kaldi that do not change the weight of any path (so
-// Viterbi alignments agree): the graph is not determinized or minimised
-// (paths that Kaldi merges stay separate, so the graph may have more
-// states), and word labels stay on the first arc of each word.
+// H ∘ C ∘ L ∘ (linear word acceptor), determinized in the log semiring,
+// minimised on encoded labels (weights quantized to 1/1024), self-loops
+// added. The result is Kaldi's graph up to the numbering of its states:
+// the same states with the same arcs in the same order, which is what
+// align-equal-compiled's random walk depends on.
 type TrainingGraphCompiler struct {
 	tm       *hmm.TransitionModel
 	tree     *tree.ContextDependency
@@ -162,13 +161,21 @@ func (c *TrainingGraphCompiler) Compile(wordFst *fst.VectorFst) (*fst.VectorFst,
 	if err != nil {
 		return nil, err
 	}
-	if err := fst.RemoveEpsilonsLog(g); err != nil {
+	// Kaldi's TrainingGraphCompiler::CompileGraphs: determinized in the log
+	// semiring (DeterminizeStarInLog), then MinimizeEncoded. The graph's
+	// shape is not only cosmetic: align-equal-compiled walks it at random
+	// (one draw per state, choosing among its arcs in order), so the flat
+	// start's alignment, and the whole monophone training after it, are
+	// Kaldi's only on Kaldi's graph.
+	g, err = fstalg.DeterminizeStar(g, fstalg.DeterminizeOptions{Semiring: fstalg.Log, Delta: fst.KDelta})
+	if err != nil {
 		return nil, err
 	}
 	if g.Start == fst.NoState {
 		return nil, fmt.Errorf("%w: training graph is empty", fst.ErrBadFst)
 	}
-	fst.Quantize(g, fst.KDelta)
+	fstalg.MinimizeEncoded(g, fst.KDelta)
+	sortArcsAsEncoded(g)
 	if err := hmm.AddSelfLoops(c.tm, g, float32(c.opt.SelfLoopScale), c.opt.Reorder); err != nil {
 		return nil, err
 	}
@@ -224,4 +231,30 @@ func (c *TrainingGraphCompiler) expandHmms(lw *fst.VectorFst, wins *phoneWindows
 		}
 	}
 	return g, nil
+}
+
+// sortArcsAsEncoded orders each state's arcs as OpenFst's encoded
+// minimisation leaves them (Kaldi's MinimizeEncoded ends in
+// AcceptorMinimize, whose ArcUniqueMapper sorts arcs by their encoded
+// label): encoded labels are numbered in the order the determinized graph
+// first shows each (ilabel, olabel, weight), state by state, and the
+// determinized graph's arcs are label-sorted, which for training graphs
+// (one transcript, silence or word at each step) is the order of
+// (ilabel, olabel, weight).
+func sortArcsAsEncoded(g *fst.VectorFst) {
+	for s := range g.States {
+		slices.SortStableFunc(g.States[s].Arcs, func(x, y fst.Arc) int {
+			switch {
+			case x.ILabel != y.ILabel:
+				return int(x.ILabel) - int(y.ILabel)
+			case x.OLabel != y.OLabel:
+				return int(x.OLabel) - int(y.OLabel)
+			case x.Weight < y.Weight:
+				return -1
+			case x.Weight > y.Weight:
+				return 1
+			}
+			return int(x.NextState) - int(y.NextState)
+		})
+	}
 }

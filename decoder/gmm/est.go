@@ -23,6 +23,11 @@ type EstReport struct {
 	MixUpShort              bool
 }
 
+// MixUpSeed seeds the glibc generator mixing up draws its perturbations
+// from: 1, as in a Kaldi gmm-est process, which never calls srand. Tests set
+// others to measure how much a training run depends on these draws.
+var MixUpSeed uint32 = 1
+
 // Estimate is gmm-est's update of m from accs: the transitions (when the
 // update flags name t) by MleUpdate, the GMMs by MleAmDiagGmmUpdate, then
 // mixing up by occupancy (drawing from glibc's rand seeded with 1, as
@@ -64,7 +69,7 @@ func Estimate(m *Model, accs *Accs, o EstOptions) (*EstReport, error) {
 		r.Occs[i] = float64(float32(r.Occs[i]))
 	}
 	if o.MixUp.MixUp != 0 {
-		r.GaussBefore, r.GaussAfter, r.MixUpShort = m.AM.SplitByCount(r.Occs, o.MixUp, glibcrand.New(1))
+		r.GaussBefore, r.GaussAfter, r.MixUpShort = m.AM.SplitByCount(r.Occs, o.MixUp, glibcrand.New(MixUpSeed))
 	}
 	return r, nil
 }

@@ -133,8 +133,11 @@ func (g *DiagGmm) ComponentPosteriors(x []float32, post []float32) float32 {
 		post[i] = e
 		sum += e
 	}
+	// ApplySoftMax: Scale(1.0 / sum), the reciprocal in double narrowed
+	// to float (Kaldi's src/matrix/kaldi-vector.cc).
+	inv := float32(1.0 / float64(sum))
 	for i := range post {
-		post[i] /= sum
+		post[i] *= inv
 	}
 	return maxv + logf(sum)
 }
@@ -287,9 +290,11 @@ func MleDiagGmmUpdate(opt MleDiagGmmOptions, a *AccumDiagGmm, flags uint16, g *D
 	for i := 0; i < a.NumGauss; i++ {
 		weights[i] = float64(g.Weights[i])
 		for d := 0; d < dim; d++ {
-			iv := float64(g.InvVars[i*dim+d])
-			vars[i*dim+d] = 1 / iv
-			means[i*dim+d] = float64(g.MeansInvVars[i*dim+d]) / iv
+			// DiagGmmNormal::CopyFromDiagGmm: the inverse in double, then
+			// the mean as a product with it.
+			v := 1 / float64(g.InvVars[i*dim+d])
+			vars[i*dim+d] = v
+			means[i*dim+d] = float64(g.MeansInvVars[i*dim+d]) * v
 		}
 	}
 	var removed []int
@@ -347,7 +352,9 @@ func MleDiagGmmUpdate(opt MleDiagGmmOptions, a *AccumDiagGmm, flags uint16, g *D
 	for i := 0; i < a.NumGauss; i++ {
 		g.Weights[i] = float32(weights[i])
 		for d := 0; d < dim; d++ {
-			iv := float32(1 / vars[i*dim+d])
+			// DiagGmmNormal::CopyToDiagGmm: the variance narrowed to
+			// float, then inverted in float (InvertElements).
+			iv := 1 / float32(vars[i*dim+d])
 			g.InvVars[i*dim+d] = iv
 			g.MeansInvVars[i*dim+d] = float32(means[i*dim+d]) * iv
 		}
@@ -384,30 +391,27 @@ func MleAmDiagGmmUpdate(opt MleDiagGmmOptions, a *AccumAmDiagGmm, flags uint16, 
 }
 
 // RemoveComponents deletes the Gaussians listed and renormalises the
-// weights (Kaldi's DiagGmm::RemoveComponents with renorm_weights); the
-// caller recomputes the constants.
+// weights as Kaldi's DiagGmm::RemoveComponents with renorm_weights: one
+// Gaussian at a time, each time scaling the weights by the float
+// reciprocal of their sum; the caller recomputes the constants.
 func (g *DiagGmm) RemoveComponents(gauss []int) {
-	drop := make(map[int]bool, len(gauss))
-	for _, i := range gauss {
-		drop[i] = true
-	}
+	drop := slices.Clone(gauss)
+	slices.Sort(drop)
+	drop = slices.Compact(drop)
 	dim := g.Dim
-	var w, miv, iv []float32
-	for i := 0; i < g.NumGauss(); i++ {
-		if drop[i] {
-			continue
+	for k, i := range drop {
+		i -= k // the earlier removals moved it down
+		g.Weights = slices.Delete(g.Weights, i, i+1)
+		g.MeansInvVars = slices.Delete(g.MeansInvVars, i*dim, (i+1)*dim)
+		g.InvVars = slices.Delete(g.InvVars, i*dim, (i+1)*dim)
+		var sum float32
+		for _, v := range g.Weights {
+			sum += v
 		}
-		w = append(w, g.Weights[i])
-		miv = append(miv, g.MeansInvVars[i*dim:(i+1)*dim]...)
-		iv = append(iv, g.InvVars[i*dim:(i+1)*dim]...)
+		scale := float32(1.0 / float64(sum))
+		for j := range g.Weights {
+			g.Weights[j] *= scale
+		}
 	}
-	var sum float32
-	for _, v := range w {
-		sum += v
-	}
-	for i := range w {
-		w[i] /= sum
-	}
-	g.Weights, g.MeansInvVars, g.InvVars = w, miv, iv
-	g.Gconsts = slices.Grow(g.Gconsts[:0], len(w))[:len(w)]
+	g.Gconsts = slices.Grow(g.Gconsts[:0], len(g.Weights))[:len(g.Weights)]
 }

@@ -1,7 +1,6 @@
 package gmm
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/strode-asr/strode/internal/glibcrand"
@@ -21,52 +20,98 @@ func DefaultMixUpOptions() MixUpOptions {
 	return MixUpOptions{Power: 0.2, MinCount: 20, PerturbFactor: 0.01}
 }
 
+// splitCount is Kaldi's CountStats: a pdf, its number of Gaussians so far
+// and occ^power in float (0 once min-count forbids further splits).
 type splitCount struct {
 	pdf, n int
-	occ    float64 // occupancy^power; 0 once the pdf may not split further
+	occ    float32
 }
 
+// less is CountStats::operator<: occ/n, the float promoted to double.
+func (a splitCount) less(b splitCount) bool {
+	return float64(a.occ)/(float64(a.n)+1e-10) < float64(b.occ)/(float64(b.n)+1e-10)
+}
+
+// splitQueue is std::priority_queue<CountStats> as libstdc++ keeps it
+// (push_heap and pop_heap on a vector). Occupancies are frame counts under
+// Viterbi training, so pdfs often tie on occ/n, and which of them gets the
+// last Gaussian of a round is decided by the heap's layout: only the same
+// sift-up and sift-down give Kaldi's targets.
 type splitQueue []splitCount
 
-func (q splitQueue) Len() int { return len(q) }
-func (q splitQueue) Less(i, j int) bool {
-	// Kaldi's CountStats::operator<, reversed for a max-heap.
-	return q[i].occ/(float64(q[i].n)+1e-10) > q[j].occ/(float64(q[j].n)+1e-10)
-}
-func (q splitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *splitQueue) Push(x any)   { *q = append(*q, x.(splitCount)) }
-func (q *splitQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
+// push is std::push_heap after push_back (__push_heap).
+func (q *splitQueue) push(v splitCount) {
+	*q = append(*q, v)
+	h := *q
+	q.siftUp(len(h)-1, 0, v)
 }
 
-// SplitTargets is Kaldi's GetSplitTargets: the number of Gaussians of each
-// pdf when target Gaussians are shared out in proportion to occ^power, at
-// least one per pdf, and no pdf gets more than occ/minCount. It returns
-// false when minCount stopped the allocation short of target.
-func SplitTargets(occs []float64, target int, power, minCount float64) ([]int, bool) {
-	q := make(splitQueue, len(occs))
-	for i, o := range occs {
-		q[i] = splitCount{pdf: i, n: 1, occ: math.Pow(float64(float32(o)), power)}
+func (q splitQueue) siftUp(hole, top int, v splitCount) {
+	parent := (hole - 1) / 2
+	for hole > top && q[parent].less(v) {
+		q[hole] = q[parent]
+		hole = parent
+		parent = (hole - 1) / 2
 	}
-	heap.Init(&q)
+	q[hole] = v
+}
+
+// pop is std::pop_heap then pop_back: the last element is sifted from the
+// root down to a leaf along the larger children (__adjust_heap), then up.
+func (q *splitQueue) pop() splitCount {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	if last > 0 {
+		v := h[last]
+		h[last] = top
+		hole, child, n := 0, 0, last
+		for child < (n-1)/2 {
+			child = 2 * (child + 1)
+			if h[child].less(h[child-1]) {
+				child--
+			}
+			h[hole] = h[child]
+			hole = child
+		}
+		if n&1 == 0 && child == (n-2)/2 {
+			child = 2 * (child + 1)
+			h[hole] = h[child-1]
+			hole = child - 1
+		}
+		h.siftUp(hole, 0, v)
+	}
+	*q = h[:last]
+	return top
+}
+
+// SplitTargets is Kaldi's AmDiagGmm::ComputeTargetNumPdfs (gmm-est
+// --mix-up): the number of Gaussians of each pdf when target Gaussians are
+// shared out in proportion to occ^power, at least one per pdf, and no pdf
+// gets more than occ/minCount. As in Kaldi (src/gmm/am-diag-gmm.cc), every
+// round counts against the target, also one in which min-count refused the
+// pdf on top (unlike GetSplitTargets in model-common.cc, which counts only
+// the Gaussians given). It returns false when every pdf was refused before
+// the target was reached.
+func SplitTargets(occs []float64, target int, power, minCount float64) ([]int, bool) {
+	q := make(splitQueue, 0, len(occs))
+	for i, o := range occs {
+		// pow(BaseFloat, BaseFloat): the float overload.
+		q.push(splitCount{pdf: i, n: 1, occ: float32(math.Pow(float64(float32(o)), float64(float32(power))))})
+	}
 	full := true
-	for num := len(occs); num < target; {
-		top := q[0]
-		if top.occ == 0 {
+	for num := len(occs); num < target; num++ {
+		if q[0].occ == 0 {
 			full = false
 			break
 		}
-		if float64(top.n+1)*minCount >= float64(float32(occs[top.pdf])) {
+		top := q.pop()
+		if float32(top.n+1)*float32(minCount) >= float32(occs[top.pdf]) {
 			top.occ = 0
 		} else {
 			top.n++
-			num++
 		}
-		q[0] = top
-		heap.Fix(&q, 0)
+		q.push(top)
 	}
 	targets := make([]int, len(occs))
 	for _, c := range q {

@@ -19,8 +19,8 @@
 //
 // What follows is the command sequence of Kaldi's egs/wsj/s5/steps scripts
 // with strode's tools, per job JOB (Kaldi's defaults shown; run through
-// `strode run.pl JOB=1:$nj ...` as the recipes do). It is not wired into a
-// recipe yet. $sil is the colon list of silence phones
+// `strode run.pl JOB=1:$nj ...` as the recipes do); recipes/steps/train_sat.sh,
+// align_fmllr.sh and decode_fmllr.sh run the SAT part of it. $sil is the colon list of silence phones
 // (data/lang/phones/silence.csl), $sdata the split data dir.
 //
 // steps/train_lda_mllt.sh (tri2; from delta-trained $alidir):
@@ -72,8 +72,10 @@
 //	    mv $dir/composed_trans.JOB $dir/trans.JOB
 //	    feats="$sifeats strode transform-feats --utt2spk=ark:$sdata/JOB/utt2spk ark:$dir/trans.JOB ark:- ark:- |"
 //	  gmm-acc-stats-ali / gmm-sum-accs / gmm-est as above
-//	# alignment model (final.alimdl): gmm-acc-stats-twofeats $x.mdl "$feats" "$sifeats"
-//	#   then gmm-est --remove-low-count-gaussians=false  — not in strode yet
+//	# alignment model (final.alimdl):
+//	strode ali-to-post "ark:gunzip -c $dir/ali.JOB.gz|" ark:- |
+//	  strode gmm-acc-stats-twofeats $dir/35.mdl "$feats" "$sifeats" ark,s,cs:- $dir/35.JOB.acc
+//	strode gmm-est --power=0.2 --remove-low-count-gaussians=false $dir/35.mdl "strode gmm-sum-accs - $dir/35.*.acc |" $dir/35.alimdl
 //
 // steps/align_fmllr.sh: align with final.alimdl on "$sifeats"
 // (gmm-align-compiled), then ali-to-post | weight-silence-post 0.0 $sil
@@ -85,7 +87,9 @@
 // weight-silence-post | gmm-post-to-gpost final.mdl "$sifeats" |
 // gmm-est-fmllr-gpost --spk2utt ... ark:pre_trans.JOB, a second pass on
 // the adapted features, then gmm-est-fmllr (or -gpost) again and
-// compose-transforms --b-is-affine=true into trans.JOB. Its lattice tools
-// (gmm-latgen-faster, lattice-to-post, lattice-determinize-pruned) are not
-// in strode yet; gmm-compute-likes with latgen-faster-mapped decodes.
+// compose-transforms --b-is-affine=true into trans.JOB, and the state-level
+// lattices of the second pass rescored with gmm-rescore-lattice and
+// determinized with lattice-determinize-pruned (gmm-latgen-faster,
+// lattice-to-post, gmm-rescore-lattice and lattice-determinize-pruned are
+// in cmd/strode, their lattice algorithms in decoder/lattice).
 package transform

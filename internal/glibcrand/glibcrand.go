@@ -80,5 +80,6 @@ func (g *Rand) RandGauss() float32 {
 	u1 := float32(g.RandUniform())
 	u2 := float32(g.RandUniform())
 	r := float32(math.Sqrt(float64(-2 * float32(math.Log(float64(u1))))))
-	return r * float32(math.Cos(float64(float32(2*math.Pi)*u2)))
+	// cosf's argument is 2*M_PI*u2 in double, narrowed once.
+	return r * float32(math.Cos(float64(float32(2*math.Pi*float64(u2)))))
 }

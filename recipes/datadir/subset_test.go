@@ -97,3 +97,131 @@ func TestUtt2SpkToSpk2Utt(t *testing.T) {
 	}
 	_ = os.Stdout
 }
+
+// perturbedDir writes a 3-way speed-perturbed copy of testdata/train's
+// utt2spk (speakers a–d, 10 utterances) as perturb_data_dir_speed_3way.sh
+// makes it: sp0.9- and sp1.1- on utterances and speakers, utt2uniq mapping
+// each copy to its original, every file sorted. withUniq false leaves
+// utt2uniq out.
+func perturbedDir(t *testing.T, withUniq bool) string {
+	t.Helper()
+	orig := strings.Fields(readFile(t, filepath.Join("testdata", "train", "utt2spk")))
+	var u2s, uniq []string
+	for _, p := range []string{"sp0.9-", "sp1.1-", ""} {
+		for i := 0; i < len(orig); i += 2 {
+			u2s = append(u2s, p+orig[i]+" "+p+orig[i+1])
+			uniq = append(uniq, p+orig[i]+" "+orig[i])
+		}
+	}
+	sortStrings(u2s)
+	sortStrings(uniq)
+	dir := t.TempDir()
+	write := func(name string, lines []string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("utt2spk", u2s)
+	if withUniq {
+		write("utt2uniq", uniq)
+	}
+	var s2u strings.Builder
+	if err := Utt2SpkToSpk2Utt(strings.NewReader(strings.Join(u2s, "\n")+"\n"), &s2u, "utt2spk"); err != nil {
+		t.Fatal(err)
+	}
+	write("spk2utt", strings.Split(strings.TrimSpace(s2u.String()), "\n"))
+	return dir
+}
+
+// origOf is the original of a perturbed utterance or speaker id.
+func origOf(id string) string {
+	for _, p := range []string{"sp0.9-", "sp1.1-"} {
+		id = strings.TrimPrefix(id, p)
+	}
+	return id
+}
+
+// With utt2uniq, the copies of an utterance (sp0.9-x, sp1.1-x, x) never
+// straddle the training/cross-validation split, by utterances or by
+// speakers; without it, the utterance split of the same dir does straddle.
+func TestSubsetTrCvKeepsUtt2UniqTogether(t *testing.T) {
+	split := func(src string, opt TrCvOptions) (tr, cv map[string]string) {
+		t.Helper()
+		base := t.TempDir()
+		trDir, cvDir := filepath.Join(base, "tr"), filepath.Join(base, "cv")
+		if err := SubsetTrCv(src, trDir, cvDir, opt, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{trDir, cvDir} {
+			if err := Validate(d, ValidateOptions{NoFeats: true, NoText: true, NoWav: true}, nil); err != nil {
+				t.Errorf("%s: %v", d, err)
+			}
+		}
+		read := func(d string) map[string]string {
+			m := map[string]string{}
+			f := strings.Fields(readFile(t, filepath.Join(d, "utt2spk")))
+			for i := 0; i < len(f); i += 2 {
+				m[f[i]] = f[i+1]
+			}
+			return m
+		}
+		return read(trDir), read(cvDir)
+	}
+	straddling := func(tr, cv map[string]string) []string {
+		inTr := map[string]bool{}
+		for u := range tr {
+			inTr[origOf(u)] = true
+		}
+		var both []string
+		for u := range cv {
+			if inTr[origOf(u)] {
+				both = append(both, u)
+			}
+		}
+		return both
+	}
+	byUtt := DefaultTrCvOptions()
+	byUtt.CvUttPercent = 20
+	bySpk := DefaultTrCvOptions()
+	bySpk.CvSpkPercent = 50
+
+	// Without utt2uniq the last 20% of the sorted utt2spk are originals
+	// (d-1 … d-3) whose copies train: the leak this guards against.
+	tr, cv := split(perturbedDir(t, false), byUtt)
+	if len(straddling(tr, cv)) == 0 {
+		t.Fatalf("without utt2uniq: expected copies on both sides, got cv %v", cv)
+	}
+
+	src := perturbedDir(t, true)
+	tr, cv = split(src, byUtt)
+	if b := straddling(tr, cv); len(b) > 0 {
+		t.Errorf("by utterances: %v in cv have copies in tr", b)
+	}
+	// 20% of the 10 groups, cut back to a speaker change: d's 3 groups,
+	// with their 9 copies.
+	if len(cv) != 9 || len(tr) != 21 || cv["sp1.1-d-2"] != "sp1.1-d" || cv["d-3"] != "d" {
+		t.Errorf("by utterances: %d in cv, %d in tr; cv %v", len(cv), len(tr), cv)
+	}
+
+	tr, cv = split(src, bySpk)
+	if b := straddling(tr, cv); len(b) > 0 {
+		t.Errorf("by speakers: %v in cv have copies in tr", b)
+	}
+	cvSpk := map[string]bool{}
+	for _, s := range cv {
+		cvSpk[s] = true
+	}
+	if len(cvSpk) != 6 { // 50% of the 4 speaker groups, 3 copies each
+		t.Errorf("by speakers: cv speakers %v, want 2 of the 4 groups of 3", cvSpk)
+	}
+	tr2, cv2 := split(src, bySpk)
+	if len(tr2) != len(tr) || len(cv2) != len(cv) {
+		t.Error("by speakers: the same seed gave different splits")
+	}
+	for u := range cv {
+		if _, ok := cv2[u]; !ok {
+			t.Error("by speakers: the same seed gave different splits")
+			break
+		}
+	}
+}

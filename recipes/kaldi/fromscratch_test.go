@@ -10,9 +10,26 @@ import (
 
 // fromScratchWERBar is what --quick from scratch must reach on kaldi-mini's
 // test set (110 words of espeak digits): the flat start's GMM and the
-// networks trained on its alignment (measured: GMM 0.91 %, sru 1.82 %, strode
-// 0 % on 2 loaded cores; Kaldi's own monophone system has 0.91 %).
+// networks trained on its alignment (measured: GMM 9.09 %, sru 0.91 %,
+// strode 0 % on 2 loaded cores; Kaldi's own monophone system has 0.91 %).
+// The GMM's errors are mostly words inserted over an utterance's trailing
+// silence: which of SIL's states holds the digitally silent frames, and
+// whether one broad Gaussian covers the test speakers' (TestTrainMonoOnKaldiMini
+// and TestKaldiMonoDecodeHingesOnOneGaussian in cmd/strode).
 const fromScratchWERBar = 10.0
+
+// ladderWERBar is the bar of the GMM ladder's rungs in that run (--gmm-ladder
+// tri3, 20 iterations each with --quick). Measured after the monophone loop
+// became Kaldi's (its GMM 9.09 %): tri1 20.00 %, tri2 6.36 %, tri3 8.18 %,
+// tri3.si 1.82 %; before it, with 35 iterations, tri1 and tri2 0.00 %. On
+// kaldi-mini's 160 synthetic utterances the rungs are no better than the
+// monophone: their errors are inserted words, mostly "oh" where an espeak
+// voice ends a word on an oh-like glide (a forced alignment of the
+// reference with one more "oh" scores better, with the monophone too), and
+// 5 of its 9 test speakers have too few frames for fMLLR (the identity, with
+// a warning), so the bar checks that each rung's features, model and graph
+// fit together.
+const ladderWERBar = 25.0
 
 // TestFromScratchKaldiMini runs the pipeline as a user with no GMM system
 // would: an s5 dir holding only data/train, data/test and data/local/dict
@@ -31,7 +48,7 @@ func TestFromScratchKaldiMini(t *testing.T) {
 		must(t, os.RemoveAll(filepath.Join(dir, d)))
 	}
 	out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--rescore-lm", "4").CombinedOutput()
+		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--rescore-lm", "4", "--gmm-ladder", "tri3").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh --dict: %v\n%s", err, out)
 	}
@@ -52,11 +69,15 @@ func TestFromScratchKaldiMini(t *testing.T) {
 		must(t, err)
 		model := filepath.Base(filepath.Dir(filepath.Dir(f)))
 		seen[model] = true
-		if fs[5] != "110," || wer > fromScratchWERBar {
-			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), fromScratchWERBar)
+		bar := fromScratchWERBar
+		if strings.HasPrefix(model, "strode_tri") {
+			bar = ladderWERBar
+		}
+		if fs[5] != "110," || wer > bar {
+			t.Errorf("%s: %s; want 110 words and at most %.0f%%", model, strings.TrimSpace(string(b)), bar)
 		}
 	}
-	for _, m := range []string{"strode_mono_gmm", "sru", "strode"} {
+	for _, m := range []string{"strode_mono_gmm", "strode_tri1", "strode_tri2", "strode_tri3", "sru", "strode"} {
 		if !seen[m] {
 			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
 		}
@@ -70,6 +91,13 @@ func TestFromScratchKaldiMini(t *testing.T) {
 	for _, m := range []string{"sru", "strode"} {
 		if !rows[m+" test_rescore"] || !rows[m+" test"] {
 			t.Errorf("results table lacks %s test / test_rescore: %v", m, rows)
+		}
+	}
+	// The GMM ladder (--gmm-ladder tri3): a row per rung, and tri3's
+	// speaker-independent first pass as Kaldi's decode_SET.si.
+	for _, m := range []string{"strode_mono_gmm test", "strode_tri1 test", "strode_tri2 test", "strode_tri3 test.si", "strode_tri3 test"} {
+		if !rows[m] {
+			t.Errorf("results table lacks %s: %v", m, rows)
 		}
 	}
 }
@@ -90,7 +118,7 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				must(t, os.RemoveAll(filepath.Join(dir, d)))
 			}
 			out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60",
+				"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--num-leaves", "60", "--gmm-ladder", "mono",
 				"--tree-feats", feats, "--stop-stage", "3").CombinedOutput()
 			if err != nil {
 				t.Fatalf("run.sh --num-leaves 60 --tree-feats %s: %v\n%s", feats, err, out)
@@ -122,5 +150,30 @@ func TestTreeTargetsKaldiMini(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The ladder's options are checked before any work: a rung that is not
+// one, networks on a rung above the ladder's top or with --num-leaves' own
+// tree too, a size that is not a number.
+func TestLadderOptions(t *testing.T) {
+	dir := copyExperiment(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gmm-ladder", "tri4"}, "--gmm-ladder must be mono, tri1, tri2 or tri3, not 'tri4'"},
+		{[]string{"--gmm-ladder", "tri1", "--nnet-ali", "tri2"}, "--nnet-ali tri2 is not a rung of --gmm-ladder tri1 (mono tri1)"},
+		{[]string{"--num-leaves", "60", "--nnet-ali", "tri1"}, "--num-leaves 60 builds the networks' tree on the monophone alignments"},
+		{[]string{"--tri2-leaves", "many"}, "--tri2-leaves must be a positive whole number or auto, not 'many'"},
+		{[]string{"--tri1-gauss", "0"}, "--tri1-gauss must be a positive whole number or auto, not '0'"},
+	} {
+		args := append([]string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+			"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}, c.args...)
+		out, err := recipe(t, dir, args...).CombinedOutput()
+		checkFailure(t, out, err, []string{c.want})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
+		t.Error("a run with bad options made data/lang_new")
 	}
 }

@@ -30,18 +30,24 @@
 #     in exp/strode_mono_gmm; --flat-start equal: the equal alignment of the training graphs),
 #     then --flat-start-rounds rounds of the paper's iterative procedure: a unidirectional SRU
 #     trained --align-epochs on the current alignments (held out: stage 4's set), then
-#     align-compiled-mapped with it
-#     (exp/strode_mono_aliR); the last round's are the targets, or (--num-leaves, auto by default)
-#     the same converted to a tree built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
+#     align-compiled-mapped with it (exp/strode_mono_aliR), then up Kaldi's GMM ladder to
+#     --gmm-ladder from the last monophone alignments (recipes/steps: tri1 train_deltas.sh, tri2
+#     train_lda_mllt.sh, tri3 train_sat.sh, each on the alignments of the rung below, realigned by
+#     align_si.sh / align_fmllr.sh into exp/strode_RUNG_ali, its graph exp/strode_RUNG/graph);
+#     the targets are the --nnet-ali rung's alignments (the top rung's), or
+#     with --nnet-ali mono the last round's, or (--num-leaves, auto by default) the same converted
+#     to a tree built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
 #     retrain every model on the new alignments (exp/MODEL_realignN)
 #   6 decode every --dev/--test set: forward | latgen-faster-mapped in --nj jobs through
 #     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them; from
 #     scratch with the GMM flat start, the GMM too with the monophone graph (MFCC + deltas, scored:
-#     exp/strode_mono_gmm/decode_SET/best_wer), the baseline a Kaldi user's exp/mono would give
+#     exp/strode_mono_gmm/decode_SET/best_wer), the baseline a Kaldi user's exp/mono would give,
+#     and every rung of the ladder with its own graph (recipes/steps/decode.sh, decode_fmllr.sh
+#     for tri3) in exp/strode_RUNG/decode_SET
 #   7 score (local/score.sh's LM-weight x penalty sweep, best_wer) and the results table:
-#     exp/strode_results.md and exp/strode_results.json
+#     exp/strode_results.md and exp/strode_results.json, a row per GMM rung beside the networks'
 # Options (defaults in brackets):
 #   --corpus NAME [none] --chime5-dir DIR: a corpus front end for stage 0 (chime5)
 #   --train DIR [data/train] --dev DIR [data/dev] --test "DIR ..." [data/eval] (empty: none)
@@ -52,13 +58,32 @@
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
-#     --num-leaves N|auto [auto; --quick 0]: a context-dependent tree of at most N leaves (auto: one
+#     --num-leaves N|auto [auto; --quick 0; with --nnet-ali mono only]: a tree of at most N leaves (auto: one
 #     per 1,000 training frames) built on the monophone alignments (Kaldi's train_deltas.sh tree
 #     building), the alignments converted to it (exp/strode_tri_ali) and the triphone graph
 #     exp/strode_tri/graph; 0: monophone targets (speechocean762, 40 speakers: the tree 3 points
 #     better, RESULTS.md)
 #     --tree-feats mfcc|fbank [mfcc]: the tree's statistics from MFCC (train_deltas.sh's) or from
 #     the networks' fbank, either + deltas with per-speaker CMN
+#     --gmm-ladder RUNG [mono]: how far up Kaldi's GMM ladder to
+#     go: mono, tri1 (deltas), tri2 (LDA+MLLT), tri3 (SAT: needs recipes/steps/train_sat.sh,
+#     align_fmllr.sh, decode_fmllr.sh); every rung is decoded and scored
+#     --nnet-ali RUNG [the --gmm-ladder rung; mono when --num-leaves is given]: the rung whose
+#     alignments (and tree, and graph) the networks train on and decode with; mono: the monophone
+#     targets, or --num-leaves' tree
+#     --tri1-leaves N|auto --tri1-gauss N|auto (and tri2, tri3) [auto]: a rung's leaves and
+#     Gaussians; auto: tri1 one leaf per 1,000 training frames (at least 1.5 per monophone pdf and 80), tri2
+#     and tri3 a quarter more; 5 Gaussians per leaf for tri1, 6 above (Kaldi's mini_librispeech:
+#     2000/10000, 2500/15000, 2500/15000)
+#     --gmm-iters N [35; --quick 20]: the rungs' iterations, Kaldi's schedule (mixing up until 25,
+#     realigning on 10 20 30, MLLT and fMLLR on 2 4 6 12) scaled to N
+#     --boost-silence F [1.25, mini_librispeech's]: the silence boost of the rungs' alignments
+#     --mfcc-dir DIR [data-mfcc]: the Kaldi data dirs of MFCC the recipes/steps scripts read
+#     --speed-perturb B [false]: the networks train on the 3-way speed-perturbed training set
+#     (Kaldi's nnet3 recipes: speeds 0.9 1.0 1.1, recipes/local/perturb_data_dir_speed_3way.sh into
+#     --sp-dir [data-sp]/TRAIN_sp, its fbank in stage 2) aligned in stage 3 by the --nnet-ali rung's
+#     GMM (exp/strode_RUNG_ali_sp; the GMMs themselves stay trained on TRAIN), held out by utt2uniq
+#     groups (recipes/kaldi/steps_sp.sh)
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -116,6 +141,19 @@ flat_start_rounds=
 mono_iters=40
 num_leaves=
 tree_feats=mfcc
+gmm_ladder=
+nnet_ali=
+tri1_leaves=auto
+tri1_gauss=auto
+tri2_leaves=auto
+tri2_gauss=auto
+tri3_leaves=auto
+tri3_gauss=auto
+gmm_iters=
+boost_silence=1.25
+mfcc_dir=data-mfcc
+speed_perturb=false
+sp_dir=data-sp
 mono_gauss=
 mfcc_config=
 mfcc_opts="--use-energy=false --dither=0"
@@ -206,12 +244,15 @@ esac
 cmd=$(resolve_cmd "$cmd")
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
+# The work of every stage: recipes/kaldi/steps.sh (functions of the settings, read when called).
+. "$root/recipes/kaldi/steps.sh"
+. "$root/recipes/kaldi/steps_sp.sh"  # --speed-perturb
 # From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
 # unless --graph names a graph you have.
-from_scratch=false; mono=$exp/strode_mono
+from_scratch=false; mono=$exp/strode_mono; own_graph=false
 if [ -n "$dict" ]; then
   from_scratch=true
-  [ "$graph" != exp/tri3/graph ] || graph=$mono/graph
+  [ "$graph" != exp/tri3/graph ] || { graph=$mono/graph; own_graph=true; }
   case "$flat_start" in
     gmm) : ${flat_start_rounds:=0} ;;
     equal) : ${flat_start_rounds:=2} ;;
@@ -219,17 +260,46 @@ if [ -n "$dict" ]; then
   esac
   case "$flat_start_rounds" in ''|*[!0-9]*) echo "$0: --flat-start-rounds must be a whole number, not '$flat_start_rounds'" >&2; exit 1 ;; esac
   mono_ali=${mono}_ali$flat_start_rounds; ali=$mono_ali
+  # The GMM ladder above the monophone system, and the rung the networks train on.
+  # mono unless asked: the networks on the rungs' alignments are not yet measured better than on
+  # the monophone tree's (speechocean762 --quick, one run: sru 84.64 % on tri2 against mono GMM
+  # 79.62 %), and the recipe's defaults change only when they are.
+  : ${gmm_ladder:=mono}
+  # --num-leaves builds the networks' own tree on the monophone alignments: given, the networks
+  # train on that (--nnet-ali mono) unless told otherwise, which contradicts it.
+  if [ -z "$nnet_ali" ]; then
+    if [ -n "$num_leaves" ] && [ "$num_leaves" != 0 ]; then nnet_ali=mono; else nnet_ali=$gmm_ladder; fi
+  elif [ "$nnet_ali" != mono ] && [ -n "$num_leaves" ] && [ "$num_leaves" != 0 ]; then
+    echo "$0: --num-leaves $num_leaves builds the networks' tree on the monophone alignments, --nnet-ali $nnet_ali gives them that rung's tree: pass one of them" >&2; exit 1
+  fi
+  case "$gmm_ladder" in mono|tri1|tri2|tri3) ;; *) echo "$0: --gmm-ladder must be mono, tri1, tri2 or tri3, not '$gmm_ladder'" >&2; exit 1 ;; esac
+  [[ " $(ladder_upto $gmm_ladder) " == *" $nnet_ali "* ]] ||
+    { echo "$0: --nnet-ali $nnet_ali is not a rung of --gmm-ladder $gmm_ladder ($(ladder_upto $gmm_ladder))" >&2; exit 1; }
+  for x in tri1_leaves tri1_gauss tri2_leaves tri2_gauss tri3_leaves tri3_gauss; do
+    case "${!x}" in auto) ;; ''|*[!0-9]*|0) echo "$0: --${x//_/-} must be a positive whole number or auto, not '${!x}'" >&2; exit 1 ;; esac
+  done
+  if [ "$gmm_ladder" = tri3 ]; then
+    for x in train_sat.sh align_fmllr.sh decode_fmllr.sh; do
+      [ -f "$root/recipes/steps/$x" ] || { echo "$0: --gmm-ladder tri3 needs recipes/steps/$x, which this strode lacks" >&2; exit 1; }
+    done
+  fi
   # --num-leaves N: context-dependent targets, a tree built on the monophone alignments (auto
   # unless --quick, which keeps monophone targets and minutes).
   [ -n "$num_leaves" ] || { if $quick; then num_leaves=0; else num_leaves=auto; fi; }
   case "$num_leaves" in auto) ;; ''|*[!0-9]*) echo "$0: --num-leaves must be a whole number or auto, not '$num_leaves'" >&2; exit 1 ;; esac
   tri=$exp/strode_tri
   case "$tree_feats" in mfcc|fbank) ;; *) echo "$0: --tree-feats must be mfcc or fbank, not '$tree_feats'" >&2; exit 1 ;; esac
-  if [ "$num_leaves" != 0 ]; then
+  if [ "$nnet_ali" != mono ]; then
+    # The networks' targets are the rung's alignments (its tree), decoded with its graph.
+    num_leaves=0; ali=$(rung_ali $nnet_ali)
+    ! $own_graph || graph=$(rung_dir $nnet_ali)/graph
+  elif [ "$num_leaves" != 0 ]; then
     ali=${tri}_ali
-    [ "$graph" != $mono/graph ] || graph=$tri/graph
+    ! $own_graph || graph=$tri/graph
   fi
 fi
+nnet_train=$train  # the networks' training set: --train, or with --speed-perturb its copy (use_sp)
+sp_settings
 # --causal: nothing looks ahead (strode train --causal refuses what would) and CMVN is online.
 causal_flag=; global_cmvn=$exp/strode_online/global_cmvn.stats
 if $causal; then
@@ -261,11 +331,11 @@ mfcc_all="$mfcc_opts${mfcc_config:+ --config=$mfcc_config}"
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the
 # small CPU preset (DESIGN.md §3 gives the paper's 9 x 900).
 if $quick; then
-  : ${align_epochs:=3}; : ${mono_gauss:=300}
+  : ${align_epochs:=3}; : ${mono_gauss:=300}; : ${gmm_iters:=20}
   : ${hidden:=128}; : ${layers:=2}; : ${epochs:=8}; : ${minibatch_utts:=4}; : ${learning_rate:=0.003}
   model_opts="--ode-state=16 --ode-hidden=16 --phi-hidden=16 --prior-hidden=16"
 else
-  : ${align_epochs:=6}; : ${mono_gauss:=1000}
+  : ${align_epochs:=6}; : ${mono_gauss:=1000}; : ${gmm_iters:=35}
   : ${hidden:=256}; : ${layers:=3}; : ${epochs:=20}; : ${minibatch_utts:=8}; : ${learning_rate:=0.002}
   model_opts="--ode-state=32 --ode-hidden=32 --phi-hidden=32 --prior-hidden=32"
 fi
@@ -284,8 +354,6 @@ final_dir() { if [ "$realign_iters" = 0 ]; then echo "$exp/$1"; else echo "$exp/
 runs=()
 for m in $models; do for sd in ${seeds:-$seed}; do runs+=("$m:$sd"); done; done
 run_name() { if [ -n "$seeds" ]; then echo "${1%%:*}_seed${1#*:}"; else echo "${1%%:*}"; fi; }
-# The work of every stage: recipes/kaldi/steps.sh (functions of the settings above).
-. "$root/recipes/kaldi/steps.sh"
 
 if [ "$corpus" = chime5 ] && run_stage 0; then
   log_stage 0 "CHiME-5 worn-microphone data dirs from $chime5_dir"
@@ -313,6 +381,7 @@ fi
 if run_stage 2; then
   log_stage 2 "fbank features and CMVN stats per speaker ($fbank_all)"
   for src in $train $sets; do make_fbank $src; done
+  if $speed_perturb; then log_stage 2 "speed perturbation of $train (0.9 1.0 1.1) into $sp_train, its fbank"; make_sp_data; fi
   ! $causal || make_global_cmvn
 fi
 
@@ -320,8 +389,14 @@ if $from_scratch && run_stage 3; then
   log_stage 3 "from scratch: flat start, then $flat_start_rounds rounds of training and realignment"
   if [ "$flat_start" = gmm ]; then train_mono; else flat_start; fi
   for r in $(seq 1 $flat_start_rounds); do align_round $r; done
+  for r in $(ladder_rungs); do
+    log_stage 3 "GMM ladder: $r ($(rung_dir $r)) from $(rung_ali $(ladder_below $r)), alignments $(rung_ali $r)"
+    train_rung $r
+  done
   [ "$num_leaves" = 0 ] || build_tree
+  if $speed_perturb; then log_stage 3 "align $sp_train with the $nnet_ali GMM ($(rung_dir $nnet_ali)) into $sp_ali"; align_sp; fi
 fi
+use_sp  # --speed-perturb: from here the networks' data, targets and priors are the perturbed set's
 if run_stage 3; then
   log_stage 3 "targets: $ali/ali.*.gz through $ali/final.mdl; priors"
   make_counts $ali
@@ -331,6 +406,7 @@ fi
 if run_stage 4; then
   log_stage 4 "train $models on $ali"
   split_tr_cv
+  report_sp
   train_models $ali ""
 fi
 
@@ -351,15 +427,28 @@ if run_stage 6; then
     make_rescore_lang
     for r in "${runs[@]}"; do for src in $sets; do rescore_set $r $src; done; done
   fi
-  # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded.
-  if $from_scratch && [ "$flat_start" = gmm ] && { [ "$graph" = $mono/graph ] || [ "$graph" = $tri/graph ]; }; then
+  # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded, and
+  # every rung of the ladder with its own graph.
+  if $from_scratch && [ "$flat_start" = gmm ] && $own_graph; then
     for src in $sets; do decode_gmm $src; done
+  fi
+  if $from_scratch && [ -n "$(ladder_rungs)" ]; then
+    log_stage 6 "decode $(echo $sets) with the GMM ladder: $(echo $(ladder_rungs))"
+    for r in $(ladder_rungs); do for src in $sets; do decode_rung $r $src; done; done
   fi
 fi
 
 if run_stage 7; then
   log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
   : > $exp/strode_compare.runs
+  gmm_dirs=
+  if $from_scratch; then
+    [ ! -f ${mono}_gmm/decode_$(basename ${sets%% *})/best_wer ] || gmm_dirs=${mono}_gmm
+    for r in $(ladder_rungs); do
+      for src in $sets; do score_rung $r $src; done
+      gmm_dirs="$gmm_dirs $(rung_dir $r)"
+    done
+  fi
   for r in "${runs[@]}"; do
     for src in $sets; do
       score_set $r $src; ! $causal || score_set $r $src _online; [ -z "$rescore_lm" ] || score_set $r $src _rescore
@@ -371,10 +460,12 @@ if run_stage 7; then
   targets="$(basename $ali) ($pdfs pdfs)"; lm_opt=
   if $from_scratch; then
     targets="mono ($pdfs pdfs)"; [ "$num_leaves" = 0 ] || targets="tree ($pdfs leaves)"
+    [ "$nnet_ali" = mono ] || targets="$nnet_ali ($pdfs leaves)"
+    ! $speed_perturb || targets="$targets, speed-perturbed x3"
     lm_opt=--lm-dir=$exp/strode_lm
   fi
   $strode results-table --print-args=false --targets="$targets" $lm_opt \
-    --md=$exp/strode_results.md --json=$exp/strode_results.json \
+    --md=$exp/strode_results.md --json=$exp/strode_results.json $gmm_dirs \
     $(for r in "${runs[@]}"; do final_dir $(run_name $r); done)
   echo "   (also in $exp/strode_results.md and $exp/strode_results.json)"
   if [ -n "$seeds" ]; then

@@ -78,8 +78,9 @@ check_files() {
     need $lang/phones/disambig.int 5 "training graphs for realignment"
     need $lang/oov.txt 5 "transcript words missing from the lexicon"
   fi
-  # From scratch with --num-leaves, stage 3 makes the triphone graph.
-  if needs 6 7 && ! { $from_scratch && [ "$num_leaves" != 0 ] && [ "$stage" -le 3 ]; }; then
+  # From scratch, stages 0 and 3 make the graph (the monophone's, the --num-leaves tree's, or the
+  # ladder rung's whose alignments the networks train on).
+  if needs 6 7 && ! { $from_scratch && $own_graph && [ "$stage" -le 3 ]; }; then
     need $graph/HCLG.fst 6 "decoding graph"
     need $graph/words.txt 6 "word symbol table"
     need $decode_mdl 6 "the graph's transition model (--decode-mdl)"
@@ -119,7 +120,7 @@ make_fbank() {
   if unit_done $d; then echo "   $name: done before ($d/.done)"; return 0; fi
   mkdir -p $feat_store; store=$(cd $feat_store && pwd)
   rm -rf $d $logdir; mkdir -p $d $logdir
-  for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur; do
+  for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur utt2uniq; do
     [ -f $src/$f ] && cp $src/$f $d/
   done
   j=$(jobs_of $d); quietly $logdir/split.log $strode split-data $d $j
@@ -171,7 +172,7 @@ count_targets() {
   local t=$exp/strode_targets d n
   mkdir -p $t/log
   gunzip -c $ali/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2> $t/log/copy_ali.log | cut -d' ' -f1 | LC_ALL=C sort > $t/ali.keys
-  d=$(fbank_of $train)
+  d=$(fbank_of $nnet_train)
   n=$($strode filter-scp --print-args=false --exclude $t/ali.keys $d/feats.scp | wc -l)
   echo "   $(wc -l < $t/ali.keys) alignments; $n of $(wc -l < $d/feats.scp) training utterances have none and are skipped in training (as Kaldi does)"
   echo "   priors: $(counts_of $ali) ($(awk '{print NF-2}' $(counts_of $ali)) pdfs)"
@@ -180,7 +181,7 @@ count_targets() {
 # split_tr_cv (stage 4): the training and held-out sets $tr and $cv: --cv-utts (and
 # --exclude-utts), else --cv-spk-percent of the speakers.
 split_tr_cv() {
-  local d; d=$(fbank_of $train)
+  local d; d=$(fbank_of $nnet_train)
   if ! unit_done $tr || ! unit_done $cv; then
     rm -rf $tr $cv; mkdir -p $exp/strode_targets
     if [ -n "$cv_utts" ]; then
@@ -209,7 +210,7 @@ own_opts() {  # --MODEL-opts: the options of one model, given last so that they 
 }
 pipeline_flags() {  # the features as the models see them in training
   if $causal; then echo --left-context=$context --right-context=0
-  else echo $(cmvn_of $(fbank_of $train)) --norm-vars=true --left-context=$context --right-context=$context; fi
+  else echo $(cmvn_of $(fbank_of $nnet_train)) --norm-vars=true --left-context=$context --right-context=$context; fi
 }
 # feats_of DIR: the features of data dir DIR (or a split of one) as the networks read them: its
 # fbank (with cmvn_of's per-speaker CMVN), or with --causal after online CMVN (apply-cmvn-online
@@ -283,7 +284,7 @@ realign_src() {
 # scripts pass it (a symbol such as <UNK> would be a redirection inside the pipe).
 align_with() {
   local am=$1 counts=$2 from=$3 out=$4 d j
-  d=$(fbank_of $train); j=$(jobs_of $d)
+  d=$(fbank_of $nnet_train); j=$(jobs_of $d)
   rm -rf $out; mkdir -p $out/log
   cp $from/final.mdl $from/tree $out/; echo $j > $out/num_jobs
   $cmd JOB=1:$j $out/log/align.JOB.log \
@@ -377,7 +378,7 @@ lm_ppl() {
 }
 
 # make_graph (stage 0, --dict): G.fst of the LM in LANG_test, and HCLG of the monophone model in
-# $mono/graph (the monophone targets' graph, and the GMM's with a tree), unless --graph names a
+# $mono/graph (the monophone targets' graph, and the monophone GMM's), unless --graph names a
 # graph of your own.
 make_graph() {
   if ! unit_done ${lang}_test; then
@@ -386,7 +387,7 @@ make_graph() {
       "gunzip -c $lm |" ${lang}_test/G.fst
     mark_done ${lang}_test
   fi
-  [ "$graph" = $mono/graph ] || [ "$graph" = $tri/graph ] || return 0
+  $own_graph || return 0
   local g=$mono/graph
   if unit_done $g; then echo "   $g: done before ($g/.done)"; return 0; fi
   quietly $mono/log/mkgraph.log $strode mkgraph ${lang}_test $mono $g
@@ -421,13 +422,20 @@ make_mfcc() {
   mfcc_feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/JOB/utt2spk ark:$m/cmvn.JOB.ark scp:$m/mfcc.JOB.scp ark:- | $strode add-deltas ark:- ark:- |"
   if unit_done $m; then return 0; fi
   rm -rf $m; mkdir -p $m/log $feat_store; store=$(cd $feat_store && pwd)
+  # Stored compressed, as steps/make_mfcc.sh stores them (copy-feats
+  # --compress=true): Kaldi's GMMs train and decode on the compressed
+  # values, and the flat start is sensitive to them (kaldi-mini: 94.6% of
+  # training frames on the phone of Kaldi's alignment from uncompressed
+  # MFCC, 98.0% from compressed).
   if [ -f $d/segments ]; then
     $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
       $strode extract-segments scp,p:$d/wav.scp $d/split$j/JOB/segments ark:- \| \
-      $strode compute-mfcc-feats $mfcc_all ark:- ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
+      $strode compute-mfcc-feats $mfcc_all ark:- ark:- \| \
+      $strode copy-feats --compress=true ark:- ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
   else
     $cmd JOB=1:$j $m/log/make_mfcc.JOB.log \
-      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
+      $strode compute-mfcc-feats $mfcc_all scp,p:$d/split$j/JOB/wav.scp ark:- \| \
+      $strode copy-feats --compress=true ark:- ark,scp:$store/raw_mfcc_$name.JOB.ark,$m/mfcc.JOB.scp
   fi
   $cmd JOB=1:$j $m/log/cmvn.JOB.log \
     $strode compute-cmvn-stats --spk2utt=ark:$d/split$j/JOB/spk2utt scp:$m/mfcc.JOB.scp ark:$m/cmvn.JOB.ark
@@ -439,15 +447,19 @@ make_mfcc() {
 # exp/strode_mono_gmm/decode_NAME, scored as the networks are: the baseline a Kaldi user
 # knows (exp/mono/decode_*), and a check of the lang, LM and graph apart from the networks.
 decode_gmm() {
-  local src=$1 g=${mono}_gmm name dir j graph=$mono/graph
+  local src=$1 g=${mono}_gmm name dir j graph=$mono/graph t0 t1
   name=$(basename $src); dir=$g/decode_$name; j=$(jobs_of $(fbank_of $src))
   if unit_done $dir; then echo "   GMM $name: done before ($dir/.done)"; return 0; fi
   make_mfcc $src
   rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
+  t0=$(date +%s.%N)
   $cmd JOB=1:$j $dir/log/decode.JOB.log \
     $strode gmm-compute-likes $g/final.mdl "$mfcc_feats" ark:- \| \
     $strode latgen-faster-mapped --acoustic-scale=0.083333 --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
       --allow-partial=true --word-symbol-table=$graph/words.txt $g/final.mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
+  t1=$(date +%s.%N)
+  $strode feat-to-len scp:$(fbank_of $src)/feats.scp ark,t:- 2>/dev/null |
+    awk -v t0=$t0 -v t1=$t1 -v j=$j '{n += $2} END {printf "%.3f %.2f %d\n", t1 - t0, n / 100, j}' > $dir/decode_time
   $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
     --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
   echo "   GMM $name: $(cat $dir/best_wer)"
@@ -462,14 +474,22 @@ decode_gmm() {
 # Gaussians over the first three quarters, realigning (gmm-align-compiled)
 # on train_mono.sh's iterations. Its last alignment and transition model are ${mono}_ali0.
 train_mono() {
-  local g=${mono}_gmm a=${mono}_ali0 d j feats x beam numgauss incgauss max_inc k last=0
+  local g=${mono}_gmm a=${mono}_ali0 d j m feats init_feats x beam numgauss incgauss max_inc k last=0
   local realign_iters=" 1 2 3 4 5 6 7 8 9 10 12 14 16 18 20 23 26 29 32 35 38 "
   if unit_done $a; then echo "   $a: done before ($a/.done)"; return 0; fi
   d=$(fbank_of $train); j=$(jobs_of $d)
   rm -rf $g; mkdir -p $g/log
   make_mfcc $train; feats=$mfcc_feats
+  # gmm-init-mono's global mean and variance from the first 10 utterances of
+  # job 1, as train_mono.sh's "subset-feats --n=10" (apply-cmvn and
+  # add-deltas work per utterance, so the scp's first lines are that subset).
+  # The first gmm-est replaces the mean and variance of every pdf seen in
+  # more than 3 frames, so they matter little.
+  m=$exp/strode_mfcc/$(basename $train)
+  head -n 10 $m/mfcc.1.scp > $g/init_feats.scp
+  init_feats="ark,s,cs:$strode apply-cmvn --utt2spk=ark:$d/split$j/1/utt2spk ark:$m/cmvn.1.ark scp:$g/init_feats.scp ark:- | $strode add-deltas ark:- ark:- |"
   quietly $g/log/init.log $strode gmm-init-mono --shared-phones=$lang/phones/sets.int \
-    "--train-feats=${feats//JOB/1}" $lang/topo $($strode feat-to-dim "${feats//JOB/1}" - 2>/dev/null) $g/0.mdl $g/tree
+    "--train-feats=$init_feats" $lang/topo $($strode feat-to-dim "${feats//JOB/1}" - 2>/dev/null) $g/0.mdl $g/tree
   $cmd JOB=1:$j $g/log/compile_graphs.JOB.log \
     $strode compile-train-graphs --read-disambig-syms=$lang/phones/disambig.int $g/tree $g/0.mdl $lang/L.fst \
       "ark:$strode sym2int --map-oov=$(cat $lang/oov.int) --field=2- $lang/words.txt $d/split$j/JOB/text |" "ark:| gzip -c > $g/fsts.JOB.gz"
@@ -687,4 +707,150 @@ score_set() {
   $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
     --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
   echo "   $(cat $dir/best_wer)"
+}
+
+# The GMM ladder (--dict, --gmm-ladder): mono (train_mono above), then tri1 (Kaldi's
+# steps/train_deltas.sh), tri2 (train_lda_mllt.sh, LDA+MLLT) and tri3 (train_sat.sh, SAT), each
+# from the alignments of the one below (align_si.sh; align_fmllr.sh above tri3), run as
+# recipes/steps/*.sh on the Kaldi-layout MFCC data dirs of mfcc_data_dir. A rung's model is in
+# rung_dir RUNG (exp/strode_mono_gmm, exp/strode_tri1, ...), its alignments of the training data
+# in rung_ali RUNG, its graph (lang_test with its tree) in rung_dir RUNG/graph.
+rung_dir() { if [ $1 = mono ]; then echo ${mono}_gmm; else echo $exp/strode_$1; fi; }
+rung_ali() { if [ $1 = mono ]; then echo $mono_ali; else echo $exp/strode_$1_ali; fi; }
+# ladder_rungs: the rungs above mono up to --gmm-ladder, in order.
+ladder_rungs() { local r; for r in tri1 tri2 tri3; do [[ " $(ladder_upto $gmm_ladder) " == *" $r "* ]] && echo $r; done; return 0; }
+ladder_upto() { case $1 in mono) echo mono ;; tri1) echo mono tri1 ;; tri2) echo mono tri1 tri2 ;; tri3) echo mono tri1 tri2 tri3 ;; esac; }
+
+# mfcc_data_dir SRC (stages 3 and 6, --dict): a Kaldi data dir of SRC's MFCC in --mfcc-dir/NAME
+# (sets $mfcc_data to it), as Kaldi's steps/*.sh read one: the MFCC of make_mfcc
+# (exp/strode_mfcc/NAME) as feats.scp, their per-speaker CMVN stats as cmvn.scp, and SRC's
+# text, utt2spk, spk2utt, wav.scp (segments) as our fbank copy has them (utterances without
+# features dropped). The scripts split it themselves (DIR/splitN).
+mfcc_data_dir() {
+  local src=$1 name d m f
+  name=$(basename $src); d=$mfcc_dir/$name; m=$exp/strode_mfcc/$name
+  mfcc_data=$d
+  if unit_done $d; then return 0; fi
+  make_mfcc $src
+  rm -rf $d; mkdir -p $d
+  for f in wav.scp segments text utt2spk spk2utt utt2dur; do
+    if [ -f $(fbank_of $src)/$f ]; then cp $(fbank_of $src)/$f $d/; fi
+  done
+  cat $m/mfcc.*.scp | LC_ALL=C sort > $d/feats.scp
+  quietly $m/log/cmvn_data_dir.log $strode compute-cmvn-stats --spk2utt=ark:$d/spk2utt scp:$d/feats.scp \
+    ark,scp:$(cd $m && pwd)/cmvn.ark,$d/cmvn.scp
+  quietly $m/log/fix_data_dir.log $strode fix-data-dir $d
+  mark_done $d
+}
+
+# train_frames: the frames of the training set (its fbank), once.
+train_frames() {
+  [ -n "${_train_frames-}" ] ||
+    _train_frames=$($strode feat-to-len scp:$(fbank_of $train)/feats.scp ark,t:- 2>/dev/null | awk '{n += $2} END {print n + 0}')
+  echo $_train_frames
+}
+
+# rung_size RUNG: "LEAVES GAUSSIANS" of a rung, --RUNG-leaves and --RUNG-gauss, where auto is
+# build_tree's rule for tri1 (one leaf per 1,000 training frames, at least 2 per tree root) and
+# a quarter more for tri2 and tri3, with 5 (tri1) or 6 Gaussians per leaf: the proportions of
+# Kaldi's mini_librispeech (tri1 2000/10000, tri2b and tri3b 2500/15000). On a small set tri1
+# gets at least half as many leaves again as the monophone system has pdfs (a triphone tree
+# refines the monophone's states; build-tree may end with fewer leaves than it was allowed) and
+# at least 80, twice LDA's 40 dimensions: tri2's LDA estimates 40 directions between the classes
+# of tri1's alignments, so it needs more than 40 of them (est-lda stops otherwise).
+rung_size() {
+  local r=$1 lv g base mono_pdfs
+  lv=${r}_leaves; lv=${!lv}; g=${r}_gauss; g=${!g}
+  mono_pdfs=$($strode hmm-info $mono_ali/final.mdl 2>/dev/null | awk '/number of pdfs/ {print $4}')
+  base=$(( $(train_frames) / 1000 ))
+  [ $base -ge $((mono_pdfs * 3 / 2)) ] || base=$((mono_pdfs * 3 / 2))
+  [ $base -ge 80 ] || base=80
+  if [ "$lv" = auto ]; then if [ $r = tri1 ]; then lv=$base; else lv=$((base * 5 / 4)); fi; fi
+  if [ "$g" = auto ]; then if [ $r = tri1 ]; then g=$((lv * 5)); else g=$((lv * 6)); fi; fi
+  echo $lv $g
+}
+
+# rung_iter_opts RUNG: Kaldi's schedule (35 iterations, mixing up until 25, realigning on
+# 10 20 30, MLLT on 2 4 6 12) scaled to --gmm-iters (none at 35: the scripts' defaults).
+rung_iter_opts() {
+  local n=$gmm_iters
+  [ "$n" != 35 ] || return 0
+  awk -v n=$n -v rung=$1 'function at(list,   k, a, x, s, seen) {
+      k = split(list, a, " "); s = ""
+      for (i = 1; i <= k; i++) { x = int(a[i] * n / 35 + 0.5); if (x < 1) x = 1; if (x < n && !(x in seen)) { seen[x]; s = s (s == "" ? "" : " ") x } }
+      return s }
+    BEGIN {
+      inc = int(25 * n / 35 + 0.5); if (inc < 1) inc = 1
+      printf "--num-iters %d --max-iter-inc %d --realign-iters \"%s\"", n, inc, at("10 20 30")
+      if (rung == "tri2") printf " --mllt-iters \"%s\"", at("2 4 6 12")
+      if (rung == "tri3") printf " --fmllr-iters \"%s\"", at("2 4 6 12")
+    }'
+}
+
+# train_rung RUNG (stage 3, --dict): the rung's system from the alignments of the one below, its
+# alignments of the training data, and its graph; the scripts' output in RUNGDIR/../log.
+train_rung() {
+  local r=$1 below dir ali size log opts
+  below=$(rung_ali $(ladder_below $r)); dir=$(rung_dir $r); ali=$(rung_ali $r)
+  if unit_done $ali && unit_done $dir/graph; then echo "   $dir, $ali: done before ($ali/.done)"; return 0; fi
+  mfcc_data_dir $train
+  size=$(rung_size $r); log=$exp/strode_ladder/log
+  eval "opts=($(rung_iter_opts $r))"
+  local common=(--cmd "$cmd" --strode "$strode" --boost-silence $boost_silence)
+  rm -rf $dir $ali
+  case $r in
+    tri1) quietly $log/train_$r.log $root/recipes/steps/train_deltas.sh "${common[@]}" ${opts[@]+"${opts[@]}"} $size $mfcc_data $lang $below $dir ;;
+    tri2) quietly $log/train_$r.log $root/recipes/steps/train_lda_mllt.sh "${common[@]}" ${opts[@]+"${opts[@]}"} \
+            --splice-opts "--left-context=3 --right-context=3" $size $mfcc_data $lang $below $dir ;;
+    tri3) quietly $log/train_$r.log $root/recipes/steps/train_sat.sh "${common[@]}" ${opts[@]+"${opts[@]}"} $size $mfcc_data $lang $below $dir ;;
+  esac
+  echo "   $(grep -h "^.*: $dir: " $log/train_$r.log | sed 's|^[^ ]*: ||' | tail -n 1) (--$r-leaves/--$r-gauss: $size${opts[*]+; ${opts[*]}})"
+  if [ $r = tri3 ]; then
+    quietly $log/align_$r.log $root/recipes/steps/align_fmllr.sh --nj $(jobs_of $mfcc_data) "${common[@]}" $mfcc_data $lang $dir $ali
+  else
+    quietly $log/align_$r.log $root/recipes/steps/align_si.sh --nj $(jobs_of $mfcc_data) "${common[@]}" $mfcc_data $lang $dir $ali
+  fi
+  # align_fmllr.sh's last pass is align_pass2 (the adapted features), align_si.sh's align.
+  echo "   $ali: $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' $ali/log/align.1.log $ali/log/align_pass2.1.log 2>/dev/null | sed 's/Overall //' | head -n 1) (job 1)"
+  mark_done $ali
+  quietly $dir/log/mkgraph.log $strode mkgraph ${lang}_test $dir $dir/graph
+  echo "   $dir/graph/HCLG.fst: $(grep -h -o 'HCLG[^;]*' $dir/log/mkgraph.log | tail -n 1)"
+  mark_done $dir/graph
+}
+ladder_below() { case $1 in tri1) echo mono ;; tri2) echo tri1 ;; tri3) echo tri2 ;; esac; }
+
+# decode_rung RUNG SRC (stage 6, --dict): SRC decoded by the rung's system with its graph, as
+# Kaldi's steps/decode.sh (decode_fmllr.sh for tri3) with its acoustic scale (0.083333) and the
+# search of the networks' decodes (--beam, --lattice-beam, --max-active, as decode_gmm's), in
+# RUNGDIR/decode_SET; scored in stage 7 (score_rung); decode_time as decode_set writes it.
+decode_rung() {
+  local r=$1 src=$2 dir name t0 t1 script=decode.sh
+  name=$(basename $src); dir=$(rung_dir $r)/decode_$name
+  if unit_done $dir; then echo "   $r $name: done before ($dir/.done)"; return 0; fi
+  mfcc_data_dir $src
+  [ $r != tri3 ] || script=decode_fmllr.sh
+  rm -rf $dir
+  t0=$(date +%s.%N)
+  quietly $exp/strode_ladder/log/decode_${r}_$name.log $root/recipes/steps/$script --nj $(jobs_of $mfcc_data) --cmd "$cmd" \
+    --strode "$strode" --skip-scoring true --beam $beam --lattice-beam $lattice_beam --max-active $max_active \
+    $(rung_dir $r)/graph $mfcc_data $dir
+  t1=$(date +%s.%N)
+  $strode feat-to-len scp:$mfcc_data/feats.scp ark,t:- 2>/dev/null |
+    awk -v t0=$t0 -v t1=$t1 -v j=$(cat $dir/num_jobs) '{n += $2} END {printf "%.3f %.2f %d\n", t1 - t0, n / 100, j}' > $dir/decode_time
+  echo "   $r $name: $(awk '{printf "%.1f s for %.1f s of audio in %d jobs", $1, $2, $3}' $dir/decode_time) ($script)"
+  mark_done $dir
+}
+
+# score_rung RUNG SRC (stage 7, --dict): recipes/local/score.sh of RUNGDIR/decode_SET, the sweep
+# of the networks' scoring.
+# tri3's speaker-independent first pass (decode_SET.si) is scored too, as Kaldi's RESULTS list
+# decode_SET.si beside decode_SET.
+score_rung() {
+  local r=$1 src=$2 dir d
+  dir=$(rung_dir $r)/decode_$(basename $src)
+  for d in $dir $([ $r != tri3 ] || echo $dir.si); do
+    $cmd $d/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
+      --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $(rung_dir $r)/graph $d
+    echo "   $r$([ $d = $dir ] || echo .si): $(cat $d/best_wer)"
+  done
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,11 +53,14 @@ type Row struct {
 
 // Collect reads every decode_* directory of each model directory, in the
 // order given and, within a model, by set name.
-func Collect(modelDirs []string) ([]Row, error) {
-	var rows []Row
+func Collect(modelDirs []string) (rows []Row, err error) {
 	for _, md := range modelDirs {
-		sum, err := trainer.ReadSummary(filepath.Join(md, "final.am"))
-		if err != nil {
+		// A GMM system of the recipe's ladder (exp/strode_tri1, ...) has a
+		// final.mdl and no final.am: its rows have no training history.
+		sum := &trainer.Summary{}
+		if isGMMDir(md) {
+			sum.Options.Kind = GMMKind
+		} else if sum, err = trainer.ReadSummary(filepath.Join(md, "final.am")); err != nil {
 			return nil, err
 		}
 		decodes, err := filepath.Glob(filepath.Join(md, "decode_*"))
@@ -77,13 +81,28 @@ func Collect(modelDirs []string) ([]Row, error) {
 			if err := readBestWER(dd, &r); err != nil {
 				return nil, err
 			}
-			if err := readDecodeTime(filepath.Join(dd, "decode_time"), &r); err != nil {
+			// A GMM rung's first pass (decode_SET.si of decode_fmllr.sh) is
+			// timed with its second, in decode_SET/decode_time.
+			if err := readDecodeTime(filepath.Join(dd, "decode_time"), &r); err != nil &&
+				!(r.Kind == GMMKind && strings.HasSuffix(dd, ".si") && errors.Is(err, fs.ErrNotExist)) {
 				return nil, err
 			}
 			rows = append(rows, r)
 		}
 	}
 	return rows, nil
+}
+
+// GMMKind is the Kind of the rows of a GMM system's directory.
+const GMMKind = "gmm"
+
+// isGMMDir: DIR holds a GMM system (final.mdl) and no network (final.am).
+func isGMMDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "final.am")); err == nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, "final.mdl"))
+	return err == nil
 }
 
 // readBestWER reads DIR/best_wer ("%WER x [ e / n, ... ] FILE") and the %SER
@@ -208,6 +227,14 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			} else {
 				fmt.Fprint(bw, " | |")
 			}
+		}
+		if r.Kind == GMMKind { // no training history
+			if r.Jobs == 0 { // decode_SET.si: timed with its second pass
+				fmt.Fprintf(bw, " GMM | | | |\n")
+			} else {
+				fmt.Fprintf(bw, " GMM | | | %.3f (%d) |\n", r.RTF, r.Jobs)
+			}
+			continue
 		}
 		fmt.Fprintf(bw, " %.2f%% | %d | %.1f | %.3f (%d) |\n", r.HeldOutAcc, r.Epochs, r.SecondsPerEpoch, r.RTF, r.Jobs)
 	}

@@ -96,6 +96,32 @@ func TestCollect(t *testing.T) {
 	}
 }
 
+// A GMM system's directory (final.mdl, no final.am): a gmm row with its WER
+// and decoding speed and no training columns, beside a network's.
+func TestCollectGMM(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "strode_tri1")
+	write(t, filepath.Join(md, "final.mdl"), "not read")
+	dd := filepath.Join(md, "decode_test")
+	write(t, filepath.Join(dd, "best_wer"), kaldiBestWER)
+	write(t, filepath.Join(dd, "wer_7_0.0"), kaldiWER)
+	write(t, filepath.Join(dd, "decode_time"), "6.000 60.00 2\n")
+	rows, err := Collect([]string{md})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Kind != GMMKind || rows[0].WER != 0.91 || rows[0].Epochs != 0 || rows[0].RTF != 0.1 {
+		t.Fatalf("rows %+v, want one gmm row, WER 0.91, RTF 0.1", rows)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| strode_tri1 | test | 0.91 | 3.33 | 1 / 110 | GMM | | | 0.100 (2) |"; !strings.Contains(b.String(), want) {
+		t.Errorf("table\n%s\nlacks %q", b.String(), want)
+	}
+}
+
 func TestCollectErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, bestWER, decodeTime, want string

@@ -40,7 +40,9 @@ func Table(w io.Writer, modelDirs []string, o TableOptions) error {
 		}
 	}
 	for i := range rows {
-		rows[i].Targets = o.Targets
+		if rows[i].Kind != GMMKind { // a GMM system's targets are its own tree's
+			rows[i].Targets = o.Targets
+		}
 	}
 	if err := WriteMarkdown(w, rows); err != nil {
 		return err

@@ -25,8 +25,7 @@
 //     hidden size 64 (the reference's time_dim); loss = MSE + w_kl·KL term;
 //   - STRODE-RNN: STRODE with the SRU of ODE-RNN.
 //
-// Options.Variant phase-state (node and strode; recipes/rotmnist's default
-// for strode) draws each prediction as dec(z_i) turned by ω times the
+// Options.Variant phase-state (node and strode) draws each prediction as dec(z_i) turned by ω times the
 // elapsed inferred time (rotation.go), and its Φ reads the turn that
 // registers each frame onto the next (FrameTurns, a label-free,
 // rotation-equivariant feature of the pixels), with a loss term asking
@@ -35,7 +34,8 @@
 // φ(0) = 0: every frame is dec(z_i) turned by ω·t_j, the absolute time, so
 // dec(z_i) draws one canonical pose and the first time t_0 is the first
 // frame's turn from it, which Φ reads and a loss term pins to PoseAngle of
-// the first frame (pose.go), as the gaps are pinned to FrameTurns.
+// the first frame (pose.go), as the gaps are pinned to FrameTurns; it is
+// recipes/rotmnist's default for strode.
 //
 // The loss's MSE is the reference's: the mean over every pixel of the N
 // outputs against x_{min(i+1, N−1)}, i.e. N−1 next-frame predictions and

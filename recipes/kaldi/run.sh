@@ -79,6 +79,11 @@
 #     realigning on 10 20 30, MLLT and fMLLR on 2 4 6 12) scaled to N
 #     --boost-silence F [1.25, mini_librispeech's]: the silence boost of the rungs' alignments
 #     --mfcc-dir DIR [data-mfcc]: the Kaldi data dirs of MFCC the recipes/steps scripts read
+#     --nnet-feats fbank|fmllr [fbank]: the networks' inputs (stages 4-6): fbank with per-speaker
+#     CMVN, or (--gmm-ladder tri3) the tri3 system's speaker-adapted features as Kaldi's
+#     steps/nnet/make_fmllr_feats.sh makes them (CMN'd MFCC, spliced, LDA+MLLT, each speaker's
+#     fMLLR: the training set's from align_fmllr.sh, a test set's from tri3's decode_fmllr.sh of
+#     it) with global CMVN, written to --fmllr-dir [data-fmllr]/NAME (recipes/kaldi/steps_feats.sh)
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -147,6 +152,8 @@ tri3_gauss=auto
 gmm_iters=
 boost_silence=1.25
 mfcc_dir=data-mfcc
+nnet_feats=fbank
+fmllr_dir=data-fmllr
 mono_gauss=
 mfcc_config=
 mfcc_opts="--use-energy=false --dither=0"
@@ -239,6 +246,7 @@ run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
 # The work of every stage: recipes/kaldi/steps.sh (functions of the settings, read when called).
 . "$root/recipes/kaldi/steps.sh"
+. "$root/recipes/kaldi/steps_feats.sh"
 # From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
 # unless --graph names a graph you have.
 from_scratch=false; mono=$exp/strode_mono; own_graph=false
@@ -296,6 +304,7 @@ if $causal; then
   bidirectional=false; causal_flag=--causal
   [ "$num_jobs_final" -le 1 ] || { echo "$0: --causal trains in one job (--num-jobs-final 1)" >&2; exit 1; }
 fi
+check_nnet_feats
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 # --rescore-lm: the first pass's G.fst is LANG_test's (from scratch, or a Kaldi lang_test beside LANG).
 if [ -n "$rescore_lm" ]; then
@@ -390,6 +399,10 @@ if run_stage 3; then
   count_targets
 fi
 
+# --nnet-feats fmllr: from here on the networks read the tri3 system's fMLLR features.
+if [ "$nnet_feats" = fmllr ] && { run_stage 4 || run_stage 5 || run_stage 6; }; then
+  log_stage 4 "the networks' inputs: fMLLR features of $(rung_dir tri3)"; use_fmllr_feats
+fi
 if run_stage 4; then
   log_stage 4 "train $models on $ali"
   split_tr_cv
@@ -406,6 +419,7 @@ fi
 
 if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
+  for src in $sets; do make_set_fmllr_feats $src; done
   for r in "${runs[@]}"; do
     for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
   done
@@ -447,6 +461,7 @@ if run_stage 7; then
   if $from_scratch; then
     targets="mono ($pdfs pdfs)"; [ "$num_leaves" = 0 ] || targets="tree ($pdfs leaves)"
     [ "$nnet_ali" = mono ] || targets="$nnet_ali ($pdfs leaves)"
+    [ "$nnet_feats" = fbank ] || targets="$targets, tri3 fMLLR inputs"
     lm_opt=--lm-dir=$exp/strode_lm
   fi
   $strode results-table --print-args=false --targets="$targets" $lm_opt \

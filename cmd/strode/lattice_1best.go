@@ -5,7 +5,6 @@ import (
 
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/internal/kaldicmd"
-	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -24,34 +23,16 @@ func init() {
 				if err := o.Validate(); err != nil {
 					return err
 				}
-				src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.CompactLatticeCodec, tableStreams(ctx)...)
+				done, failed, err := mapTable(ctx, ctx.Arg(0), lattice.CompactLatticeCodec, ctx.Arg(1), lattice.CompactLatticeCodec,
+					func(key string, clat lattice.CompactLattice) (lattice.CompactLattice, error) {
+						best, err := o.BestPath(&clat)
+						if err != nil {
+							ctx.Warn("Possibly empty lattice for utterance-id %s(no output)", key)
+							return clat, errSkipped
+						}
+						return *best, nil
+					})
 				if err != nil {
-					return err
-				}
-				defer src.Close()
-				out, err := kaldiio.OpenTableWriter(ctx.Arg(1), lattice.CompactLatticeCodec, tableStreams(ctx)...)
-				if err != nil {
-					return err
-				}
-				defer out.Abort()
-				done, failed := 0, 0
-				for src.Next() {
-					key, clat := src.Key(), src.Value()
-					best, err := o.BestPath(&clat)
-					if err != nil {
-						ctx.Warn("Possibly empty lattice for utterance-id %s(no output)", key)
-						failed++
-						continue
-					}
-					if err := out.Write(key, *best); err != nil {
-						return err
-					}
-					done++
-				}
-				if err := src.Err(); err != nil {
-					return err
-				}
-				if err := out.Close(); err != nil {
 					return err
 				}
 				ctx.Log("Done converting %d to best path, %d had errors.", done, failed)

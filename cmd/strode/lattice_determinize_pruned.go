@@ -6,7 +6,6 @@ import (
 
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/internal/kaldicmd"
-	"github.com/strode-asr/strode/kaldiio"
 )
 
 func init() {
@@ -54,52 +53,35 @@ func init() {
 }
 
 func determinizeLatticesPruned(ctx *kaldicmd.Context, acwt, beam float64, minimize bool, d lattice.DeterminizeOptions) error {
-	src, err := kaldiio.OpenSequentialReader(ctx.Arg(0), lattice.LatticeCodec, tableStreams(ctx)...)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	out, err := kaldiio.OpenTableWriter(ctx.Arg(1), lattice.CompactLatticeCodec, tableStreams(ctx)...)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	done, warned := 0, 0
-	for src.Next() {
-		key := src.Key()
-		lat := src.Value()
-		lat.Scale([2][2]float64{{1, 0}, {0, acwt}})
-		if err := lat.TopSort(); err != nil {
-			return fmt.Errorf("lattice %s in %s: Could not topologically sort lattice: this probably means it has bad properties e.g. epsilon cycles.", key, ctx.Arg(0))
-		}
-		clat, reached, err := lattice.DeterminizePrunedReport(&lat, beam, d)
-		if err != nil {
-			return fmt.Errorf("lattice %s in %s: %w", key, ctx.Arg(0), err)
-		}
-		if !reached {
-			ctx.Warn("For key %s, determinization did not succeed(partial output will be pruned tighter than the specified beam.)", key)
-			warned++
-		}
-		clat.Connect()
-		if len(clat.States) == 0 {
-			ctx.Warn("For key %s, determinized and trimmed lattice was empty.", key)
-			warned++
-		}
-		if minimize {
-			if err := clat.MergeEquivalentStates(); err != nil {
-				return fmt.Errorf("lattice %s in %s: %w", key, ctx.Arg(0), err)
+	warned := 0
+	done, _, err := mapTable(ctx, ctx.Arg(0), lattice.LatticeCodec, ctx.Arg(1), lattice.CompactLatticeCodec,
+		func(key string, lat lattice.Lattice) (lattice.CompactLattice, error) {
+			lat.Scale([2][2]float64{{1, 0}, {0, acwt}})
+			if err := lat.TopSort(); err != nil {
+				return lattice.CompactLattice{}, fmt.Errorf("lattice %s in %s: Could not topologically sort lattice: this probably means it has bad properties e.g. epsilon cycles.", key, ctx.Arg(0))
 			}
-		}
-		clat.Scale([2][2]float64{{1, 0}, {0, 1 / acwt}})
-		if err := out.Write(key, *clat); err != nil {
-			return err
-		}
-		done++
-	}
-	if err := src.Err(); err != nil {
-		return err
-	}
-	if err := out.Close(); err != nil {
+			clat, reached, err := lattice.DeterminizePrunedReport(&lat, beam, d)
+			if err != nil {
+				return lattice.CompactLattice{}, fmt.Errorf("lattice %s in %s: %w", key, ctx.Arg(0), err)
+			}
+			if !reached {
+				ctx.Warn("For key %s, determinization did not succeed(partial output will be pruned tighter than the specified beam.)", key)
+				warned++
+			}
+			clat.Connect()
+			if len(clat.States) == 0 {
+				ctx.Warn("For key %s, determinized and trimmed lattice was empty.", key)
+				warned++
+			}
+			if minimize {
+				if err := clat.MergeEquivalentStates(); err != nil {
+					return lattice.CompactLattice{}, fmt.Errorf("lattice %s in %s: %w", key, ctx.Arg(0), err)
+				}
+			}
+			clat.Scale([2][2]float64{{1, 0}, {0, 1 / acwt}})
+			return *clat, nil
+		})
+	if err != nil {
 		return err
 	}
 	ctx.Log("Done %d lattices, determinization finished earlier than specified by the beam (or output was empty) on %d of these.", done, warned)

@@ -111,6 +111,8 @@ func TestNnetFeatsOptions(t *testing.T) {
 		{[]string{"--nnet-feats", "fmllr", "--stop-stage", "0"}, "--gmm-ladder tri3 (here: no --dict)"},
 		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri3", "--causal", "true"),
 			"--nnet-feats fmllr and --causal exclude each other"},
+		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri3", "--speed-perturb", "true"),
+			"--nnet-feats fmllr does not take --speed-perturb true yet"},
 		{append(scratch, "--nnet-feats", "mfcc"), "--nnet-feats must be fbank or fmllr, not 'mfcc'"},
 	} {
 		out, err := recipe(t, dir, c.args...).CombinedOutput()

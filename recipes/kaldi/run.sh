@@ -79,6 +79,11 @@
 #     realigning on 10 20 30, MLLT and fMLLR on 2 4 6 12) scaled to N
 #     --boost-silence F [1.25, mini_librispeech's]: the silence boost of the rungs' alignments
 #     --mfcc-dir DIR [data-mfcc]: the Kaldi data dirs of MFCC the recipes/steps scripts read
+#     --speed-perturb B [false]: the networks train on the 3-way speed-perturbed training set
+#     (Kaldi's nnet3 recipes: speeds 0.9 1.0 1.1, recipes/local/perturb_data_dir_speed_3way.sh into
+#     --sp-dir [data-sp]/TRAIN_sp, its fbank in stage 2) aligned in stage 3 by the --nnet-ali rung's
+#     GMM (exp/strode_RUNG_ali_sp; the GMMs themselves stay trained on TRAIN), held out by utt2uniq
+#     groups (recipes/kaldi/steps_sp.sh)
 #     --nnet-feats fbank|fmllr [fbank]: the networks' inputs (stages 4-6): fbank with per-speaker
 #     CMVN, or (--gmm-ladder tri3) the tri3 system's speaker-adapted features as Kaldi's
 #     steps/nnet/make_fmllr_feats.sh makes them (CMN'd MFCC, spliced, LDA+MLLT, each speaker's
@@ -152,6 +157,8 @@ tri3_gauss=auto
 gmm_iters=
 boost_silence=1.25
 mfcc_dir=data-mfcc
+speed_perturb=false
+sp_dir=data-sp
 nnet_feats=fbank
 fmllr_dir=data-fmllr
 mono_gauss=
@@ -246,6 +253,7 @@ run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
 case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not '$nj'" >&2; exit 1 ;; esac
 # The work of every stage: recipes/kaldi/steps.sh (functions of the settings, read when called).
 . "$root/recipes/kaldi/steps.sh"
+. "$root/recipes/kaldi/steps_sp.sh"  # --speed-perturb
 . "$root/recipes/kaldi/steps_feats.sh"
 # From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
 # unless --graph names a graph you have.
@@ -298,6 +306,8 @@ if [ -n "$dict" ]; then
     ! $own_graph || graph=$tri/graph
   fi
 fi
+nnet_train=$train  # the networks' training set: --train, or with --speed-perturb its copy (use_sp)
+sp_settings
 # --causal: nothing looks ahead (strode train --causal refuses what would) and CMVN is online.
 causal_flag=; global_cmvn=$exp/strode_online/global_cmvn.stats
 if $causal; then
@@ -380,6 +390,7 @@ fi
 if run_stage 2; then
   log_stage 2 "fbank features and CMVN stats per speaker ($fbank_all)"
   for src in $train $sets; do make_fbank $src; done
+  if $speed_perturb; then log_stage 2 "speed perturbation of $train (0.9 1.0 1.1) into $sp_train, its fbank"; make_sp_data; fi
   ! $causal || make_global_cmvn
 fi
 
@@ -392,7 +403,9 @@ if $from_scratch && run_stage 3; then
     train_rung $r
   done
   [ "$num_leaves" = 0 ] || build_tree
+  if $speed_perturb; then log_stage 3 "align $sp_train with the $nnet_ali GMM ($(rung_dir $nnet_ali)) into $sp_ali"; align_sp; fi
 fi
+use_sp  # --speed-perturb: from here the networks' data, targets and priors are the perturbed set's
 if run_stage 3; then
   log_stage 3 "targets: $ali/ali.*.gz through $ali/final.mdl; priors"
   make_counts $ali
@@ -406,6 +419,7 @@ fi
 if run_stage 4; then
   log_stage 4 "train $models on $ali"
   split_tr_cv
+  report_sp
   train_models $ali ""
 fi
 
@@ -461,6 +475,7 @@ if run_stage 7; then
   if $from_scratch; then
     targets="mono ($pdfs pdfs)"; [ "$num_leaves" = 0 ] || targets="tree ($pdfs leaves)"
     [ "$nnet_ali" = mono ] || targets="$nnet_ali ($pdfs leaves)"
+    ! $speed_perturb || targets="$targets, speed-perturbed x3"
     [ "$nnet_feats" = fbank ] || targets="$targets, tri3 fMLLR inputs"
     lm_opt=--lm-dir=$exp/strode_lm
   fi

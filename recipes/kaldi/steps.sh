@@ -120,7 +120,7 @@ make_fbank() {
   if unit_done $d; then echo "   $name: done before ($d/.done)"; return 0; fi
   mkdir -p $feat_store; store=$(cd $feat_store && pwd)
   rm -rf $d $logdir; mkdir -p $d $logdir
-  for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur; do
+  for f in wav.scp segments reco2file_and_channel text utt2spk spk2utt spk2gender utt2dur utt2uniq; do
     [ -f $src/$f ] && cp $src/$f $d/
   done
   j=$(jobs_of $d); quietly $logdir/split.log $strode split-data $d $j
@@ -172,7 +172,7 @@ count_targets() {
   local t=$exp/strode_targets d n
   mkdir -p $t/log
   gunzip -c $ali/ali.*.gz | $strode copy-int-vector ark:- ark,t:- 2> $t/log/copy_ali.log | cut -d' ' -f1 | LC_ALL=C sort > $t/ali.keys
-  d=$(fbank_of $train)
+  d=$(fbank_of $nnet_train)
   n=$($strode filter-scp --print-args=false --exclude $t/ali.keys $d/feats.scp | wc -l)
   echo "   $(wc -l < $t/ali.keys) alignments; $n of $(wc -l < $d/feats.scp) training utterances have none and are skipped in training (as Kaldi does)"
   echo "   priors: $(counts_of $ali) ($(awk '{print NF-2}' $(counts_of $ali)) pdfs)"
@@ -181,7 +181,7 @@ count_targets() {
 # split_tr_cv (stage 4): the training and held-out sets $tr and $cv: --cv-utts (and
 # --exclude-utts), else --cv-spk-percent of the speakers.
 split_tr_cv() {
-  local d; d=$(fbank_of $train)
+  local d; d=$(fbank_of $nnet_train)
   if ! unit_done $tr || ! unit_done $cv; then
     rm -rf $tr $cv; mkdir -p $exp/strode_targets
     if [ -n "$cv_utts" ]; then
@@ -210,7 +210,7 @@ own_opts() {  # --MODEL-opts: the options of one model, given last so that they 
 }
 pipeline_flags() {  # the features as the models see them in training
   if $causal; then echo --left-context=$context --right-context=0
-  else echo $(cmvn_of $(nnet_dir $train)) --norm-vars=true --left-context=$context --right-context=$context; fi
+  else echo $(cmvn_of $(nnet_dir $nnet_train)) --norm-vars=true --left-context=$context --right-context=$context; fi
 }
 # feats_of DIR: the features of data dir DIR (or a split of one) as the networks read them: its
 # fbank (with cmvn_of's per-speaker CMVN), or with --causal after online CMVN (apply-cmvn-online
@@ -284,7 +284,7 @@ realign_src() {
 # scripts pass it (a symbol such as <UNK> would be a redirection inside the pipe).
 align_with() {
   local am=$1 counts=$2 from=$3 out=$4 d j
-  d=$(nnet_dir $train); j=$(jobs_of $d)
+  d=$(nnet_dir $nnet_train); j=$(jobs_of $d)
   rm -rf $out; mkdir -p $out/log
   cp $from/final.mdl $from/tree $out/; echo $j > $out/num_jobs
   $cmd JOB=1:$j $out/log/align.JOB.log \

@@ -24,7 +24,7 @@ nnet_input=fbank
 
 # check_nnet_feats: --nnet-feats is fbank or fmllr, and fmllr has what it needs: a from-scratch
 # run (--dict) up to --gmm-ladder tri3, offline decoding (online decoding computes fbank from
-# the audio).
+# the audio), the unperturbed training set (--speed-perturb false).
 check_nnet_feats() {
   case "$nnet_feats" in
     fbank) return 0 ;;
@@ -37,6 +37,7 @@ check_nnet_feats() {
     exit 1
   fi
   ! $causal || { echo "$0: --nnet-feats fmllr and --causal exclude each other: online decoding computes fbank from the audio" >&2; exit 1; }
+  ! $speed_perturb || { echo "$0: --nnet-feats fmllr does not take --speed-perturb true yet: the networks' fMLLR features are those of --train" >&2; exit 1; }
 }
 
 # nnet_dir SRC: the data dir whose features the networks read for data dir SRC: its fbank copy,

@@ -1,0 +1,172 @@
+package kaldi
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readTable reads a Kaldi table file (KEY VALUE... a line) into a map of the
+// key to the rest of its line.
+func readTable(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	m := map[string]string{}
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		fs := strings.Fields(l)
+		if len(fs) == 0 {
+			t.Fatalf("%s: line %d is empty", path, i+1)
+		}
+		m[fs[0]] = strings.Join(fs[1:], " ")
+	}
+	return m
+}
+
+// TestSpeedPerturbKaldiMini runs the recipe from scratch on kaldi-mini with
+// --speed-perturb true --quick (as TestFromScratchKaldiMini, the GMM ladder
+// left at mono): the 3-way copy of the training set has 3x its utterances,
+// the monophone GMM's alignments of it (exp/strode_mono_ali_sp) cover at
+// least 95 % of them, the networks train on it, the held-out set shares no
+// utt2uniq group with the training set, and the test set (unperturbed)
+// decodes within the bar of the networks without perturbation. A re-run
+// skips every finished unit.
+func TestSpeedPerturbKaldiMini(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a GMM and two networks on 3x kaldi-mini's training set (about 3 minutes on 2 loaded cores): without -short")
+	}
+	dir := copyExperiment(t)
+	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
+		must(t, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	args := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "",
+		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--speed-perturb", "true"}
+	out, err := recipe(t, dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --speed-perturb true: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	path := func(p string) string { return filepath.Join(dir, p) }
+
+	// The copy: 3x the utterances, every copy mapped to its original, and
+	// the user's data dir untouched (no utt2dur written into it).
+	train := readTable(t, path("data/train/utt2spk"))
+	sp := readTable(t, path("data-sp/train_sp/utt2spk"))
+	if len(sp) != 3*len(train) {
+		t.Errorf("data-sp/train_sp has %d utterances, want 3 x %d", len(sp), len(train))
+	}
+	uniq := readTable(t, path("data-fbank/train_sp/utt2uniq"))
+	for u := range sp {
+		if _, ok := train[uniq[u]]; !ok {
+			t.Errorf("data-fbank/train_sp/utt2uniq: %s maps to %q, not an utterance of data/train", u, uniq[u])
+			break
+		}
+	}
+	// (kaldi-mini's data/train has no utt2dur; the perturbation makes one in
+	// its source, which is the recipe's copy in exp/strode_sp.)
+	if _, err := os.Stat(path("data/train/utt2dur")); err == nil {
+		t.Error("the recipe wrote data/train/utt2dur into the user's data dir")
+	}
+
+	// The alignments of the copy cover at least 95 % of it.
+	c := exec.Command("bash", "-c", `gunzip -c exp/strode_mono_ali_sp/ali.*.gz | "$0" copy-int-vector ark:- ark,t:- | cut -d' ' -f1`, strodeBin(t))
+	c.Dir = dir
+	keys, err := c.Output()
+	if err != nil {
+		t.Fatalf("reading exp/strode_mono_ali_sp: %v", err)
+	}
+	aligned := 0
+	for _, k := range strings.Fields(string(keys)) {
+		if _, ok := sp[k]; ok {
+			aligned++
+		}
+	}
+	if aligned*100 < 95*len(sp) {
+		t.Errorf("exp/strode_mono_ali_sp aligns %d of %d perturbed utterances, want at least 95 %%", aligned, len(sp))
+	}
+
+	// The networks trained on the perturbed set and its alignments.
+	for _, m := range []string{"sru", "strode"} {
+		b, err := os.ReadFile(path("exp/" + m + "/log/train.log"))
+		must(t, err)
+		for _, w := range []string{"scp:data-fbank/train_sp_tr/feats.scp", "exp/strode_mono_ali_sp/ali.*.gz", "--cv-feats=scp:data-fbank/train_sp_cv/feats.scp"} {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("exp/%s/log/train.log does not name %s", m, w)
+			}
+		}
+	}
+	if !strings.Contains(string(out), "speed-perturbed: training on data-fbank/train_sp_tr") {
+		t.Errorf("stage 4 does not say it trains on the perturbed set")
+	}
+
+	// No utt2uniq group on both sides of the held-out split.
+	trUtts := readTable(t, path("data-fbank/train_sp_tr/utt2spk"))
+	cvUtts := readTable(t, path("data-fbank/train_sp_cv/utt2spk"))
+	if len(cvUtts) == 0 || len(trUtts)+len(cvUtts) != len(sp) {
+		t.Errorf("training %d + held-out %d utterances, want %d with some held out", len(trUtts), len(cvUtts), len(sp))
+	}
+	heldOut := map[string]bool{}
+	for u := range cvUtts {
+		heldOut[uniq[u]] = true
+	}
+	for u := range trUtts {
+		if heldOut[uniq[u]] {
+			t.Errorf("%s is trained on, and a copy of its original %s is held out", u, uniq[u])
+		}
+	}
+
+	// The unperturbed test set decodes within the networks' bar.
+	for _, m := range []string{"sru", "strode"} {
+		fs := strings.Fields(string(readFile(t, path("exp/"+m+"/decode_test/best_wer"))))
+		if len(fs) < 6 || fs[0] != "%WER" {
+			t.Fatalf("exp/%s/decode_test/best_wer: %q is not a best_wer line", m, fs)
+		}
+		wer, err := strconv.ParseFloat(fs[1], 64)
+		must(t, err)
+		if fs[5] != "110," || wer > fromScratchWERBar {
+			t.Errorf("%s: %s; want 110 words and at most %.0f%%", m, strings.Join(fs, " "), fromScratchWERBar)
+		}
+	}
+
+	// A re-run does nothing again.
+	out, err = recipe(t, dir, append(args, "--stage", "2", "--stop-stage", "4")...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("re-run: %v\n%s", err, out)
+	}
+	for _, w := range []string{"data-sp/train_sp: done before", "train_sp: done before", "exp/strode_mono_ali_sp: done before", "sru: done before", "strode: done before"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("re-run output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	return b
+}
+
+// The options of --speed-perturb are checked before any work.
+func TestSpeedPerturbOptions(t *testing.T) {
+	dir := copyExperiment(t)
+	scratch := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(scratch, "--speed-perturb", "yes"), "--speed-perturb takes true or false, not 'yes'"},
+		{append(scratch, "--speed-perturb", "true", "--flat-start", "equal"), "--speed-perturb true aligns the perturbed copies with a GMM"},
+		{append(append([]string{}, kaldiMiniArgs...), "--speed-perturb", "true", "--stop-stage", "1"), "--speed-perturb true needs --dict"},
+	} {
+		out, err := recipe(t, dir, c.args...).CombinedOutput()
+		checkFailure(t, out, err, []string{c.want})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
+		t.Error("a run with bad options made data/lang_new")
+	}
+}

@@ -84,6 +84,11 @@
 #     --sp-dir [data-sp]/TRAIN_sp, its fbank in stage 2) aligned in stage 3 by the --nnet-ali rung's
 #     GMM (exp/strode_RUNG_ali_sp; the GMMs themselves stay trained on TRAIN), held out by utt2uniq
 #     groups (recipes/kaldi/steps_sp.sh)
+#     --nnet-feats fbank|fmllr [fbank]: the networks' inputs (stages 4-6): fbank with per-speaker
+#     CMVN, or (--gmm-ladder tri3) the tri3 system's speaker-adapted features as Kaldi's
+#     steps/nnet/make_fmllr_feats.sh makes them (CMN'd MFCC, spliced, LDA+MLLT, each speaker's
+#     fMLLR: the training set's from align_fmllr.sh, a test set's from tri3's decode_fmllr.sh of
+#     it) with global CMVN, written to --fmllr-dir [data-fmllr]/NAME (recipes/kaldi/steps_feats.sh)
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
 #     else strode's), or a path to any runner with the JOB=1:N LOG COMMAND interface
@@ -154,6 +159,8 @@ boost_silence=1.25
 mfcc_dir=data-mfcc
 speed_perturb=false
 sp_dir=data-sp
+nnet_feats=fbank
+fmllr_dir=data-fmllr
 mono_gauss=
 mfcc_config=
 mfcc_opts="--use-energy=false --dither=0"
@@ -247,6 +254,7 @@ case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not
 # The work of every stage: recipes/kaldi/steps.sh (functions of the settings, read when called).
 . "$root/recipes/kaldi/steps.sh"
 . "$root/recipes/kaldi/steps_sp.sh"  # --speed-perturb
+. "$root/recipes/kaldi/steps_feats.sh"
 # From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
 # unless --graph names a graph you have.
 from_scratch=false; mono=$exp/strode_mono; own_graph=false
@@ -306,6 +314,7 @@ if $causal; then
   bidirectional=false; causal_flag=--causal
   [ "$num_jobs_final" -le 1 ] || { echo "$0: --causal trains in one job (--num-jobs-final 1)" >&2; exit 1; }
 fi
+check_nnet_feats
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 # --rescore-lm: the first pass's G.fst is LANG_test's (from scratch, or a Kaldi lang_test beside LANG).
 if [ -n "$rescore_lm" ]; then
@@ -403,6 +412,10 @@ if run_stage 3; then
   count_targets
 fi
 
+# --nnet-feats fmllr: from here on the networks read the tri3 system's fMLLR features.
+if [ "$nnet_feats" = fmllr ] && { run_stage 4 || run_stage 5 || run_stage 6; }; then
+  log_stage 4 "the networks' inputs: fMLLR features of $(rung_dir tri3)"; use_fmllr_feats
+fi
 if run_stage 4; then
   log_stage 4 "train $models on $ali"
   split_tr_cv
@@ -420,6 +433,7 @@ fi
 
 if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
+  for src in $sets; do make_set_fmllr_feats $src; done
   for r in "${runs[@]}"; do
     for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
   done
@@ -462,6 +476,7 @@ if run_stage 7; then
     targets="mono ($pdfs pdfs)"; [ "$num_leaves" = 0 ] || targets="tree ($pdfs leaves)"
     [ "$nnet_ali" = mono ] || targets="$nnet_ali ($pdfs leaves)"
     ! $speed_perturb || targets="$targets, speed-perturbed x3"
+    [ "$nnet_feats" = fbank ] || targets="$targets, tri3 fMLLR inputs"
     lm_opt=--lm-dir=$exp/strode_lm
   fi
   $strode results-table --print-args=false --targets="$targets" $lm_opt \

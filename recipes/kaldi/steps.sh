@@ -210,7 +210,7 @@ own_opts() {  # --MODEL-opts: the options of one model, given last so that they 
 }
 pipeline_flags() {  # the features as the models see them in training
   if $causal; then echo --left-context=$context --right-context=0
-  else echo $(cmvn_of $(fbank_of $nnet_train)) --norm-vars=true --left-context=$context --right-context=$context; fi
+  else echo $(cmvn_of $(nnet_dir $nnet_train)) --norm-vars=true --left-context=$context --right-context=$context; fi
 }
 # feats_of DIR: the features of data dir DIR (or a split of one) as the networks read them: its
 # fbank (with cmvn_of's per-speaker CMVN), or with --causal after online CMVN (apply-cmvn-online
@@ -220,14 +220,14 @@ feats_of() {
   if $causal; then echo "ark:$strode apply-cmvn-online --spk2utt=ark:$1/spk2utt $global_cmvn scp:$1/feats.scp ark:- |"
   else echo "scp:$1/feats.scp"; fi
 }
-cmvn_of() { $causal || echo "--cmvn=scp:$1/cmvn.scp --utt2spk=ark:$1/utt2spk"; }
+cmvn_of() { $causal || nnet_cmvn $1; }  # nnet_cmvn: steps_feats.sh
 train_one() {  # train_one MODEL ALI DIR SEED
   local m=$1 a=$2 dir=$3 sd=$4
   if [ "$num_jobs_final" -le 1 ]; then
     # A re-run resumes from the checkpoint of the last finished epoch (bit for bit).
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
       --learning-rate=$learning_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
-      "--feature-description=compute-fbank-feats $fbank_all" --checkpoint=$dir/checkpoint.am --resume=true \
+      "--feature-description=$(feat_description)" --checkpoint=$dir/checkpoint.am --resume=true \
       --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(own_opts $m) \
       "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
   else
@@ -246,7 +246,7 @@ train_models() {
     echo "   training archives: $egs (log: $egs/log/get_egs.log)"
     rm -rf $egs; mkdir -p $egs/log
     $cmd $egs/log/get_egs.log $strode get-egs --num-archives=${num_archives:-$num_jobs_final} --srand=$seed \
-      --transition-model=$a/final.mdl $(pipeline_flags) "--feature-description=compute-fbank-feats $fbank_all" \
+      --transition-model=$a/final.mdl $(pipeline_flags) "--feature-description=$(feat_description)" \
       --cv-feats=scp:$cv/feats.scp scp:$tr/feats.scp "ark:gunzip -c $a/ali.*.gz |" $egs
     mark_done $egs
   fi
@@ -284,7 +284,7 @@ realign_src() {
 # scripts pass it (a symbol such as <UNK> would be a redirection inside the pipe).
 align_with() {
   local am=$1 counts=$2 from=$3 out=$4 d j
-  d=$(fbank_of $nnet_train); j=$(jobs_of $d)
+  d=$(nnet_dir $nnet_train); j=$(jobs_of $d)
   rm -rf $out; mkdir -p $out/log
   cp $from/final.mdl $from/tree $out/; echo $j > $out/num_jobs
   $cmd JOB=1:$j $out/log/align.JOB.log \
@@ -605,7 +605,7 @@ align_round() {
 decode_set() {
   local r=$1 src=$2 m mdir name d dir j t0 t1 frames
   m=$(run_name $r); mdir=$(final_dir $m)
-  name=$(basename $src); d=$(fbank_of $src); dir=$mdir/decode_$name
+  name=$(basename $src); d=$(nnet_dir $src); dir=$mdir/decode_$name
   if unit_done $dir; then echo "   $m $name: done before ($dir/.done)"; return 0; fi
   j=$(jobs_of $d); rm -rf $dir; mkdir -p $dir/log; echo $j > $dir/num_jobs
   # Kaldi's scoring scripts and lattice tools look for the transition model in DIR/../final.mdl

@@ -20,16 +20,7 @@ func TestNnetFeatsFmllrKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains the GMM ladder and two networks on fMLLR features (about 3 minutes on 2 cores): without -short")
 	}
-	dir := copyExperiment(t)
-	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
-		must(t, os.RemoveAll(filepath.Join(dir, d)))
-	}
-	args := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
-		"--oov", "<SIL>", "--nj", "2", "--quick", "--gmm-ladder", "tri3", "--nnet-feats", "fmllr"}
-	out, err := recipe(t, dir, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("run.sh --nnet-feats fmllr: %v\n%s", err, out)
-	}
+	dir, args, out := runFromScratch(t, "--gmm-ladder", "tri3", "--nnet-feats", "fmllr")
 	t.Logf("%s", out)
 	for _, want := range []string{
 		"train: fMLLR features of 160 of 160 utterances, dim 40, in data-fmllr/train (transforms exp/strode_tri3_ali/trans.*)",
@@ -83,7 +74,7 @@ func TestNnetFeatsFmllrKaldiMini(t *testing.T) {
 		}
 	}
 	// Re-run from stage 4: the features, models and decodes are done.
-	out, err = recipe(t, dir, append(args, "--stage", "4", "--stop-stage", "6")...).CombinedOutput()
+	out, err := recipe(t, dir, append(args, "--stage", "4", "--stop-stage", "6")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh --stage 4 again: %v\n%s", err, out)
 	}

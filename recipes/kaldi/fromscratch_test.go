@@ -31,6 +31,30 @@ const fromScratchWERBar = 10.0
 // fit together.
 const ladderWERBar = 25.0
 
+// fromScratchArgs are the options of every from-scratch run on kaldi-mini:
+// its dict, its sets, "<SIL>" as the OOV word (its lexicon has no <UNK>),
+// two jobs, --quick.
+var fromScratchArgs = []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "",
+	"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick"}
+
+// runFromScratch copies kaldi-mini without its lang dirs and exp/ (what a
+// user with no GMM system has) and runs the recipe from scratch with
+// fromScratchArgs and extra; it returns the experiment dir, the options it
+// ran with (for a rerun) and the output.
+func runFromScratch(t *testing.T, extra ...string) (dir string, args []string, out []byte) {
+	t.Helper()
+	dir = copyExperiment(t)
+	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
+		must(t, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	args = append(append([]string{}, fromScratchArgs...), extra...)
+	out, err := recipe(t, dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh %s: %v\n%s", strings.Join(extra, " "), err, out)
+	}
+	return dir, args, out
+}
+
 // TestFromScratchKaldiMini runs the pipeline as a user with no GMM system
 // would: an s5 dir holding only data/train, data/test and data/local/dict
 // (kaldi-mini without its lang dirs and exp/), through `run.sh --dict
@@ -43,15 +67,7 @@ func TestFromScratchKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a GMM and two networks (about 2 minutes on 2 cores): without -short")
 	}
-	dir := copyExperiment(t)
-	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
-		must(t, os.RemoveAll(filepath.Join(dir, d)))
-	}
-	out, err := recipe(t, dir, "--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--rescore-lm", "4", "--gmm-ladder", "tri3").CombinedOutput()
-	if err != nil {
-		t.Fatalf("run.sh --dict: %v\n%s", err, out)
-	}
+	dir, _, out := runFromScratch(t, "--rescore-lm", "4", "--gmm-ladder", "tri3")
 	t.Logf("%s", out)
 	found, err := filepath.Glob(filepath.Join(dir, "exp", "*", "decode_test", "best_wer"))
 	must(t, err)

@@ -38,16 +38,7 @@ func TestSpeedPerturbKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a GMM and two networks on 3x kaldi-mini's training set (about 3 minutes on 2 loaded cores): without -short")
 	}
-	dir := copyExperiment(t)
-	for _, d := range []string{"exp", "data/lang", "data/lang_test"} {
-		must(t, os.RemoveAll(filepath.Join(dir, d)))
-	}
-	args := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "",
-		"--test", "data/test", "--oov", "<SIL>", "--nj", "2", "--quick", "--speed-perturb", "true"}
-	out, err := recipe(t, dir, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("run.sh --speed-perturb true: %v\n%s", err, out)
-	}
+	dir, args, out := runFromScratch(t, "--speed-perturb", "true")
 	t.Logf("%s", out)
 	path := func(p string) string { return filepath.Join(dir, p) }
 

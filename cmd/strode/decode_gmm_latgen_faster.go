@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/strode-asr/strode/decoder/gmm"
-	"github.com/strode-asr/strode/decoder/search"
 	"github.com/strode-asr/strode/internal/kaldicmd"
 	"github.com/strode-asr/strode/kaldiio"
 )
@@ -20,14 +19,7 @@ func init() {
 		MinArgs:     4,
 		MaxArgs:     6,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opts := search.DefaultOptions()
-			opts.Register(fs)
-			acwt := 0.1
-			var wordSyms string
-			allowPartial := false
-			fs.Float64Var(&acwt, "acoustic-scale", acwt, "Scaling factor for acoustic likelihoods")
-			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
-			fs.BoolVar(&allowPartial, "allow-partial", allowPartial, "If true, produce output even if end state was not reached.")
+			f := registerLatgenFlags(fs)
 			return func(ctx *kaldicmd.Context) error {
 				m, err := gmm.ReadModel(ctx.Arg(0), tableStreams(ctx)...)
 				if err != nil {
@@ -43,7 +35,7 @@ func init() {
 					}
 					return out, nil
 				}
-				return latgen(ctx, opts, float32(acwt), wordSyms, allowPartial, likes)
+				return latgen(ctx, f.opts, float32(f.acwt), f.wordSyms, f.allowPartial, likes)
 			}
 		},
 	})

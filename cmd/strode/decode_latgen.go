@@ -25,16 +25,9 @@ func init() {
 		MinArgs:   4,
 		MaxArgs:   6,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			opts := search.DefaultOptions()
-			opts.Register(fs)
-			acwt := 0.1
-			var wordSyms string
-			allowPartial := false
-			fs.Float64Var(&acwt, "acoustic-scale", acwt, "Scaling factor for acoustic likelihoods")
-			fs.StringVar(&wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
-			fs.BoolVar(&allowPartial, "allow-partial", allowPartial, "If true, produce output even if end state was not reached.")
+			f := registerLatgenFlags(fs)
 			return func(ctx *kaldicmd.Context) error {
-				return latgen(ctx, opts, float32(acwt), wordSyms, allowPartial, nil)
+				return latgen(ctx, f.opts, float32(f.acwt), f.wordSyms, f.allowPartial, nil)
 			}
 		},
 	})
@@ -97,6 +90,26 @@ func (s *decodingSetup) printWords(ctx *kaldicmd.Context, utt string, words []in
 }
 
 // latgen is latgen-faster-mapped, and gmm-latgen-faster with toLoglikes
+
+// latgenFlags are the options latgen-faster-mapped and gmm-latgen-faster
+// share: the search's, the acoustic scale, the word symbol table and
+// --allow-partial, with Kaldi's defaults.
+type latgenFlags struct {
+	opts         search.Options
+	acwt         float64
+	wordSyms     string
+	allowPartial bool
+}
+
+func registerLatgenFlags(fs *flag.FlagSet) *latgenFlags {
+	f := &latgenFlags{opts: search.DefaultOptions(), acwt: 0.1}
+	f.opts.Register(fs)
+	fs.Float64Var(&f.acwt, "acoustic-scale", f.acwt, "Scaling factor for acoustic likelihoods")
+	fs.StringVar(&f.wordSyms, "word-symbol-table", "", "Symbol table for words [for debug output]")
+	fs.BoolVar(&f.allowPartial, "allow-partial", f.allowPartial, "If true, produce output even if end state was not reached.")
+	return f
+}
+
 // (argument 2 is then features).
 func latgen(ctx *kaldicmd.Context, opts search.Options, acwt float32, wordSyms string, allowPartial bool, toLoglikes func(string, kaldiio.Matrix) (kaldiio.Matrix, error)) error {
 	setup, err := loadDecoding(ctx.Arg(0), ctx.Arg(1), wordSyms)

@@ -96,14 +96,16 @@ type Batch struct {
 	frames  int
 
 	x, xnext, mask, maskw, target []float64
-	soft                          []float64 // N×P teacher posteriors (distillation), or nil
+	soft                          []float64      // N×P teacher posteriors (distillation), or nil
 	drops                         []*sru.Dropout // of every SRU stack (nil entries: none)
 	lengths                       []int
 	lead                          int // rows skipped by Output and Rows (target delay; set by Forwarder.Run)
 }
 
 // Build returns the graph for batches of b utterances of t frames.
-func (m *Model) Build(t, b int, mode Mode) (*Batch, error) { return m.BuildWith(t, b, mode, TrainTerms{}) }
+func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
+	return m.BuildWith(t, b, mode, TrainTerms{})
+}
 
 // BuildSmoothed is Build with label smoothing ε of the cross-entropy
 // (xentOp): the targets (1−ε)·onehot + ε/P.

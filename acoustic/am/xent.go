@@ -195,10 +195,12 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	return tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float64{loss})), nil
 }
-func (xentOp) ReturnsPtr() bool        { return false }
-func (xentOp) CallsExtern() bool       { return false }
-func (xentOp) OverwritesInput() int    { return -1 }
-func (o xentOp) String() string        { return fmt.Sprintf("xent{%d %d %g %g}", o.N, o.P, o.Smooth, o.Distill) }
+func (xentOp) ReturnsPtr() bool     { return false }
+func (xentOp) CallsExtern() bool    { return false }
+func (xentOp) OverwritesInput() int { return -1 }
+func (o xentOp) String() string {
+	return fmt.Sprintf("xent{%d %d %g %g}", o.N, o.P, o.Smooth, o.Distill)
+}
 func (o xentOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
 func (o xentOp) Hashcode() uint32 {
 	h := fnv.New32a()
@@ -271,9 +273,9 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	})
 	return tensor.New(tensor.WithShape(o.N, o.P), tensor.WithBacking(d)), nil
 }
-func (xentGradOp) ReturnsPtr() bool        { return false }
-func (xentGradOp) CallsExtern() bool       { return false }
-func (xentGradOp) OverwritesInput() int    { return -1 }
+func (xentGradOp) ReturnsPtr() bool     { return false }
+func (xentGradOp) CallsExtern() bool    { return false }
+func (xentGradOp) OverwritesInput() int { return -1 }
 func (o xentGradOp) String() string {
 	return fmt.Sprintf("xentGrad{%d %d %g %g}", o.N, o.P, o.Smooth, o.Distill)
 }

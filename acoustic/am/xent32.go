@@ -32,12 +32,12 @@ type affineXent struct {
 	n, p    int
 	smooth  float64
 	distill float64
-	data    int // inputs after the affine's: y, w and, distilling, q
-	logits []float32 // the latest Forward's N×P logits (the affine's buffer)
-	dy     []float32 // e^{l−max} per row after Forward; the gradient after Backward
-	sum    []float64 // Σ_j e^{l_j−max} per row
-	best   []int32   // arg-max of each row's logits (the first, as Stats counted)
-	terms  []float64
+	data    int       // inputs after the affine's: y, w and, distilling, q
+	logits  []float32 // the latest Forward's N×P logits (the affine's buffer)
+	dy      []float32 // e^{l−max} per row after Forward; the gradient after Backward
+	sum     []float64 // Σ_j e^{l_j−max} per row
+	best    []int32   // arg-max of each row's logits (the first, as Stats counted)
+	terms   []float64
 }
 
 func newAffineXent(smooth, distill float64) *affineXent {

@@ -1,0 +1,235 @@
+package trainer
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strode-asr/strode/acoustic/am"
+)
+
+// toyPipeline is trainToyWith's feature pipeline.
+var toyPipeline = am.Pipeline{RawDim: 6, CMVN: am.CMVNNone}
+
+// toyTeacher trains a bidirectional sru on the toy task for two epochs and
+// saves it: the teacher of the tests below.
+func toyTeacher(t *testing.T) string {
+	t.Helper()
+	f, _ := trainToyWith(t, am.KindSRU, 2, "", false, func(o *am.Options, _ *TrainOptions) { o.SRU.Bidirectional = true })
+	path := filepath.Join(t.TempDir(), "teacher.am")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestTeacherStudents: a strode student with the teacher prior and an sru
+// and a strode student distilled from the same teacher train (every
+// epoch's loss finite, held-out accuracy above chance); the teacher's
+// parameters and file do not change; the student with the teacher prior
+// records it in its options (gauss.0 reads the teacher's 16 values) and,
+// saved and reloaded, decodes without any teacher, bit for bit the model
+// it was, as Forwarder and as Stream.
+func TestTeacherStudents(t *testing.T) {
+	path := toyTeacher(t)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		kind string
+		o    TeacherOptions
+	}{
+		{am.KindSTRODE, TeacherOptions{Prior: path}},
+		{am.KindSRU, TeacherOptions{Distill: path, DistillWeight: 0.5}},
+		{am.KindSTRODE, TeacherOptions{Prior: path, Distill: path, DistillWeight: 0.5}},
+	} {
+		ts, err := LoadTeachers(c.o, toyPipeline, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums := map[string]string{}
+		for _, m := range []*am.Model{ts.prior, ts.distill} {
+			if m != nil {
+				sums[m.Checksum()] = ""
+			}
+		}
+		f := trainWithTeachers(t, c.kind, ts)
+		for _, m := range []*am.Model{ts.prior, ts.distill} {
+			if m == nil {
+				continue
+			}
+			if _, ok := sums[m.Checksum()]; !ok {
+				t.Errorf("%s %+v: a teacher's parameters changed in training", c.kind, c.o)
+			}
+		}
+		last := f.History[len(f.History)-1]
+		if last.ValidAcc < 0.5 || last.TrainCE != last.TrainCE {
+			t.Errorf("%s %+v: held-out accuracy %.2f, train CE %g", c.kind, c.o, last.ValidAcc, last.TrainCE)
+		}
+		o := f.Model.Opts
+		if c.o.Prior != "" {
+			if o.PriorInput != am.PriorTeacher || o.PriorInputDim != 16 {
+				t.Errorf("prior input %q of %d values, want the teacher's 16", o.PriorInput, o.PriorInputDim)
+			}
+		} else if o.PriorInput != "" || o.PriorInputDim != 0 {
+			t.Errorf("%s distilled: prior input %q %d, want none recorded", c.kind, o.PriorInput, o.PriorInputDim)
+		}
+		checkDecodesAlone(t, f)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the teacher's file changed")
+	}
+}
+
+// trainWithTeachers trains the toy student of kind with ts.
+func trainWithTeachers(t *testing.T, kind string, ts *Teachers) *am.File {
+	t.Helper()
+	o := tinyOptions(kind)
+	o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
+	if err := ts.ModelOptions(&o); err != nil {
+		t.Fatal(err)
+	}
+	m, err := am.New(o, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &am.File{Model: m, Pipeline: toyPipeline}
+	to := DefaultTrainOptions()
+	to.MaxEpochs, to.Patience, to.BatchUtts, to.Quantum = 2, 100, 4, 10
+	to.Adam.LearningRate = 0.01
+	tr, err := NewTrainer(f, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Teachers = ts
+	if err := tr.Train(toyData(24, 1, o), toyData(6, 2, o)); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// checkDecodesAlone saves f, reloads it and runs both on utterances with no
+// teacher rows: the same logits bit for bit, from Forwarder and Stream.
+func checkDecodesAlone(t *testing.T, f *am.File) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "student.am")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	g, err := am.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Model.Opts.JSON() != f.Model.Opts.JSON() {
+		t.Fatalf("options %s reloaded as %s", f.Model.Opts.JSON(), g.Model.Opts.JSON())
+	}
+	for _, u := range toyData(3, 9, f.Model.Opts) {
+		var out [2][]float64
+		for i, m := range []*am.Model{f.Model, g.Model} {
+			fw := am.NewForwarder(m)
+			l, err := fw.Logits(u)
+			fw.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = l
+		}
+		s, err := g.Model.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, _, err := s.Accept(u.Feats, u.Rows)
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range out[0] {
+			if out[0][j] != out[1][j] || streamed[j] != out[0][j] {
+				t.Fatalf("%s: logit %d: trained %g, reloaded %g, streamed %g", u.Key, j, out[0][j], out[1][j], streamed[j])
+			}
+		}
+	}
+}
+
+// TestTeacherErrors: every teacher that does not fit is refused with an
+// error naming its file (pdfs, feature pipeline and so input dimension, a
+// prior teacher that is unidirectional or of a kind without an SRU stack),
+// and so are a prior teacher for an sru student, a weight without a
+// teacher, a teacher without a weight, and a student whose prior reads a
+// teacher trained without one.
+func TestTeacherErrors(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name, kind string, edit func(*am.Options)) string {
+		o := tinyOptions(kind)
+		o.SRU.Hidden, o.NumPdfs, o.InputDim = 8, 3, 6
+		o.SRU.Bidirectional = true
+		if edit != nil {
+			edit(&o)
+		}
+		m, err := am.New(o, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := toyPipeline
+		p.RawDim = o.InputDim
+		path := filepath.Join(dir, name)
+		if err := (&am.File{Model: m, Pipeline: p}).Save(path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := save("good.am", am.KindSRU, nil)
+	for _, c := range []struct {
+		name string
+		o    TeacherOptions
+		want string
+	}{
+		{"pdfs", TeacherOptions{Distill: save("pdfs.am", am.KindSRU, func(o *am.Options) { o.NumPdfs = 4 }), DistillWeight: 0.5}, "4 pdfs, the student's targets have 3"},
+		{"input", TeacherOptions{Prior: save("dim.am", am.KindSRU, func(o *am.Options) { o.InputDim = 5 })}, "input dimension 5"},
+		{"unidirectional", TeacherOptions{Prior: save("uni.am", am.KindSRU, func(o *am.Options) { o.SRU.Bidirectional = false })}, "must be bidirectional"},
+		{"kind", TeacherOptions{Prior: save("dnn.am", am.KindDNN, nil)}, "want an sru or strode model, this one is \"dnn\""},
+	} {
+		_, err := LoadTeachers(c.o, toyPipeline, 3)
+		file := c.o.Prior + c.o.Distill
+		if !errors.Is(err, ErrTeacher) || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want ErrTeacher naming %s and %q", c.name, err, file, c.want)
+		}
+	}
+	// A dnn distills as well as any kind: only the prior needs an SRU stack.
+	if _, err := LoadTeachers(TeacherOptions{Distill: save("dnn2.am", am.KindDNN, nil), DistillWeight: 0.3}, toyPipeline, 3); err != nil {
+		t.Errorf("a dnn distillation teacher: %v", err)
+	}
+	for _, o := range []TeacherOptions{{DistillWeight: 0.5}, {Distill: good}, {Distill: good, DistillWeight: 1.5}} {
+		if _, err := LoadTeachers(o, toyPipeline, 3); err == nil {
+			t.Errorf("%+v: accepted", o)
+		}
+	}
+	ts, err := LoadTeachers(TeacherOptions{Prior: good}, toyPipeline, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := tinyOptions(am.KindSRU)
+	if err := ts.ModelOptions(&o); err == nil || !strings.Contains(err.Error(), "--model=strode") {
+		t.Errorf("a prior teacher for an sru student: %v", err)
+	}
+	// A strode model trained without the teacher prior, given one (as
+	// --init-model would), and one with it given none.
+	o = tinyOptions(am.KindSTRODE)
+	m, _ := am.New(o, 1)
+	if err := ts.check(m); err == nil {
+		t.Error("a prior teacher for a model whose prior reads the next frame: accepted")
+	}
+	if err := ts.ModelOptions(&o); err != nil {
+		t.Fatal(err)
+	}
+	m, _ = am.New(o, 1)
+	var none *Teachers
+	if err := none.check(m); err == nil || !strings.Contains(err.Error(), "give --prior-teacher") {
+		t.Errorf("a teacher-prior model without its teacher: %v", err)
+	}
+}

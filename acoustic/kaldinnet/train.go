@@ -114,6 +114,9 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	if err := s.Teacher.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Teacher.Prior != "" && s.Model.Kind != am.KindSTRODE && s.InitModel == "" {
+		return nil, fmt.Errorf("--prior-teacher is for --model=strode (the STRODE head's prior), this one is %q: for %s use --distill-teacher", s.Model.Kind, s.Model.Kind)
+	}
 	for _, w := range warnings {
 		logf(log).Warn("%s", w)
 	}

@@ -3,6 +3,8 @@ package trainer
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,5 +233,82 @@ func TestTeacherErrors(t *testing.T) {
 	var none *Teachers
 	if err := none.check(m); err == nil || !strings.Contains(err.Error(), "give --prior-teacher") {
 		t.Errorf("a teacher-prior model without its teacher: %v", err)
+	}
+}
+
+// BenchmarkTeacherCost measures what the teachers' rows cost at the size of
+// the speechocean762 causal comparison (quick sizes: 40 fbank with 4 frames
+// of left context, a 2 × 128 bidirectional sru teacher, 256 pdfs), on a
+// tenth of its 257 k training frames: Annotate's one pass (the rows held
+// for every epoch) against one training epoch of the causal strode student
+// with the teacher prior and distillation (what a forward pass of the
+// teacher per minibatch would add to every epoch). Run it alone:
+//
+//	go test -run XXX -bench TeacherCost -benchtime 1x ./acoustic/trainer/
+func BenchmarkTeacherCost(b *testing.B) {
+	const utts, frames, raw, left, pdfs = 100, 257, 40, 4, 256
+	o, _ := am.PresetFor("small", am.KindSRU)
+	o.SRU.Hidden, o.SRU.Layers, o.SRU.Bidirectional = 128, 2, true
+	o.InputDim, o.NumPdfs = raw*(1+left), pdfs
+	tm, err := am.New(o, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := am.Pipeline{RawDim: raw, CMVN: am.CMVNNone, SpliceLeft: left}
+	path := filepath.Join(b.TempDir(), "teacher.am")
+	if err := (&am.File{Model: tm, Pipeline: p}).Save(path); err != nil {
+		b.Fatal(err)
+	}
+	ts, err := LoadTeachers(TeacherOptions{Prior: path, Distill: path, DistillWeight: 0.5}, p, pdfs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	so, _ := am.PresetFor("small", am.KindSTRODE)
+	so.SRU.Hidden, so.SRU.Layers = 128, 2
+	so.ODEState, so.ODEHidden, so.PhiHidden, so.PriorHidden = 16, 16, 16, 16
+	so.InputDim, so.NumPdfs, so.PhiZ = raw*(1+left), pdfs, am.PhiZFree
+	if err := ts.ModelOptions(&so); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(2))
+	data := func(n int) []*am.Utterance {
+		var us []*am.Utterance
+		for i := range n {
+			u := &am.Utterance{Key: fmt.Sprintf("u%04d", i), Rows: frames, Feats: make([]float32, frames*raw),
+				Targets: make([]int32, frames), Context: [2]int{left, 0}}
+			for j := range u.Feats {
+				u.Feats[j] = float32(rng.NormFloat64())
+			}
+			for j := range u.Targets {
+				u.Targets[j] = int32(rng.Intn(pdfs))
+			}
+			us = append(us, u)
+		}
+		return us
+	}
+	for range b.N {
+		train, valid := data(utts), data(utts/10)
+		r, err := ts.Annotate(train, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(r.Seconds, "teacher-s")
+		b.ReportMetric(float64(r.Values)*4/(1<<20), "teacher-MB")
+		m, err := am.New(so, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		to := DefaultTrainOptions()
+		to.MaxEpochs, to.BatchUtts, to.BatchFrames = 1, 8, 4000
+		tr, err := NewTrainer(&am.File{Model: m, Pipeline: p}, to)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Teachers = ts
+		if err := tr.Train(train, valid); err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
+		b.ReportMetric(tr.File.History[0].Seconds, "epoch-s") // the epoch alone: Train annotated before it
 	}
 }

@@ -184,24 +184,9 @@ func (ts *Teachers) Annotate(utts []*am.Utterance, soft bool) (TeacherReport, er
 		jobs = append(jobs, job{m: ts.distill, pst: true})
 	}
 	for _, j := range jobs {
-		fw := am.NewForwarder(j.m)
-		var post am.OutputOptions // softmax probabilities
-		for _, u := range utts {
-			g, err := fw.Run(u)
-			if err != nil {
-				fw.Close()
-				return r, fmt.Errorf("trainer: teacher on %s: %w", u.Key, err)
-			}
-			if j.enc {
-				u.PriorIn = narrow(u.PriorIn, g.Rows(g.Enc, 0))
-				r.Values += int64(len(u.PriorIn))
-			}
-			if j.pst {
-				u.Soft = post.Apply(g.Output(0, nil), j.m.Opts.NumPdfs, u.Soft)
-				r.Values += int64(len(u.Soft))
-			}
+		if err := ts.run(j.m, utts, j.enc, j.pst, &r); err != nil {
+			return r, err
 		}
-		fw.Close()
 	}
 	r.Utterances = len(utts)
 	for _, u := range utts {
@@ -209,6 +194,33 @@ func (ts *Teachers) Annotate(utts []*am.Utterance, soft bool) (TeacherReport, er
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// run is one teacher m over utts, an utterance at a time as nnet-forward
+// runs (Forwarder: frame t's row the one its target delay computes at
+// t + delay): its encoder output into PriorIn (enc) and its posteriors into
+// Soft (pst). Measured on 50 utterances of 257 frames (a 2 × 128
+// bidirectional sru, 2 loaded cores), minibatches of 16 as the trainer's
+// held-out pass were slower: 6.4 s against 3.1 s, warm.
+func (ts *Teachers) run(m *am.Model, utts []*am.Utterance, enc, pst bool, r *TeacherReport) error {
+	fw := am.NewForwarder(m)
+	defer fw.Close()
+	var post am.OutputOptions // softmax probabilities
+	for _, u := range utts {
+		g, err := fw.Run(u)
+		if err != nil {
+			return fmt.Errorf("trainer: teacher on %s: %w", u.Key, err)
+		}
+		if enc {
+			u.PriorIn = narrow(u.PriorIn, g.Rows(g.Enc, 0))
+			r.Values += int64(len(u.PriorIn))
+		}
+		if pst {
+			u.Soft = post.Apply(g.Output(0, nil), m.Opts.NumPdfs, u.Soft)
+			r.Values += int64(len(u.Soft))
+		}
+	}
+	return nil
 }
 
 // narrow is v in float32, in dst's storage when it is large enough.

@@ -312,3 +312,46 @@ func BenchmarkTeacherCost(b *testing.B) {
 		b.ReportMetric(tr.File.History[0].Seconds, "epoch-s") // the epoch alone: Train annotated before it
 	}
 }
+
+// TestTeacherRowsAreForwarders: Annotate gives every utterance the rows
+// Forwarder gives it alone — the encoder output and the softmax of the
+// logits, frame t's computed at t + the teacher's target delay — for a
+// teacher with a delay of 2, and the prior teacher's rows as well as the
+// distillation teacher's when they are one model (to 1e-5: a faster pass
+// may batch utterances, whose float32 products can round otherwise).
+func TestTeacherRowsAreForwarders(t *testing.T) {
+	o := tinyOptions(am.KindSTRODE)
+	o.SRU.Hidden, o.NumPdfs, o.InputDim, o.SRU.Bidirectional, o.TargetDelay = 8, 3, 6, true, 2
+	m, err := am.New(o, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &Teachers{Opts: TeacherOptions{Prior: "t.am", Distill: "t.am", DistillWeight: 1}, prior: m, distill: m}
+	utts := toyData(40, 3, o)
+	if _, err := ts.Annotate(utts, true); err != nil {
+		t.Fatal(err)
+	}
+	fw := am.NewForwarder(m)
+	defer fw.Close()
+	var post am.OutputOptions
+	for _, u := range utts {
+		g, err := fw.Run(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, soft := g.Rows(g.Enc, 0), post.Apply(g.Output(0, nil), o.NumPdfs, nil)
+		if len(u.PriorIn) != len(enc) || len(u.PriorIn) != u.Rows*16 || len(u.Soft) != len(soft) {
+			t.Fatalf("%s: %d and %d encoder values, %d and %d posteriors for %d frames", u.Key, len(u.PriorIn), len(enc), len(u.Soft), len(soft), u.Rows)
+		}
+		for j, v := range enc {
+			if d := float64(u.PriorIn[j]) - v; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%s: encoder value %d: batched %g, alone %g", u.Key, j, u.PriorIn[j], v)
+			}
+		}
+		for j, v := range soft {
+			if d := u.Soft[j] - v; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%s: posterior %d: batched %g, alone %g", u.Key, j, u.Soft[j], v)
+			}
+		}
+	}
+}

@@ -13,8 +13,11 @@ import (
 // on kaldi-mini in one go: stage 4 trains the teacher (a bidirectional sru
 // on the causal models' online-CMVN'd, left-spliced features), then a
 // causal strode whose prior reads it and a causal sru distilled from it;
-// both decode offline and online without it. The WER bar is the quick
-// run's.
+// both decode offline and online without it, to the same WER. The bar is
+// loose: causal models on kaldi-mini's online-CMVN'd fbank (no variance
+// normalisation) after 4 epochs are far from the quick run's bidirectional
+// ones (measured, one run: distilled sru 20.91 %, teacher-prior and
+// distilled strode 23.64 %, online = offline; 35 minutes on 2 loaded cores).
 func TestTeacherKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains three models and decodes online: minutes (-short skips)")
@@ -52,10 +55,18 @@ func TestTeacherKaldiMini(t *testing.T) {
 	if len(res) != 4 {
 		t.Fatalf("%d results, want sru and strode on test, offline and online: %+v", len(res), res)
 	}
+	const bar = 40
+	wer := map[string]float64{}
 	for _, r := range res {
 		t.Logf("%s %s: %%WER %.2f [ %d / %d ], held-out frame acc %.1f%%", r.Model, r.Set, r.WER, r.Errors, r.Words, r.HeldOutAcc)
-		if r.Words != 110 || r.WER > quickWERBar {
-			t.Errorf("%s %s: %%WER %.2f on %d words; want 110 words and at most %.0f%%", r.Model, r.Set, r.WER, r.Words, quickWERBar)
+		if r.Words != 110 || r.WER > bar {
+			t.Errorf("%s %s: %%WER %.2f on %d words; want 110 words and at most %d%%", r.Model, r.Set, r.WER, r.Words, bar)
+		}
+		wer[r.Model+" "+r.Set] = r.WER
+	}
+	for _, m := range []string{"sru", "strode"} {
+		if on, off := wer[m+" test_online"], wer[m+" test"]; on != off {
+			t.Errorf("%s: online %%WER %.2f, offline %.2f", m, on, off)
 		}
 	}
 }

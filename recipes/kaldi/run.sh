@@ -331,7 +331,6 @@ if $causal; then
 fi
 if [ -n "$teacher" ]; then
   [ "$num_jobs_final" -le 1 ] || { echo "$0: --teacher trains in one job per model (--num-jobs-final 1)" >&2; exit 1; }
-  case "$teacher_prior" in true|false) ;; *) echo "$0: --teacher-prior must be true or false, not '$teacher_prior'" >&2; exit 1 ;; esac
 elif [ "$distill_weight" != 0 ]; then
   echo "$0: --distill-weight $distill_weight needs --teacher DIR (the model whose posteriors are the soft targets)" >&2; exit 1
 fi

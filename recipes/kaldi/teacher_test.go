@@ -80,7 +80,7 @@ func TestTeacherOptions(t *testing.T) {
 	}{
 		{[]string{"--distill-weight", "0.5"}, "--distill-weight 0.5 needs --teacher DIR"},
 		{[]string{"--teacher", "exp/teacher", "--num-jobs-final", "2"}, "--teacher trains in one job per model"},
-		{[]string{"--teacher", "exp/teacher", "--teacher-prior", "yes"}, "--teacher-prior must be true or false, not 'yes'"},
+		{[]string{"--teacher", "exp/teacher", "--teacher-prior", "yes"}, "--teacher-prior takes true or false, not 'yes'"},
 		{[]string{"--teacher", "exp/teacher", "--stage", "5", "--realign-iters", "1"}, "exp/teacher/final.am (stage 4: the teacher (--teacher))"},
 	} {
 		out, err := recipe(t, dir, append(append([]string{}, kaldiMiniArgs...), c.args...)...).CombinedOutput()

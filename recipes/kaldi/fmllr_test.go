@@ -102,8 +102,6 @@ func TestNnetFeatsOptions(t *testing.T) {
 		{[]string{"--nnet-feats", "fmllr", "--stop-stage", "0"}, "--gmm-ladder tri3 (here: no --dict)"},
 		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri3", "--causal", "true"),
 			"--nnet-feats fmllr and --causal exclude each other"},
-		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri3", "--speed-perturb", "true"),
-			"--nnet-feats fmllr does not take --speed-perturb true yet"},
 		{append(scratch, "--nnet-feats", "mfcc"), "--nnet-feats must be fbank or fmllr, not 'mfcc'"},
 	} {
 		out, err := recipe(t, dir, c.args...).CombinedOutput()
@@ -111,5 +109,72 @@ func TestNnetFeatsOptions(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
 		t.Error("a run with bad options made data/lang_new")
+	}
+}
+
+// TestSpeedPerturbFmllrKaldiMini runs the recipe from scratch on kaldi-mini
+// up to tri3 with --speed-perturb true --nnet-feats fmllr --quick, as Kaldi's
+// recipes give the perturbed copies fMLLR features: align_fmllr.sh of the
+// copy with tri3 (exp/strode_tri3_ali_sp) estimates a transform per speaker
+// of the copy, sp0.9-SPK and sp1.1-SPK each a speaker of its own, and the
+// networks train on the copy's features through those (data-fmllr/train_sp,
+// its _tr and _cv) with the copy's global CMVN, then decode the unperturbed
+// test set through tri3's decode within the networks' bar.
+func TestSpeedPerturbFmllrKaldiMini(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains the GMM ladder and two networks on fMLLR features of 3x kaldi-mini's training set (about 5 minutes on 2 loaded cores): without -short")
+	}
+	dir, _, out := runFromScratch(t, "--gmm-ladder", "tri3", "--nnet-feats", "fmllr", "--speed-perturb", "true")
+	t.Logf("%s", out)
+	path := func(p string) string { return filepath.Join(dir, p) }
+	if !strings.Contains(string(out), "train_sp: fMLLR features of 480 of 480 utterances, dim 40, in data-fmllr/train_sp (transforms exp/strode_tri3_ali_sp/trans.*)") {
+		t.Errorf("output lacks the fMLLR features of the 480 perturbed utterances")
+	}
+
+	// One transform per speaker of the copy: 3x the training speakers,
+	// each a speaker of data-sp/train_sp.
+	spk := readTable(t, path("data-sp/train_sp/spk2utt"))
+	train := readTable(t, path("data/train/spk2utt"))
+	c := exec.Command("bash", "-c", `cat exp/strode_tri3_ali_sp/trans.* | "$0" copy-matrix ark:- ark,t:- | grep '\[$' | cut -d' ' -f1`, strodeBin(t))
+	c.Dir = dir
+	keys, err := c.Output()
+	if err != nil {
+		t.Fatalf("reading exp/strode_tri3_ali_sp/trans.*: %v", err)
+	}
+	got := map[string]bool{}
+	for _, k := range strings.Fields(string(keys)) {
+		if _, ok := spk[k]; !ok {
+			t.Errorf("exp/strode_tri3_ali_sp/trans.*: %s is not a speaker of data-sp/train_sp", k)
+		}
+		got[k] = true
+	}
+	if len(spk) != 3*len(train) || len(got) != len(spk) {
+		t.Errorf("%d transforms for the %d speakers of data-sp/train_sp (want 3 x %d)", len(got), len(spk), len(train))
+	}
+	for s := range train {
+		if !got["sp0.9-"+s] || !got["sp1.1-"+s] || !got[s] {
+			t.Errorf("speaker %s: no transform for each of its three copies", s)
+		}
+	}
+
+	for _, m := range []string{"sru", "strode"} {
+		b, err := os.ReadFile(path("exp/" + m + "/log/train.log"))
+		must(t, err)
+		for _, w := range []string{"scp:data-fmllr/train_sp_tr/feats.scp", "--cv-feats=scp:data-fmllr/train_sp_cv/feats.scp",
+			"--cmvn=ark:data-fmllr/global_cmvn.ark --utt2spk=ark:data-fmllr/train_sp/utt2global",
+			"exp/strode_tri3_ali_sp/ali.*.gz", "training: exp/strode_tri3_ali_sp/trans.*"} {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("exp/%s/log/train.log does not name %s", m, w)
+			}
+		}
+		fs := strings.Fields(string(readFile(t, path("exp/"+m+"/decode_test/best_wer"))))
+		if len(fs) < 6 || fs[0] != "%WER" || fs[5] != "110," {
+			t.Fatalf("exp/%s/decode_test/best_wer: %q", m, fs)
+		}
+		wer, err := strconv.ParseFloat(fs[1], 64)
+		must(t, err)
+		if wer > fromScratchWERBar {
+			t.Errorf("%s on the perturbed copy's fMLLR features: %.2f %% WER, the networks' bar is %.0f %%", m, wer, fromScratchWERBar)
+		}
 	}
 }

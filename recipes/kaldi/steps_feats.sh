@@ -87,9 +87,19 @@ make_fmllr_feats() {
   j=$(jobs_of $mfcc_data); sdata=$mfcc_data/split$j
   rm -rf $d; mkdir -p $d/data $d/log; abs=$(cd $d && pwd)
   quietly $d/log/split_mfcc.log $strode split-data $mfcc_data $j
+  opts="$(cat $g/cmvn_opts 2>/dev/null || true)"
+  # A final.mat of other features (MFCC of other options, other splicing) would fail every job:
+  # its first utterance first, stopping with transform-feats' error (the file, both dimensions).
+  head -n 1 $mfcc_data/feats.scp > $d/first.scp
+  if ! $strode apply-cmvn $opts --utt2spk=ark:$mfcc_data/utt2spk scp:$mfcc_data/cmvn.scp scp:$d/first.scp ark:- 2> $d/log/check_final_mat.log |
+      $strode splice-feats $(cat $g/splice_opts) ark:- ark:- 2>> $d/log/check_final_mat.log |
+      $strode transform-feats $g/final.mat ark:- ark:- 2>> $d/log/check_final_mat.log > /dev/null; then
+    echo "$0: the fMLLR features of $name: $(grep -h -m 1 '^ERROR' $d/log/check_final_mat.log | sed 's/^ERROR ([^)]*) //')" \
+      "(see $d/log/check_final_mat.log)" >&2
+    exit 1
+  fi
   # Every speaker's transform in one archive: the jobs of TRANSDIR need not be these.
   cat $tdir/trans.* > $d/trans.ark
-  opts="$(cat $g/cmvn_opts 2>/dev/null || true)"
   $cmd JOB=1:$j $d/log/make_fmllr_feats.JOB.log \
     $strode apply-cmvn $opts --utt2spk=ark:$sdata/JOB/utt2spk scp:$sdata/JOB/cmvn.scp scp:$sdata/JOB/feats.scp ark:- \| \
     $strode splice-feats $(cat $g/splice_opts) ark:- ark:- \| \

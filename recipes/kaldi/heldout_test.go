@@ -16,15 +16,23 @@ import (
 const heldOutGap = 5.0
 
 // TestSruStrodeHeldOutAccuracyTri1 trains sru and strode with the recipe
-// (--quick, stages 2-4, one held-out speaker) on kaldi-mini's training data
+// (--quick, stages 2-4) on kaldi-mini's training data
 // with a triphone system's alignments in the layout of the other tests: a
 // tri1 made from kaldi-mini's exp/mono by recipes/steps/train_deltas.sh (100
 // leaves, 400 Gaussians, 5 iterations) on MFCC data dirs of its own, and
 // align_si.sh's exp/tri1_ali as --ali. The two models' held-out frame
 // accuracies (of the epoch each model keeps) are within heldOutGap points.
+// Three of the ten speakers are held out (--cv-spk-percent 30, 54
+// utterances): with the default one (18 utterances) the accuracy of the
+// epoch newbob keeps, chosen by held-out CE, swings by more than the gap
+// from one epoch to the next (measured on 2 loaded cores: one speaker, sru
+// 63.55 %, strode 69.56 %, 6.01 apart at nearly equal CE, 1.862 and 1.847;
+// three speakers, sru 73.96 % after 6 epochs, strode 69.50 % after 8, 4.46
+// apart). The margin is thin: this checks that the STRODE head does not
+// lose the frame classification, not which model is better.
 func TestSruStrodeHeldOutAccuracyTri1(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains a tri1 GMM and two networks on kaldi-mini (about a minute on 2 cores): without -short")
+		t.Skip("trains a tri1 GMM and two networks on kaldi-mini (7-25 minutes on 2 heavily loaded cores): without -short")
 	}
 	dir := copyExperiment(t)
 	steps, err := filepath.Abs("../steps")
@@ -42,7 +50,7 @@ $P/align_si.sh --strode $S --nj 2 $d data/lang exp/tri1 exp/tri1_ali`, strodeBin
 		t.Fatalf("tri1 on kaldi-mini: %v\n%s", err, out)
 	}
 	out, err := recipe(t, dir, "--quick", "--nj", "2", "--dev", "", "--test", "", "--ali", "exp/tri1_ali",
-		"--graph", "exp/tri1/graph", "--stage", "2", "--stop-stage", "4").CombinedOutput()
+		"--graph", "exp/tri1/graph", "--cv-spk-percent", "30", "--stage", "2", "--stop-stage", "4").CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh --ali exp/tri1_ali --stop-stage 4: %v\n%s", err, out)
 	}

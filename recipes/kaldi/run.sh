@@ -87,7 +87,8 @@
 #     --nnet-feats fbank|fmllr [fbank]: the networks' inputs (stages 4-6): fbank with per-speaker
 #     CMVN, or (--gmm-ladder tri3) the tri3 system's speaker-adapted features as Kaldi's
 #     steps/nnet/make_fmllr_feats.sh makes them (CMN'd MFCC, spliced, LDA+MLLT, each speaker's
-#     fMLLR: the training set's from align_fmllr.sh, a test set's from tri3's decode_fmllr.sh of
+#     fMLLR: the training set's from align_fmllr.sh, with --speed-perturb true its perturbed copy's
+#     own speakers' from align_fmllr.sh of the copy, a test set's from tri3's decode_fmllr.sh of
 #     it) with global CMVN, written to --fmllr-dir [data-fmllr]/NAME (recipes/kaldi/steps_feats.sh)
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,

@@ -593,6 +593,8 @@ build_tree() {
   fi
   quietly $tri/log/build_tree.log $strode build-tree --verbose=1 --max-leaves=$leaves --cluster-thresh=-1 \
     $tri/treeacc $lang/phones/roots.int $tri/questions.qst $lang/topo $tri/tree
+  # --num-leaves below the roots' leaves: build-tree's warning (the tree keeps them, as Kaldi's).
+  grep -h '^WARNING' $tri/log/build_tree.log | sed 's/^WARNING ([^)]*) /   WARNING: --num-leaves '"$num_leaves"': /' || true
   quietly $tri/log/init_model.log $strode gmm-init-model --write-occs=$tri/1.occs $tri/tree $tri/treeacc $lang/topo $tri/1.mdl
   quietly $tri/log/copy_transition_model.log $strode copy-transition-model $tri/1.mdl $tri/final.mdl
   rm -rf $ali; mkdir -p $ali/log; echo $j > $ali/num_jobs

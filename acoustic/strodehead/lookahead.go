@@ -148,7 +148,32 @@ func (k *readAhead) Backward(din [][]float64, dout []float64, in [][]float64) {
 // Latency is mean_i t̃_i over the real frames (maskw: 1/frames on each,
 // 0 on padding), the look-ahead cost VariantLookahead weighs by w_latency.
 // It is t̃ rather than min(t̃, L): beyond L the classifier's read no longer
-// moves with t̃, and only this term pulls t̃ back.
+// moves with t̃, and only this term pulls t̃ back. A fused node: the
+// graph's element-wise product may write t̃'s buffer in place where it is
+// t̃'s last use (an Eval graph), and t̃ is read after the run (Batch.Stats).
 func (hd *Head) Latency(net *nn.Net, tt, maskw *autodiff.Node) *autodiff.Node {
-	return net.Sum(net.Mul(tt, maskw))
+	return net.Sum(net.Fused("latency", columnDot{}, tt, maskw)) // Sum: the 1×1 as a scalar
+}
+
+// columnDot is aᵀ·b for two N×1 columns, a 1×1 node.
+type columnDot struct{}
+
+func (columnDot) Shape(in [][2]int) (int, int, error) {
+	if len(in) != 2 || in[0] != in[1] || in[0][1] != 1 {
+		return 0, 0, fmt.Errorf("strodehead: column product of shapes %v, want two N×1", in)
+	}
+	return 1, 1, nil
+}
+
+func (columnDot) Forward(out []float64, in [][]float64) {
+	for i, a := range in[0] {
+		out[0] += a * in[1][i]
+	}
+}
+
+func (columnDot) Backward(din [][]float64, dout []float64, in [][]float64) {
+	for i := range in[0] {
+		din[0][i] = dout[0] * in[1][i]
+		din[1][i] = dout[0] * in[0][i]
+	}
 }

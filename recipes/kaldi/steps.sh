@@ -671,8 +671,9 @@ lookahead_stats_opt() { ! $causal || echo "--lookahead-stats=$1/lookahead_stats.
 # whose frames wait for a learned number of frames that the online decoder does not buffer yet
 # (strode forward decodes it offline as any model, and reports its look-ahead).
 streams() {
-  local am; am=$(final_dir $(run_name $1))/final.am
-  if $strode model-info --print-args=false $am 2>/dev/null | grep -q 'head variant lookahead'; then
+  local info  # read whole, not piped into grep -q: its early exit fails the pipe under pipefail
+  info=$($strode model-info --print-args=false $(final_dir $(run_name $1))/final.am 2>/dev/null) || true
+  if [[ "$info" == *"head variant lookahead"* ]]; then
     [ -z "${2-}" ] || echo "   $(run_name $1) $(basename $2) online: skipped (--head-variant=lookahead decodes offline only)"
     return 1
   fi

@@ -28,6 +28,13 @@ type Utterance struct {
 	// splice-feats), so a training set is held at its own size rather than
 	// (1 + left + right) times it.
 	Context [2]int
+
+	// Training only, from a frozen teacher model (acoustic/trainer's
+	// teachers): PriorIn is its encoder output per frame (Rows ×
+	// Options.PriorInputDim), what a teacher prior reads instead of
+	// x_{i+1}; Soft its posteriors (Rows × NumPdfs), the soft targets of
+	// distillation (TrainTerms.Distill). nil when not used.
+	PriorIn, Soft []float32
 }
 
 // Spliced returns u with its features spliced as Batch.Load splices them
@@ -92,20 +99,42 @@ type Batch struct {
 	frames  int
 
 	x, xnext, mask, maskw, target []float64
+	soft                          []float64      // N×P teacher posteriors (distillation), or nil
 	drops                         []*sru.Dropout // of every SRU stack (nil entries: none)
 	lengths                       []int
 	lead                          int // rows skipped by Output and Rows (target delay; set by Forwarder.Run)
 }
 
 // Build returns the graph for batches of b utterances of t frames.
-func (m *Model) Build(t, b int, mode Mode) (*Batch, error) { return m.BuildSmoothed(t, b, mode, 0) }
+func (m *Model) Build(t, b int, mode Mode) (*Batch, error) {
+	return m.BuildWith(t, b, mode, TrainTerms{})
+}
 
 // BuildSmoothed is Build with label smoothing ε of the cross-entropy
 // (xentOp): the targets (1−ε)·onehot + ε/P.
 func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, error) {
+	return m.BuildWith(t, b, mode, TrainTerms{Smoothing: smoothing})
+}
+
+// TrainTerms change the cross-entropy's targets of a training graph
+// (xentOp): label smoothing ε gives (1−ε)·onehot + ε/P, distillation λ
+// (1−λ)·that + λ·q with q a teacher's posteriors per frame
+// (Utterance.Soft, which Load then requires). Zero values: the plain
+// cross-entropy.
+type TrainTerms struct {
+	Smoothing float64 // --label-smoothing
+	Distill   float64 // --distill-weight
+}
+
+// BuildWith is Build with the training terms tt.
+func (m *Model) BuildWith(t, b int, mode Mode, tt TrainTerms) (*Batch, error) {
 	if t < 1 || b < 1 {
 		return nil, fmt.Errorf("am: batch %d×%d", t, b)
 	}
+	if tt.Distill < 0 || tt.Distill > 1 || tt.Smoothing < 0 || tt.Smoothing >= 1 {
+		return nil, fmt.Errorf("am: distillation weight %g outside [0, 1] or label smoothing %g outside [0, 1)", tt.Distill, tt.Smoothing)
+	}
+	smoothing := tt.Smoothing
 	o := m.Opts
 	n := t * b
 	net := nn.NewNet()
@@ -139,18 +168,25 @@ func (m *Model) BuildSmoothed(t, b int, mode Mode, smoothing float64) (*Batch, e
 		var maskwn, targetn *autodiff.Node
 		maskwn, bt.maskw = net.Input("maskw", n, 1)
 		targetn, bt.target = net.Input("target", n, 1)
+		data := []*autodiff.Node{targetn, maskwn}
+		if tt.Distill != 0 {
+			var softn *autodiff.Node
+			softn, bt.soft = net.Input("soft", n, o.NumPdfs)
+			data = append(data, softn)
+		}
 		var ce *autodiff.Node
 		if fused {
-			bt.xent = newAffineXent(smoothing)
-			in := make([]*autodiff.Node, 0, 2*len(outX)+3)
+			bt.xent = newAffineXent(smoothing, tt.Distill)
+			in := make([]*autodiff.Node, 0, 2*len(outX)+4)
 			for i, x := range outX {
 				in = append(in, x, net.P(outW[i]))
 			}
-			ce = net.Fused("output+xent", bt.xent, append(in, net.P(m.Out.B), targetn, maskwn)...)
+			ce = net.Fused("output+xent", bt.xent, append(append(in, net.P(m.Out.B)), data...)...)
 			if err := net.Err(); err != nil {
 				return nil, fmt.Errorf("am: cross-entropy: %w", err)
 			}
-		} else if ce, err = gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing}, bt.Logits, targetn, maskwn); err != nil {
+		} else if ce, err = gorgonia.ApplyOp(xentOp{N: n, P: o.NumPdfs, Smooth: smoothing, Distill: tt.Distill},
+			append([]*autodiff.Node{bt.Logits}, data...)...); err != nil {
 			return nil, fmt.Errorf("am: cross-entropy: %w", err)
 		}
 		bt.CE = net.Sum(ce)
@@ -244,7 +280,12 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 			bt.maskw[r] = w
 		}
 	}
-	if bt.xnext != nil {
+	if bt.xnext != nil && o.PriorInput == PriorTeacher {
+		if err := fillRows(bt.xnext, utts, bt.B, o.PriorInputDim, func(u *Utterance) []float32 { return u.PriorIn },
+			"teacher encodings (the model's prior reads a teacher's: train it with --prior-teacher)"); err != nil {
+			return err
+		}
+	} else if bt.xnext != nil {
 		clear(bt.xnext)
 		for b, u := range utts {
 			for t := 0; t < u.Rows; t++ {
@@ -254,8 +295,34 @@ func (bt *Batch) Load(utts []*Utterance, rng *rand.Rand) error {
 			}
 		}
 	}
+	if bt.soft != nil {
+		if err := fillRows(bt.soft, utts, bt.B, o.NumPdfs, func(u *Utterance) []float32 { return u.Soft },
+			"teacher posteriors (distillation needs --distill-teacher)"); err != nil {
+			return err
+		}
+	}
 	for _, d := range bt.drops {
 		d.Fill(rng)
+	}
+	return nil
+}
+
+// fillRows copies each utterance's rows of width c from of(u) (Rows × c)
+// into dst (time-major N×c, zero on padded rows); what names them in the
+// error for an utterance without them.
+func fillRows(dst []float64, utts []*Utterance, nb, c int, of func(*Utterance) []float32, what string) error {
+	clear(dst)
+	for b, u := range utts {
+		v := of(u)
+		if len(v) != u.Rows*c {
+			return fmt.Errorf("am: utterance %s: %d values of %s for %d frames of %d", u.Key, len(v), what, u.Rows, c)
+		}
+		for t := 0; t < u.Rows; t++ {
+			row := dst[(t*nb+b)*c : (t*nb+b+1)*c]
+			for j, x := range v[t*c : (t+1)*c] {
+				row[j] = float64(x)
+			}
+		}
 	}
 	return nil
 }

@@ -28,6 +28,10 @@ func delayed(u *Utterance, n int) (*Utterance, error) {
 	for range n {
 		v.Feats = append(v.Feats, last...)
 	}
+	// A teacher's rows: its encodings (the prior's input, Utterance.PriorIn)
+	// describe the input frames, extended as the features are; its
+	// posteriors (Soft) are targets, shifted as they are.
+	v.PriorIn, v.Soft = extendRows(u.PriorIn, u.Rows, n, false), extendRows(u.Soft, u.Rows, n, true)
 	if u.Targets != nil {
 		v.Targets = make([]int32, 0, u.Rows+n)
 		for range n {
@@ -53,4 +57,29 @@ func DelayAll(utts []*Utterance, n int) ([]*Utterance, error) {
 		}
 	}
 	return out, nil
+}
+
+// extendRows is the rows × c matrix v with n more rows: copies of its last
+// row after it, or with shift copies of its first row before it (nil for
+// nil).
+func extendRows(v []float32, rows, n int, shift bool) []float32 {
+	if v == nil || rows == 0 {
+		return v
+	}
+	c := len(v) / rows
+	out := make([]float32, 0, len(v)+n*c)
+	if !shift {
+		out = append(out, v...)
+	}
+	for range n {
+		if shift {
+			out = append(out, v[:c]...)
+		} else {
+			out = append(out, v[len(v)-c:]...)
+		}
+	}
+	if shift {
+		out = append(out, v...)
+	}
+	return out
 }

@@ -13,6 +13,11 @@
 // an MLP of the next frame's input features (the last frame of an
 // utterance uses its own; padded frames are masked out of every term), and
 // the prior is used in training only, so decoding needs no look-ahead.
+// With Options.PriorInput "teacher" the MLP reads instead a frozen
+// bidirectional teacher's encoder output at frame i (Utterance.PriorIn,
+// filled by acoustic/trainer's teachers). A training graph's targets can
+// also be smoothed or mixed with a teacher's posteriors (TrainTerms:
+// (1−λ)·CE(alignment) + λ·CE(Utterance.Soft), BuildWith).
 //
 // The STRODE paper's baselines are kinds too (BASELINES.md gives every
 // choice the paper leaves open): "odernn", an SRU encoder, an ODE-RNN layer

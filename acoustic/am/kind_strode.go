@@ -28,7 +28,7 @@ type strodeArch struct {
 
 // headConfig is the head's part of o.
 func headConfig(o Options) strodehead.Config {
-	return strodehead.Config{In: o.SRU.OutDim(), InputDim: o.InputDim, NumPdfs: o.NumPdfs, State: o.ODEState,
+	return strodehead.Config{In: o.SRU.OutDim(), InputDim: o.PriorDim(), NumPdfs: o.NumPdfs, State: o.ODEState,
 		ODEHidden: o.ODEHidden, PhiHidden: o.PhiHidden, PriorHidden: o.PriorHidden, PhiZ: o.PhiZ, Eps0: o.Eps0,
 		WKL: o.WKL, WP: o.WP, ODE: o.ODE, KL: o.KL, Fixed: o.FixedTTilde, Variant: o.HeadVariant,
 		MaxLookahead: o.MaxLookahead, WLatency: o.WLatency}
@@ -59,13 +59,16 @@ func (*strodeArch) shapes(o Options, s *shapeList) {
 
 func (*strodeArch) limits(o Options) (sizes, layers []namedSize) {
 	return []namedSize{{"sru hidden", o.SRU.Hidden}, {"ode_state", o.ODEState}, {"ode_hidden", o.ODEHidden},
-			{"phi_hidden", o.PhiHidden}, {"prior_hidden", o.PriorHidden}},
+			{"phi_hidden", o.PhiHidden}, {"prior_hidden", o.PriorHidden}, {"prior_input_dim", o.PriorInputDim}},
 		[]namedSize{{"SRU layers", o.SRU.Layers}}
 }
 
 func (*strodeArch) describe(w io.Writer, o Options) {
 	describeEncoder(w, o)
 	strodehead.Describe(w, headConfig(o))
+	if o.PriorInput == PriorTeacher {
+		fmt.Fprintf(w, "prior input\ta teacher's encoder output at frame i (%d values; training only, strode train --prior-teacher)\n", o.PriorInputDim)
+	}
 }
 
 // paperMillions: §5.1 of the STRODE paper, 9 × 900 SRU with ODE state 128.
@@ -121,7 +124,7 @@ func (a *strodeArch) layers(net *nn.Net, x, mask *autodiff.Node, t, b int, mode 
 			bt.KL = net.Sum(net.Mul(klRows, maskw))
 		}
 		var xnext *autodiff.Node
-		xnext, bt.xnext = net.Input("xnext", t*b, c.InputDim)
+		xnext, bt.xnext = net.Input("xnext", t*b, c.InputDim) // x_{i+1}, or the teacher's encoding of frame i
 		// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
 		bt.LogP = hd.PriorLogLik(net, h.HTilde, xnext, maskw)
 		var loss *autodiff.Node

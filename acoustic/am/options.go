@@ -27,6 +27,10 @@ const (
 	HeadLookahead = strodehead.VariantLookahead
 )
 
+// PriorTeacher is Options.PriorInput for a prior that reads a teacher's
+// encoder output.
+const PriorTeacher = "teacher"
+
 // Model kinds.
 const (
 	KindSRU    = "sru"    // SRU encoder + affine + log-softmax
@@ -50,7 +54,7 @@ type Options struct {
 	ODEState    int              `json:"ode_state"`    // size of h
 	ODEHidden   int              `json:"ode_hidden"`   // hidden size of f_o
 	PhiHidden   int              `json:"phi_hidden"`   // hidden size of Φ and φ
-	PriorHidden int              `json:"prior_hidden"` // hidden size of the MLP giving μ, σ² from x_{i+1}
+	PriorHidden int              `json:"prior_hidden"` // hidden size of the MLP giving μ, σ² from x_{i+1} (or the teacher's encoding)
 	WKL         float64          `json:"w_kl"`
 	WP          float64          `json:"w_p"`
 	Eps0        float64          `json:"eps0"`                   // ε0 of t̃_i = Φ(ε0, e_i)
@@ -61,6 +65,16 @@ type Options struct {
 	TargetDelay int              `json:"target_delay,omitempty"` // output frame t+TargetDelay predicts the label of frame t (see delay.go)
 	InputDim    int              `json:"input_dim"`              // features per frame after the pipeline
 	NumPdfs     int              `json:"num_pdfs"`
+
+	// PriorInput (strode) is what the Gaussian prior's MLP reads for frame
+	// i: "" the next frame's input features x_{i+1} (DESIGN.md §3), or
+	// PriorTeacher a frozen bidirectional teacher's encoder output at frame
+	// i, PriorInputDim values (strode train --prior-teacher; teacher.go).
+	// Only training reads it: the model decodes without the teacher. Set
+	// only for a teacher, whose width gives gauss.0 another shape, so older
+	// files load as they are.
+	PriorInput    string `json:"prior_input,omitempty"`
+	PriorInputDim int    `json:"prior_input_dim,omitempty"`
 
 	// FixedTTilde (strode, nil: off) fixes every frame's ODE interval to
 	// [0, *FixedTTilde] frames instead of [0, Φ(ε0, e_i)]: the constant-t̃
@@ -165,10 +179,42 @@ func (o Options) Validate() error {
 	if c, ok := o.FixedBoundary(); ok && o.Kind != KindSTRODE {
 		return fmt.Errorf("am: --fixed-t-tilde=%g is for --model=strode, this one is %q", c, o.Kind)
 	}
+	if err := o.validPriorInput(); err != nil {
+		return err
+	}
 	if o.HeadVariant != "" && o.HeadVariant != HeadPaper && o.Kind != KindSTRODE {
 		return fmt.Errorf("am: --head-variant=%s is for --model=strode, this one is %q", o.HeadVariant, o.Kind)
 	}
 	return a.validate(o)
+}
+
+// validPriorInput checks PriorInput and PriorInputDim.
+func (o Options) validPriorInput() error {
+	switch o.PriorInput {
+	case "":
+		if o.PriorInputDim != 0 {
+			return fmt.Errorf("am: prior_input_dim %d without prior_input %q", o.PriorInputDim, PriorTeacher)
+		}
+	case PriorTeacher:
+		if o.Kind != KindSTRODE {
+			return fmt.Errorf("am: a teacher prior (--prior-teacher) is for --model=strode, this one is %q", o.Kind)
+		}
+		if o.PriorInputDim < 1 {
+			return fmt.Errorf("am: prior_input_dim %d must be ≥ 1 for a teacher prior", o.PriorInputDim)
+		}
+	default:
+		return fmt.Errorf("am: unknown prior_input %q (want %q or none)", o.PriorInput, PriorTeacher)
+	}
+	return nil
+}
+
+// PriorDim is the width of what the Gaussian prior's MLP reads per frame:
+// the input features, or a teacher's encoding (PriorInput).
+func (o Options) PriorDim() int {
+	if o.PriorInput == PriorTeacher {
+		return o.PriorInputDim
+	}
+	return o.InputDim
 }
 
 // JSON is the options as one line of JSON (model-file metadata). The

@@ -30,9 +30,29 @@ import (
 //	loss = −Σ_r w_r · [(1−ε)·log softmax(L_r)[y_r] + ε/P·Σ_j log softmax(L_r)[j]]
 //
 // and the gradient w_r·(softmax(L_r) − (1−ε)·onehot(y_r) − ε/P).
+//
+// With distillation λ (Distill, training only: --distill-weight) a fourth
+// input q (N×P, a teacher's posteriors) joins the targets:
+//
+//	loss = −Σ_r w_r · [(1−λ)·t_r + λ·Σ_j q_rj·log softmax(L_r)[j]]
+//
+// t_r the term above (smoothed or not), and the gradient
+// w_r·(c_r·softmax(L_r) − (1−λ)·target_r − λ·q_r), c_r = 1 − λ + λ·Σ_j q_rj
+// (1 for posteriors that sum to 1; the sum is taken as it is, so the
+// gradient is the loss's own whatever the rounding of q). λ = 0 is the
+// three-input op, bit for bit.
 type xentOp struct {
-	N, P   int
-	Smooth float64
+	N, P    int
+	Smooth  float64
+	Distill float64
+}
+
+// arity is 3, or 4 with the teacher's posteriors.
+func (o xentOp) arity() int {
+	if o.Distill != 0 {
+		return 4
+	}
+	return 3
 }
 
 func xentType(arity int) hm.Type {
@@ -94,6 +114,9 @@ func (o xentOp) check(v [][]float64) error {
 	if len(v[0]) != o.N*o.P || len(v[1]) != o.N || len(v[2]) != o.N {
 		return fmt.Errorf("am: xent sizes %d/%d/%d, want %d×%d, %d, %d", len(v[0]), len(v[1]), len(v[2]), o.N, o.P, o.N, o.N)
 	}
+	if o.Distill != 0 && (len(v) < 4 || len(v[3]) != o.N*o.P) {
+		return fmt.Errorf("am: xent with distillation needs the teacher's %d×%d posteriors", o.N, o.P)
+	}
 	for r, y := range v[1] {
 		if v[2][r] != 0 && (y < 0 || int(y) >= o.P) {
 			return fmt.Errorf("am: frame %d: target %g outside [0, %d)", r, y, o.P)
@@ -123,8 +146,8 @@ func (o xentOp) rows(fn func(r0, r1 int)) {
 	wg.Wait()
 }
 
-func (xentOp) Arity() int    { return 3 }
-func (xentOp) Type() hm.Type { return xentType(3) }
+func (o xentOp) Arity() int    { return o.arity() }
+func (o xentOp) Type() hm.Type { return xentType(o.arity()) }
 func (xentOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{1, 1}, nil
 }
@@ -157,6 +180,9 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 					}
 					t = (1-o.Smooth)*t + o.Smooth/float64(o.P)*sum
 				}
+				if o.Distill != 0 {
+					t = (1-o.Distill)*t + o.Distill*softTerm(in[3][r*o.P:(r+1)*o.P], row)
+				}
 				terms[r] = w[r] * t
 			}
 		}
@@ -169,29 +195,47 @@ func (o xentOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	return tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float64{loss})), nil
 }
-func (xentOp) ReturnsPtr() bool        { return false }
-func (xentOp) CallsExtern() bool       { return false }
-func (xentOp) OverwritesInput() int    { return -1 }
-func (o xentOp) String() string        { return fmt.Sprintf("xent{%d %d %g}", o.N, o.P, o.Smooth) }
+func (xentOp) ReturnsPtr() bool     { return false }
+func (xentOp) CallsExtern() bool    { return false }
+func (xentOp) OverwritesInput() int { return -1 }
+func (o xentOp) String() string {
+	return fmt.Sprintf("xent{%d %d %g %g}", o.N, o.P, o.Smooth, o.Distill)
+}
 func (o xentOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
 func (o xentOp) Hashcode() uint32 {
 	h := fnv.New32a()
 	o.WriteHash(h)
 	return h.Sum32()
 }
-func (xentOp) DiffWRT(int) []bool { return []bool{true, false, false} }
+func (o xentOp) DiffWRT(int) []bool {
+	d := make([]bool, o.arity()) // the targets, weights and posteriors are data
+	d[0] = true
+	return d
+}
 func (o xentOp) SymDiff(in gorgonia.Nodes, out, grad *gorgonia.Node) (gorgonia.Nodes, error) {
-	g, err := gorgonia.ApplyOp(xentGradOp(o), in[0], in[1], in[2], grad)
+	g, err := gorgonia.ApplyOp(xentGradOp(o), append(append(gorgonia.Nodes{}, in...), grad)...)
 	if err != nil {
 		return nil, err
 	}
-	return gorgonia.Nodes{g, nil, nil}, nil
+	gs := make(gorgonia.Nodes, len(in))
+	gs[0] = g
+	return gs, nil
+}
+
+// softTerm is Σ_j q_j·l_j: the distillation target q's part of the log-
+// likelihood of the log-softmax row l.
+func softTerm[T float32 | float64](q []float64, l []T) float64 {
+	t := 0.0
+	for j, v := range q {
+		t += v * float64(l[j])
+	}
+	return t
 }
 
 type xentGradOp xentOp
 
-func (xentGradOp) Arity() int    { return 4 }
-func (xentGradOp) Type() hm.Type { return xentType(4) }
+func (o xentGradOp) Arity() int    { return xentOp(o).arity() + 1 }
+func (o xentGradOp) Type() hm.Type { return xentType(xentOp(o).arity() + 1) }
 func (o xentGradOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{o.N, o.P}, nil
 }
@@ -200,10 +244,11 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := xentOp(o).check(in[:3]); err != nil {
+	a := xentOp(o).arity()
+	if err := xentOp(o).check(in[:a]); err != nil {
 		return nil, err
 	}
-	l, y, w, g := in[0], in[1], in[2], in[3][0]
+	l, y, w, g := in[0], in[1], in[2], in[a][0]
 	d := make([]float64, o.N*o.P)
 	xentOp(o).rows(func(r0, r1 int) {
 		e32 := make([]float32, o.P)
@@ -214,6 +259,11 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 			dr := d[r*o.P : (r+1)*o.P]
 			_, sum := expRow(dr, l[r*o.P:(r+1)*o.P], e32) // softmax = e/Σe, one pass of exp
 			s := g * w[r]
+			if o.Distill != 0 {
+				q := in[3][r*o.P : (r+1)*o.P]
+				distillGrad(dr, q, sum, s, o.Smooth, o.Distill, int(y[r]))
+				continue
+			}
 			u := s * o.Smooth / float64(o.P) // the smoothed target's uniform part
 			for j := range dr {
 				dr[j] = s*dr[j]/sum - u
@@ -223,13 +273,33 @@ func (o xentGradOp) Do(v ...gorgonia.Value) (gorgonia.Value, error) {
 	})
 	return tensor.New(tensor.WithShape(o.N, o.P), tensor.WithBacking(d)), nil
 }
-func (xentGradOp) ReturnsPtr() bool        { return false }
-func (xentGradOp) CallsExtern() bool       { return false }
-func (xentGradOp) OverwritesInput() int    { return -1 }
-func (o xentGradOp) String() string        { return fmt.Sprintf("xentGrad{%d %d %g}", o.N, o.P, o.Smooth) }
+func (xentGradOp) ReturnsPtr() bool     { return false }
+func (xentGradOp) CallsExtern() bool    { return false }
+func (xentGradOp) OverwritesInput() int { return -1 }
+func (o xentGradOp) String() string {
+	return fmt.Sprintf("xentGrad{%d %d %g %g}", o.N, o.P, o.Smooth, o.Distill)
+}
 func (o xentGradOp) WriteHash(h hash.Hash) { h.Write([]byte(o.String())) }
 func (o xentGradOp) Hashcode() uint32 {
 	h := fnv.New32a()
 	o.WriteHash(h)
 	return h.Sum32()
+}
+
+// distillGrad sets d, which holds e^{l_j−max} on entry (Σ = sum), to
+// s·(c·softmax − (1−λ)·((1−ε)·onehot(y) + ε/P) − λ·q), c = 1 − λ + λ·Σq:
+// the gradient of xentOp's distillation loss for one row, weight s.
+func distillGrad[T float32 | float64](d []T, q []float64, sum, s, smooth, lambda float64, y int) {
+	qsum := 0.0
+	for _, v := range q {
+		qsum += v
+	}
+	c := s * (1 - lambda + lambda*qsum) / sum
+	u := s * (1 - lambda) * smooth / float64(len(d))
+	sl := s * lambda
+	dy := c*float64(d[y]) - u - sl*q[y] - s*(1-lambda)*(1-smooth)
+	for j, e := range d {
+		d[j] = T(c*float64(e) - u - sl*q[j])
+	}
+	d[y] = T(dy)
 }

@@ -20,15 +20,16 @@ import (
 // TrainSetup is everything `strode train` needs: the tables, the held-out
 // set, the data options and the model and training options.
 type TrainSetup struct {
-	Feats, Targets           string  // training tables
-	ValidFeats, ValidTargets string  // held-out tables ("" : split off ValidFraction of the speakers)
-	ValidFraction            float64 // --cv-fraction: fraction of speakers held out
-	SpeakerMap               string  // --spk-map: utt2spk rspecifier for the split (default: the key up to the first '_' or '-')
-	NumPdfs                  int     // --num-pdfs: output size (0: from --transition-model, else the largest pdf-id + 1)
-	FeatureDescription       string  // --feature-description: the command that made the features, stored in the model
-	Curves                   string  // --curves-png: training curves written here ("" none)
-	InitModel                string  // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
-	InitEncoder              string  // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
+	Feats, Targets           string                 // training tables
+	ValidFeats, ValidTargets string                 // held-out tables ("" : split off ValidFraction of the speakers)
+	ValidFraction            float64                // --cv-fraction: fraction of speakers held out
+	SpeakerMap               string                 // --spk-map: utt2spk rspecifier for the split (default: the key up to the first '_' or '-')
+	NumPdfs                  int                    // --num-pdfs: output size (0: from --transition-model, else the largest pdf-id + 1)
+	FeatureDescription       string                 // --feature-description: the command that made the features, stored in the model
+	Curves                   string                 // --curves-png: training curves written here ("" none)
+	InitModel                string                 // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
+	InitEncoder              string                 // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
+	Teacher                  trainer.TeacherOptions // --prior-teacher, --distill-teacher, --distill-weight (registered by the command)
 	Data                     Options
 	Model                    am.Options
 	Train                    trainer.TrainOptions
@@ -110,6 +111,12 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Teacher.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Teacher.Prior != "" && s.Model.Kind != am.KindSTRODE && s.InitModel == "" {
+		return nil, fmt.Errorf("--prior-teacher is for --model=strode (the STRODE head's prior), this one is %q: for %s use --distill-teacher", s.Model.Kind, s.Model.Kind)
+	}
 	for _, w := range warnings {
 		logf(log).Warn("%s", w)
 	}
@@ -184,6 +191,13 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	}
 	s.Model.InputDim = p.InputDim()
 	s.Model.NumPdfs = s.NumPdfs
+	teachers, err := trainer.LoadTeachers(s.Teacher, p, s.NumPdfs)
+	if err != nil {
+		return nil, err
+	}
+	if err := teachers.ModelOptions(&s.Model); err != nil {
+		return nil, err
+	}
 	m, err := am.New(s.Model, s.Train.Seed)
 	if err != nil {
 		return nil, err
@@ -211,7 +225,7 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 		return nil, err
 	}
 	defer tr.Close()
-	tr.Log, tr.Progress = log, progress
+	tr.Log, tr.Progress, tr.Teachers = log, progress, teachers
 	if err := tr.Train(utts, valid); err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ const (
 // that the head reads.
 type Config struct {
 	In       int // encoder output width H (what the head reads per frame)
-	InputDim int // input features per frame (the Gaussian prior reads the next frame's)
+	InputDim int // what the Gaussian prior reads per frame: the next frame's input features, or a teacher's encoding
 	NumPdfs  int
 
 	State       int    // size of h

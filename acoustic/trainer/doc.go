@@ -7,11 +7,15 @@
 // bit. For data-parallel training (package acoustic/parallel),
 // Trainer.RunIteration trains one job's copy of a model on one archive and
 // Average (nnet3-average's counterpart) averages the jobs' models, Adam's
-// moments with the parameters (average.go says why). PlotHistory draws the
+// moments with the parameters (average.go says why). Teachers (teacher.go:
+// strode train's --prior-teacher, --distill-teacher) are frozen models run
+// once over the data, whose rows — encoder outputs for a STRODE prior,
+// posteriors as distillation's soft targets — the student trains on; they
+// are read, never stepped, and the student decodes without them. PlotHistory draws the
 // training curves and ReadSummary reads a model file's history for reports.
 //
 // It depends only on am's model API, never on a model kind: a model is
-// built into minibatch graphs (Model.BuildSmoothed, kept in an
+// built into minibatch graphs (Model.BuildWith, kept in an
 // am.GraphCache), loaded, run and read (Batch.Load, Run, Stats), its
 // parameters stepped through Model.Params, and Model.HasTTilde says whether
 // the held-out t̃ statistics go into the history. A new model kind needs

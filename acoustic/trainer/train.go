@@ -218,6 +218,9 @@ type Trainer struct {
 	File     *am.File // model, pipeline, history
 	Log      func(format string, args ...any)
 	Progress io.Writer // epoch progress (internal/progress: a bar on a terminal, else LOG lines through Log; nil: none)
+	// Teachers, when not nil, are the frozen models whose outputs the
+	// model trains on (teacher.go): Train runs them over the data once.
+	Teachers *Teachers
 
 	warnings []string // ResolveLearningRate's, logged when training starts
 
@@ -256,11 +259,11 @@ func (t *Trainer) graph(b []*am.Utterance, mode am.Mode) (*am.Batch, error) {
 	q := t.Opts.Quantum
 	k := am.GraphKey{T: (maxRows(b) + q - 1) / q * q, B: len(b), Mode: mode}
 	return t.graphs.Get(k, func() (*am.Batch, error) {
-		smoothing := 0.0
+		var tt am.TrainTerms // the held-out statistics stay plain cross-entropy
 		if mode == am.Train {
-			smoothing = t.Opts.LabelSmoothing
+			tt = am.TrainTerms{Smoothing: t.Opts.LabelSmoothing, Distill: t.Teachers.distillWeight()}
 		}
-		return t.File.Model.BuildSmoothed(k.T, k.B, mode, smoothing)
+		return t.File.Model.BuildWith(k.T, k.B, mode, tt)
 	})
 }
 
@@ -332,6 +335,23 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		return fmt.Errorf("trainer: %d training and %d held-out utterances: need both", len(train), len(valid))
 	}
 	t.warn()
+	if err := t.Teachers.check(t.File.Model); err != nil {
+		return err
+	}
+	if t.Teachers != nil {
+		// Once, before any target delay: every epoch reads the same rows.
+		r, err := t.Teachers.Annotate(train, true)
+		if err != nil {
+			return err
+		}
+		t.Log("teachers (prior %q, distillation %q, weight %g) on the training set: %v", t.Teachers.Opts.Prior, t.Teachers.Opts.Distill, t.Teachers.Opts.DistillWeight, r)
+		if t.Teachers.prior != nil { // the held-out loss has the prior term too
+			if r, err = t.Teachers.Annotate(valid, false); err != nil {
+				return err
+			}
+			t.Log("prior teacher on the held-out set: %v", r)
+		}
+	}
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
 			if err := t.loadCheckpoint(); err != nil {

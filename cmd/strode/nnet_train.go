@@ -50,6 +50,7 @@ func init() {
 			s.Data.Register(fs)
 			s.Model.Register(fs)
 			s.Train.Register(fs)
+			s.Teacher.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				mo, err := presetWithOverrides(fs, preset)
 				if err != nil {

@@ -71,7 +71,6 @@ func TestTreeToolsRejectMismatchedInputs(t *testing.T) {
 		want string
 	}{
 		{"root phone without topology", []string{"build-tree", "--thresh=1", p("acc"), p("roots99"), p("q.qst"), p("topo"), p("t")}, "names phone 99, which the topology does not have"},
-		{"max-leaves below the roots", []string{"build-tree", "--max-leaves=2", p("acc"), p("roots"), p("q.qst"), p("topo"), p("t")}, "--max-leaves=2 is smaller than the 3 leaves"},
 		{"stats of another phone set", []string{"build-tree", "--thresh=1", p("acc4"), p("roots"), p("q.qst"), p("topo"), p("t")}, "phone 4 appears in stats but is not listed in roots file"},
 		{"stats of another dimension", []string{"sum-tree-stats", p("sum"), p("acc"), p("acc3d")}, "dimension 3"},
 		{"stats the tree cannot map", []string{"gmm-init-model", p("tree"), p("acc4"), p("topo"), p("m")}, "do not fit the tree"},
@@ -85,5 +84,16 @@ func TestTreeToolsRejectMismatchedInputs(t *testing.T) {
 	}
 	if _, err := os.Stat(p("t")); err == nil {
 		t.Error("a failed build-tree left a tree behind")
+	}
+
+	// --max-leaves below the roots' 3 leaves is Kaldi's tree without a
+	// split (its SplitDecisionTree splits while there are fewer leaves than
+	// the maximum), with a warning naming the option and the roots file.
+	code, _, stderr := runStrode(t, "", "build-tree", "--max-leaves=2", p("acc"), p("roots"), p("q.qst"), p("topo"), p("t2"))
+	if code != 0 || !strings.Contains(stderr, "WARNING") || !strings.Contains(stderr, "--max-leaves=2 is below the 3 leaves that the roots file "+p("roots")) {
+		t.Errorf("build-tree --max-leaves=2 with 3 roots: exit %d, want 0 and a warning naming --max-leaves and %s:\n%s", code, p("roots"), stderr)
+	}
+	if ctx, err := tree.Read(p("t2")); err != nil || ctx.NumPdfs() != 3 {
+		t.Errorf("build-tree --max-leaves=2 with 3 roots: tree %v, %v; want the roots' 3 leaves", ctx, err)
 	}
 }

@@ -60,6 +60,12 @@ func init() {
 					return fail(err)
 				}
 				ctx.Log("BuildTree: before building trees, map has %d leaves.", info.StubLeaves)
+				if opts.MaxLeaves > 0 && opts.MaxLeaves < info.StubLeaves {
+					// Kaldi's BuildTree goes on silently with the stub's leaves; the
+					// tree then has more leaves than asked, which deserves a word.
+					ctx.Warn("--max-leaves=%d is below the %d leaves that the roots file %s gives before any split (one per shared root, one per pdf-class of a root not shared): no phone is split, the tree keeps those %d leaves (as Kaldi's build-tree does)",
+						opts.MaxLeaves, info.StubLeaves, ctx.Arg(1), info.StubLeaves)
+				}
 				ctx.Log("DoDecisionTreeSplit: split %d times, #leaves now %d", info.Splits, info.LeavesAfterSplit)
 				if opts.ClusterThresh < 0 {
 					ctx.Log("Setting clustering threshold to smallest split %g", info.SmallestSplit)

@@ -172,8 +172,11 @@ const maxEventValue = 1 << 24
 // Inputs Kaldi would assert on or silently mis-handle are errors here:
 // stats without the central-phone or pdf-class key, of mixed dimensions,
 // naming phones that no root lists or pdf-classes the topology does not
-// have, roots naming phones without a topology, and --max-leaves below the
-// number of roots' leaves.
+// have, roots naming phones without a topology. --max-leaves below the
+// stub's leaves (info.StubLeaves: one per shared root, one per pdf-class of
+// a root not shared) is Kaldi's behaviour: SplitDecisionTree splits only
+// while there are fewer leaves than the maximum, so no phone is split and
+// the tree keeps the stub's leaves, more than asked (build-tree warns).
 func BuildTree(q *Questions, roots *Roots, phone2NumPdfClasses []int32, stats BuildTreeStats, opts BuildTreeOptions) (EventMap, *BuildTreeInfo, error) {
 	if !(opts.Thresh > 0 || opts.MaxLeaves > 0) {
 		return nil, nil, fmt.Errorf("build-tree: need --thresh > 0 or --max-leaves > 0")
@@ -214,9 +217,6 @@ func BuildTree(q *Questions, roots *Roots, phone2NumPdfClasses []int32, stats Bu
 		return nil, nil, fmt.Errorf("build-tree: %w", err)
 	}
 	info.StubLeaves = int(numLeaves)
-	if opts.MaxLeaves > 0 && opts.MaxLeaves < info.StubLeaves {
-		return nil, nil, fmt.Errorf("build-tree: --max-leaves=%d is smaller than the %d leaves the roots file needs before any split (one per shared root, one per pdf-class of a not-shared root)", opts.MaxLeaves, info.StubLeaves)
-	}
 	var nonsplit []int32
 	for i, set := range roots.PhoneSets {
 		if !roots.Split[i] {

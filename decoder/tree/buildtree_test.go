@@ -263,7 +263,6 @@ func TestBuildTreeBadInput(t *testing.T) {
 		want  string
 	}{
 		{"root phone not in topology", &Roots{[][]int32{{1}, {2}, {3}, {4}, {5}}, []bool{true, true, true, true, true}, []bool{true, true, true, true, true}}, p2n, stats, opts, "topology does not have"},
-		{"max-leaves below roots", oneRootPerPhone(), p2n, stats, BuildTreeOptions{CentralPosition: 1, Thresh: 1, MaxLeaves: 3}, "--max-leaves=3 is smaller"},
 		{"phone not in roots", &Roots{[][]int32{{1}, {2}, {3}}, []bool{true, true, true}, []bool{true, true, true}}, p2n, stats, opts, "appears in stats but is not listed in roots"},
 		{"pdf-class beyond topology", oneRootPerPhone(), []int32{-1, 3, 2, 3, 3}, stats, opts, "pdf-classes (stats from another model?)"},
 		{"wrong central position", oneRootPerPhone(), p2n, stats, BuildTreeOptions{CentralPosition: 4, Thresh: 1}, "no central phone"},
@@ -302,5 +301,21 @@ func TestReadRoots(t *testing.T) {
 		} else if name != "empty" && !strings.Contains(err.Error(), "line") {
 			t.Errorf("%s: error %q does not name the line", name, err)
 		}
+	}
+}
+
+// --max-leaves below the stub's leaves (4 roots, 4 leaves, 3 allowed) is no
+// error, as in Kaldi: SplitDecisionTree splits only while there are fewer
+// leaves than the maximum, so nothing is split and the tree keeps the
+// stub's 4 leaves (build-tree warns; cmd/strode's test).
+func TestBuildTreeMaxLeavesBelowStub(t *testing.T) {
+	stats := synthStats(func(pc, l, c int32) float32 { return float32(pc) })
+	_, info, err := BuildTree(synthQuestions(t), oneRootPerPhone(), []int32{-1, 3, 3, 3, 3}, stats,
+		BuildTreeOptions{CentralPosition: 1, Thresh: 1, MaxLeaves: 3, ClusterThresh: -1, RoundNumLeaves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.StubLeaves != 4 || info.Splits != 0 || info.NumLeaves != 4 {
+		t.Errorf("stub %d leaves, %d splits, %d leaves at the end; want 4, 0, 4", info.StubLeaves, info.Splits, info.NumLeaves)
 	}
 }

@@ -165,3 +165,36 @@ func TestDictOOVsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestFmllrFeatsFinalMatDimension: --nnet-feats fmllr with a tri3 final.mat
+// of other features (40 x 118 where the MFCC spliced +-3 have 91
+// dimensions) stops before the jobs with transform-feats' error: the file
+// and both dimensions. Stage 4 alone on a made-up finished run: kaldi-mini's
+// MFCC as the recipe's MFCC and fbank data dirs, a tri3 dir with only what
+// make_fmllr_feats reads.
+func TestFmllrFeatsFinalMatDimension(t *testing.T) {
+	dir := copyExperiment(t)
+	c := exec.Command("bash", "-c", `set -euo pipefail
+S=$0
+mkdir -p data-mfcc/train data-fbank exp/strode_mono exp/strode_tri3 exp/strode_tri3_ali mfcc
+d=data-mfcc/train; cp data/train/text data/train/utt2spk data/train/spk2utt data/train/wav.scp $d/
+$S compute-mfcc-feats --config=conf/mfcc.conf scp:$d/wav.scp ark,scp:$PWD/mfcc/raw_train.ark,$d/feats.scp 2>/dev/null
+$S compute-cmvn-stats --spk2utt=ark:$d/spk2utt scp:$d/feats.scp ark,scp:$PWD/mfcc/cmvn_train.ark,$d/cmvn.scp 2>/dev/null
+touch $d/.done; cp -r $d data-fbank/train
+cp exp/mono/final.mdl exp/strode_mono/
+echo "--left-context=3 --right-context=3" > exp/strode_tri3/splice_opts; touch exp/strode_tri3/cmvn_opts
+awk 'BEGIN { print "["; for (i = 0; i < 40; i++) { for (j = 0; j < 118; j++) printf " 0"; print (i == 39 ? " ]" : "") } }' > exp/strode_tri3/final.mat
+touch exp/strode_tri3_ali/trans.1`, strodeBin(t))
+	c.Dir = dir
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("making the run: %v\n%s", err, out)
+	}
+	args := append(append([]string{}, fromScratchArgs...), "--lang", "data/lang", "--gmm-ladder", "tri3", "--nnet-feats", "fmllr",
+		"--stage", "4", "--stop-stage", "4")
+	out, err := recipe(t, dir, args...).CombinedOutput()
+	checkFailure(t, out, err, []string{"the fMLLR features of train: transform exp/strode_tri3/final.mat does not fit",
+		"transform is 40x118, features have dimension 91"})
+	if strings.Contains(string(out), "make_fmllr_feats.1.log") {
+		t.Errorf("the jobs ran:\n%s", out)
+	}
+}

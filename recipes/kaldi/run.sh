@@ -87,7 +87,8 @@
 #     --nnet-feats fbank|fmllr [fbank]: the networks' inputs (stages 4-6): fbank with per-speaker
 #     CMVN, or (--gmm-ladder tri3) the tri3 system's speaker-adapted features as Kaldi's
 #     steps/nnet/make_fmllr_feats.sh makes them (CMN'd MFCC, spliced, LDA+MLLT, each speaker's
-#     fMLLR: the training set's from align_fmllr.sh, a test set's from tri3's decode_fmllr.sh of
+#     fMLLR: the training set's from align_fmllr.sh, with --speed-perturb true its perturbed copy's
+#     own speakers' from align_fmllr.sh of the copy, a test set's from tri3's decode_fmllr.sh of
 #     it) with global CMVN, written to --fmllr-dir [data-fmllr]/NAME (recipes/kaldi/steps_feats.sh)
 #   --decode-mdl FILE  transition model of the graph [GRAPH/../final.mdl]
 #   --nj N [4] --cmd CMD [run.pl]: run.pl, queue.pl or slurm.pl (yours in utils/ if present,
@@ -116,6 +117,17 @@
 #     forward --lookahead-stats) for strode latency-curve. A fixed look-ahead: --sru-opts
 #     "--target-delay=N"; a learned one (offline decoding only): --strode-opts
 #     "--head-variant=lookahead --max-lookahead=8 --w-latency=W"
+#   --teacher DIR [none]: a frozen teacher, DIR/final.am: a bidirectional model of this exp on the
+#     networks' own features and targets. Every strode model's Gaussian prior reads its encoder output
+#     (strode train --prior-teacher; off with --teacher-prior false) and, with --distill-weight L > 0
+#     [0], every model trains on (1-L) CE(alignments) + L CE(its posteriors) (--distill-teacher).
+#     When DIR has no final.am, stage 4 trains it there first: a bidirectional sru of the networks'
+#     sizes on exactly their features (with --causal the online-CMVN'd ones, left context only),
+#     --seed's, with --train-opts and --teacher-opts "..." last. Decoding never reads it. A causal
+#     comparison in one go:
+#       run.sh --causal true --teacher exp/teacher --models "sru strode" --seeds "1 2 3"
+#     gives causal sru and teacher-prior strode; distilled causal sru: a copy of the exp without its
+#     sru_seed* dirs, rerun from --stage 4 with --models sru --distill-weight 0.5.
 #   --train-opts "..." (more strode train options) --parallel-models B [true]
 #   --sru-opts, --strode-opts, --odernn-opts, --dnn-opts "...": strode train options for that
 #     model only, after all others [dnn: nnet1's +-5 splicing and 2-utterance minibatches]
@@ -213,6 +225,10 @@ odernn_opts=
 # of nnet1's 256-frame minibatches (acoustic/am/BASELINES.md: held-out accuracy 26 % vs 6.5 % at 16)
 dnn_opts="--left-context=5 --right-context=5 --minibatch-utts=2"
 parallel_models=true
+teacher=
+teacher_prior=true
+teacher_opts=
+distill_weight=0
 realign_iters=0
 realign_model=
 num_jobs_initial=1
@@ -317,6 +333,11 @@ causal_flag=; global_cmvn=$exp/strode_online/global_cmvn.stats
 if $causal; then
   bidirectional=false; causal_flag=--causal
   [ "$num_jobs_final" -le 1 ] || { echo "$0: --causal trains in one job (--num-jobs-final 1)" >&2; exit 1; }
+fi
+if [ -n "$teacher" ]; then
+  [ "$num_jobs_final" -le 1 ] || { echo "$0: --teacher trains in one job per model (--num-jobs-final 1)" >&2; exit 1; }
+elif [ "$distill_weight" != 0 ]; then
+  echo "$0: --distill-weight $distill_weight needs --teacher DIR (the model whose posteriors are the soft targets)" >&2; exit 1
 fi
 check_nnet_feats
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
@@ -424,6 +445,7 @@ if run_stage 4; then
   log_stage 4 "train $models on $ali"
   split_tr_cv
   report_sp
+  train_teacher $ali
   train_models $ali ""
 fi
 

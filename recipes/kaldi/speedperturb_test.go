@@ -1,6 +1,7 @@
 package kaldi
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,5 +160,52 @@ func TestSpeedPerturbOptions(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data/lang_new")); err == nil {
 		t.Error("a run with bad options made data/lang_new")
+	}
+}
+
+// TestSpeedPerturbUnalignedCopy: a perturbed copy the GMM could not align
+// (here sp0.9 of the first training utterance) is dropped from the
+// networks' training set with a count, as Kaldi's get_egs.sh drops an
+// utterance without an alignment with a warning and goes on (the drop
+// itself, with its warning, is acoustic/kaldinnet's TestLoadErrors). Stage
+// 3 alone, from scratch, on a made-up finished run: kaldi-mini's monophone
+// system as the flat start's, a 3-way copy of the training set's keys as the
+// perturbed fbank, and Kaldi's alignments under each copy's key less one.
+func TestSpeedPerturbUnalignedCopy(t *testing.T) {
+	dir := copyExperiment(t)
+	sh := func(script string) string {
+		t.Helper()
+		c := exec.Command("bash", "-c", "set -euo pipefail\n"+script, strodeBin(t))
+		c.Dir = dir
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s\n%s", err, script, out)
+		}
+		return string(out)
+	}
+	first := strings.Fields(lines(t, filepath.Join(dir, "data/train/utt2spk"))[0])[0]
+	sh(`S=$0
+mkdir -p exp/strode_mono exp/strode_mono_ali0 exp/strode_mono_ali_sp data-fbank/train_sp data-sp/train_sp
+cp exp/mono/final.mdl exp/strode_mono/; cp exp/mono/final.mdl exp/strode_mono_ali0/; touch exp/strode_mono_ali0/.done
+for p in sp0.9- "" sp1.1-; do awk -v p=$p '{print p $1, "/nonexistent.ark:0"}' data/train/utt2spk; done | LC_ALL=C sort > data-fbank/train_sp/feats.scp
+cp exp/mono/final.mdl exp/strode_mono_ali_sp/; echo 1 > exp/strode_mono_ali_sp/num_jobs; touch data-sp/train_sp/.done
+gunzip -c exp/mono/ali.*.gz | $S copy-int-vector ark:- ark,t:- 2>/dev/null > ali.txt
+for p in sp0.9- "" sp1.1-; do awk -v p=$p '{print p $0}' ali.txt; done | grep -v "^sp0.9-` + first + ` " |
+  $S copy-int-vector ark,t:- "ark:| gzip -c > exp/strode_mono_ali_sp/ali.1.gz" 2>/dev/null
+touch exp/strode_mono_ali_sp/.done`)
+	n := len(readTable(t, filepath.Join(dir, "data/train/utt2spk")))
+	args := append(append([]string{}, fromScratchArgs...), "--lang", "data/lang", "--gmm-ladder", "mono", "--num-leaves", "0",
+		"--speed-perturb", "true", "--stage", "3", "--stop-stage", "3")
+	out, err := recipe(t, dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh --speed-perturb true --stage 3 --stop-stage 3: %v\n%s", err, out)
+	}
+	for _, w := range []string{
+		fmt.Sprintf("exp/strode_mono_ali_sp: %d alignments of %d perturbed utterances", 3*n-1, 3*n),
+		fmt.Sprintf("1 of %d training utterances have none and are skipped in training", 3*n),
+	} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("stage 3 does not say %q:\n%s", w, out)
+		}
 	}
 }

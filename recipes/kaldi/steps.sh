@@ -71,6 +71,8 @@ check_files() {
     need $ali/final.mdl 3 "the alignments' model (pdf-ids of the targets)"
     ls $ali/ali.*.gz >/dev/null 2>&1 || missing+=("$ali/ali.*.gz (stage 3: the training alignments, from steps/align_si.sh or a training dir)")
   fi
+  # --teacher DIR: stage 4 trains it when DIR has no model; a later stage needs the model.
+  if [ -n "$teacher" ] && needs 4 5 && [ "$stage" -gt 4 ]; then need $teacher/final.am 4 "the teacher (--teacher)"; fi
   if [ "$realign_iters" != 0 ] && needs 5 5; then
     need $ali/tree 5 "training graphs for realignment"
     need $lang/L.fst 5 "training graphs for realignment"
@@ -228,7 +230,7 @@ train_one() {  # train_one MODEL ALI DIR SEED
     $cmd $dir/log/train.log $strode train $(model_flags $m) --max-iters=$epochs --seed=$sd \
       --learning-rate=$learning_rate $(schedule_flags) $train_opts $(pipeline_flags) $causal_flag --transition-model=$a/final.mdl \
       "--feature-description=$(feat_description)" --checkpoint=$dir/checkpoint.am --resume=true \
-      --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(own_opts $m) \
+      --curves-png=$dir/curves.png "--cv-feats=$(feats_of $cv)" $(teacher_flags $m) $(own_opts $m) \
       "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $dir/final.am
   else
     # The driver runs here and sends each iteration's jobs through --cmd; a re-run continues
@@ -238,6 +240,31 @@ train_one() {  # train_one MODEL ALI DIR SEED
       --final-effective-lrate=$final_effective_lrate --final-model=best --srand=$sd $(model_flags $m) $train_opts \
       $(own_opts $m | sed -E 's/--(left|right)-context=[0-9]+//g') $egs $dir > $dir/log/train_parallel.log 2>&1 && cp $dir/final.mdl $dir/final.am
   fi
+}
+# --teacher DIR: the strode train options that read DIR/final.am for model $1 (strode's prior
+# with --teacher-prior, every model's soft targets with --distill-weight > 0).
+teacher_flags() {
+  [ -n "$teacher" ] || return 0
+  if [ "$1" = strode ] && $teacher_prior; then echo --prior-teacher=$teacher/final.am; fi
+  [ "$distill_weight" = 0 ] || echo --distill-teacher=$teacher/final.am --distill-weight=$distill_weight
+}
+# train_teacher ALI (stage 4, --teacher DIR without DIR/final.am, which is written only at the end
+# of a training and never replaced here): the teacher, a bidirectional
+# sru of the networks' sizes on exactly their features (with --causal the online-CMVN'd ones,
+# left context only: strode train refuses a teacher whose feature pipeline is not the student's),
+# --train-opts and --teacher-opts last.
+train_teacher() {
+  local a=$1
+  [ -n "$teacher" ] && [ ! -f $teacher/final.am ] || return 0
+  mkdir -p $teacher/log
+  echo "   training the teacher $teacher on $a: a bidirectional sru on the networks' features (log: $teacher/log/train.log)"
+  $cmd $teacher/log/train.log $strode train $(model_flags sru) --bidirectional=true --max-iters=$epochs --seed=$seed \
+    --learning-rate=$learning_rate $(schedule_flags) $train_opts $(pipeline_flags) --transition-model=$a/final.mdl \
+    "--feature-description=$(feat_description)" --checkpoint=$teacher/checkpoint.am --resume=true \
+    --curves-png=$teacher/curves.png "--cv-feats=$(feats_of $cv)" $teacher_opts \
+    "$(feats_of $tr)" "ark:gunzip -c $a/ali.*.gz |" $teacher/final.am ||
+    { echo "$0: training the teacher failed, see $teacher/log/train.log" >&2; exit 1; }
+  grep -h -E "epoch [0-9]+:" $teacher/log/train.log | tail -n 1 | sed "s/^LOG ([a-z -]*) /   teacher: /" | cut -c1-150 || true
 }
 train_models() {
   local a=$1 suffix=$2 r m dir pids=()
@@ -566,6 +593,8 @@ build_tree() {
   fi
   quietly $tri/log/build_tree.log $strode build-tree --verbose=1 --max-leaves=$leaves --cluster-thresh=-1 \
     $tri/treeacc $lang/phones/roots.int $tri/questions.qst $lang/topo $tri/tree
+  # --num-leaves below the roots' leaves: build-tree's warning (the tree keeps them, as Kaldi's).
+  grep -h '^WARNING' $tri/log/build_tree.log | sed 's/^WARNING ([^)]*) /   WARNING: --num-leaves '"$num_leaves"': /' || true
   quietly $tri/log/init_model.log $strode gmm-init-model --write-occs=$tri/1.occs $tri/tree $tri/treeacc $lang/topo $tri/1.mdl
   quietly $tri/log/copy_transition_model.log $strode copy-transition-model $tri/1.mdl $tri/final.mdl
   rm -rf $ali; mkdir -p $ali/log; echo $j > $ali/num_jobs

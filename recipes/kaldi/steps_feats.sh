@@ -10,7 +10,10 @@
 # transform (transform-feats --utt2spk). The training set's transforms are align_fmllr.sh's
 # (exp/strode_tri3_ali/trans.*); a dev/test set's are decode_fmllr.sh's of tri3 on it
 # (exp/strode_tri3/decode_SET/trans.*: the GMM's decode before the networks', as nnet1's recipes
-# take them). The features are written once, to --fmllr-dir/NAME (ark,scp in its data/), so
+# take them). With --speed-perturb true the networks' training set is the perturbed copy, whose
+# transforms are its own speakers' (sp0.9-SPK, sp1.1-SPK and SPK each estimated on its own
+# audio) from align_fmllr.sh of the copy with tri3 (exp/strode_tri3_ali_sp: steps_sp.sh's
+# align_sp), as Kaldi's recipes give the perturbed copies their own fMLLR transforms. The features are written once, to --fmllr-dir/NAME (ark,scp in its data/), so
 # training does not run the pipes every epoch.
 # Their CMVN is global (means and variances of the whole training set, one stats entry
 # "global" that every utterance maps to, utt2global): fMLLR features are speaker-normalised
@@ -24,7 +27,7 @@ nnet_input=fbank
 
 # check_nnet_feats: --nnet-feats is fbank or fmllr, and fmllr has what it needs: a from-scratch
 # run (--dict) up to --gmm-ladder tri3, offline decoding (online decoding computes fbank from
-# the audio), the unperturbed training set (--speed-perturb false).
+# the audio).
 check_nnet_feats() {
   case "$nnet_feats" in
     fbank) return 0 ;;
@@ -37,8 +40,11 @@ check_nnet_feats() {
     exit 1
   fi
   ! $causal || { echo "$0: --nnet-feats fmllr and --causal exclude each other: online decoding computes fbank from the audio" >&2; exit 1; }
-  ! $speed_perturb || { echo "$0: --nnet-feats fmllr does not take --speed-perturb true yet: the networks' fMLLR features are those of --train" >&2; exit 1; }
 }
+
+# train_trans_dir: the alignment dir whose trans.* are the networks' training set's transforms:
+# align_fmllr.sh's of --train, or of its perturbed copy (--speed-perturb true).
+train_trans_dir() { if $speed_perturb; then echo $sp_fmllr_ali; else rung_ali tri3; fi; }
 
 # nnet_dir SRC: the data dir whose features the networks read for data dir SRC: its fbank copy,
 # or after use_fmllr_feats its fMLLR features in --fmllr-dir.
@@ -59,7 +65,7 @@ feat_description() {
     local o; o=$(cat $g/cmvn_opts 2>/dev/null || true)
     echo "compute-mfcc-feats $mfcc_all | apply-cmvn${o:+ $o} (per speaker) |" \
       "splice-feats $(cat $g/splice_opts 2>/dev/null) | transform-feats $g/final.mat |" \
-      "transform-feats --utt2spk fMLLR of $g (training: $(rung_ali tri3)/trans.*, a test set: $g/decode_SET/trans.*);" \
+      "transform-feats --utt2spk fMLLR of $g (training: $(train_trans_dir)/trans.*, a test set: $g/decode_SET/trans.*);" \
       "global CMVN $fmllr_dir/global_cmvn.ark"
   else
     echo "compute-fbank-feats $fbank_all"
@@ -69,7 +75,7 @@ feat_description() {
 # make_fmllr_feats SRC TRANSDIR: data dir SRC's fMLLR features through tri3 with the per-speaker
 # transforms TRANSDIR/trans.* into --fmllr-dir/NAME (feats.scp, the arks in its data/), split as
 # the networks' data dirs are (jobs_of), with utt2global (every utterance to the global CMVN
-# stats); for the training set also those stats, $fmllr_dir/global_cmvn.ark.
+# stats); for the networks' training set ($nnet_train) also those stats, $fmllr_dir/global_cmvn.ark.
 make_fmllr_feats() {
   local src=$1 tdir=$2 name d g j sdata k f abs opts
   name=$(basename $src); d=$fmllr_dir/$name; g=$(rung_dir tri3)
@@ -81,9 +87,19 @@ make_fmllr_feats() {
   j=$(jobs_of $mfcc_data); sdata=$mfcc_data/split$j
   rm -rf $d; mkdir -p $d/data $d/log; abs=$(cd $d && pwd)
   quietly $d/log/split_mfcc.log $strode split-data $mfcc_data $j
+  opts="$(cat $g/cmvn_opts 2>/dev/null || true)"
+  # A final.mat of other features (MFCC of other options, other splicing) would fail every job:
+  # its first utterance first, stopping with transform-feats' error (the file, both dimensions).
+  head -n 1 $mfcc_data/feats.scp > $d/first.scp
+  if ! $strode apply-cmvn $opts --utt2spk=ark:$mfcc_data/utt2spk scp:$mfcc_data/cmvn.scp scp:$d/first.scp ark:- 2> $d/log/check_final_mat.log |
+      $strode splice-feats $(cat $g/splice_opts) ark:- ark:- 2>> $d/log/check_final_mat.log |
+      $strode transform-feats $g/final.mat ark:- ark:- 2>> $d/log/check_final_mat.log > /dev/null; then
+    echo "$0: the fMLLR features of $name: $(grep -h -m 1 '^ERROR' $d/log/check_final_mat.log | sed 's/^ERROR ([^)]*) //')" \
+      "(see $d/log/check_final_mat.log)" >&2
+    exit 1
+  fi
   # Every speaker's transform in one archive: the jobs of TRANSDIR need not be these.
   cat $tdir/trans.* > $d/trans.ark
-  opts="$(cat $g/cmvn_opts 2>/dev/null || true)"
   $cmd JOB=1:$j $d/log/make_fmllr_feats.JOB.log \
     $strode apply-cmvn $opts --utt2spk=ark:$sdata/JOB/utt2spk scp:$sdata/JOB/cmvn.scp scp:$sdata/JOB/feats.scp ark:- \| \
     $strode splice-feats $(cat $g/splice_opts) ark:- ark:- \| \
@@ -98,7 +114,7 @@ make_fmllr_feats() {
   # transform-feats skips it.
   quietly $d/log/fix_data_dir.log $strode fix-data-dir $d; grep -h "dropped" $d/log/fix_data_dir.log | sed 's/^/   /' || true
   awk '{print $1, "global"}' $d/utt2spk > $d/utt2global
-  if [ "$src" = "$train" ]; then
+  if [ "$src" = "$nnet_train" ]; then
     { printf 'global'; awk '{printf " %s", $1}' $d/feats.scp; echo; } > $d/global.spk2utt
     quietly $d/log/global_cmvn.log $strode compute-cmvn-stats --spk2utt=ark:$d/global.spk2utt scp:$d/feats.scp \
       ark:$fmllr_dir/global_cmvn.ark
@@ -116,24 +132,24 @@ fmllr_subset() {
   if unit_done $to; then return 0; fi
   rm -rf $to; mkdir -p $(dirname $to)
   cut -d' ' -f1 $from/feats.scp > $to.utts
-  quietly $fmllr_dir/log/subset_$(basename $to).log $strode subset-data-dir --utt-list $to.utts $(nnet_dir $train) $to
+  quietly $fmllr_dir/log/subset_$(basename $to).log $strode subset-data-dir --utt-list $to.utts $(nnet_dir $nnet_train) $to
   rm -f $to.utts
   awk '{print $1, "global"}' $to/utt2spk > $to/utt2global
   mark_done $to
 }
 
-# use_fmllr_feats (before stage 4, --nnet-feats fmllr): the training set's fMLLR features (the
-# transforms of align_fmllr.sh), the networks' training and held-out sets from them (the
-# utterances of split_tr_cv's), and from now on the networks read them (nnet_dir, nnet_cmvn,
-# feat_description; $tr and $cv).
+# use_fmllr_feats (before stage 4, --nnet-feats fmllr): the fMLLR features of the networks'
+# training set (--train or its perturbed copy, with the transforms of train_trans_dir), the
+# networks' training and held-out sets from them (the utterances of split_tr_cv's), and from
+# now on the networks read them (nnet_dir, nnet_cmvn, feat_description; $tr and $cv).
 use_fmllr_feats() {
   [ "$nnet_feats" = fmllr ] || return 0
   echo "   in $fmllr_dir, global CMVN ($fmllr_dir/global_cmvn.ark)"
   split_tr_cv > /dev/null
   nnet_input=fmllr
-  make_fmllr_feats $train $(rung_ali tri3)
-  fmllr_subset $tr $(nnet_dir $train)_tr; fmllr_subset $cv $(nnet_dir $train)_cv
-  tr=$(nnet_dir $train)_tr; cv=$(nnet_dir $train)_cv
+  make_fmllr_feats $nnet_train $(train_trans_dir)
+  fmllr_subset $tr $(nnet_dir $nnet_train)_tr; fmllr_subset $cv $(nnet_dir $nnet_train)_cv
+  tr=$(nnet_dir $nnet_train)_tr; cv=$(nnet_dir $nnet_train)_cv
   echo "   $tr: $(wc -l < $tr/feats.scp) utterances, $cv: $(wc -l < $cv/feats.scp) (split_tr_cv's)"
 }
 

@@ -28,6 +28,10 @@ sp_settings() {
   sp_gmm_ali=$exp/strode_${nnet_ali}_ali_sp
   sp_ali=$sp_gmm_ali
   [ "$nnet_ali" != mono ] || [ "$num_leaves" = 0 ] || sp_ali=${tri}_ali_sp
+  # --nnet-feats fmllr: the copies' own per-speaker transforms (sp0.9-SPK is a speaker of its
+  # own), align_fmllr.sh's with tri3 (exp/strode_tri3_ali_sp: the targets' run when --nnet-ali
+  # is tri3, a run of its own otherwise).
+  sp_fmllr_ali=$exp/strode_tri3_ali_sp
 }
 
 # make_sp_data (stage 2): the 3-way speed-perturbed copy of --train in $sp_train, made from a copy
@@ -52,26 +56,32 @@ make_sp_data() {
   make_fbank $d
 }
 
-# align_sp (stage 3): $sp_train aligned with the --nnet-ali rung's GMM into $sp_gmm_ali, from its
-# MFCC (mfcc_data_dir), with the ladder's silence boost: recipes/steps/align_fmllr.sh for tri3,
-# align_si.sh below (mono: the flat start's GMM, exp/strode_mono_gmm); with --num-leaves' tree
-# (--nnet-ali mono) converted to it (convert-ali) in $sp_ali, as build_tree converts the
-# unperturbed alignments.
-align_sp() {
-  local r=$nnet_ali dir script=align_si.sh log=$exp/strode_sp/log n j
+# align_sp_with RUNG OUT: $sp_train aligned with the rung's GMM into OUT, from its MFCC
+# (mfcc_data_dir), with the ladder's silence boost: recipes/steps/align_fmllr.sh for tri3 (which
+# also estimates the copies' per-speaker transforms, OUT/trans.*), align_si.sh below (mono: the
+# flat start's GMM, exp/strode_mono_gmm).
+align_sp_with() {
+  local r=$1 out=$2 dir script=align_si.sh log=$exp/strode_sp/log
   dir=$(rung_dir $r)
-  if unit_done $sp_gmm_ali; then
-    echo "   $sp_gmm_ali: done before ($sp_gmm_ali/.done)"
-  else
-    mfcc_data_dir $sp_train
-    [ $r != tri3 ] || script=align_fmllr.sh
-    rm -rf $sp_gmm_ali
-    quietly $log/align_$r.log $root/recipes/steps/$script --nj $(jobs_of $mfcc_data) --cmd "$cmd" --strode "$strode" \
-      --boost-silence $boost_silence $mfcc_data $lang $dir $sp_gmm_ali
-    echo "   $sp_gmm_ali: $sp_train aligned with $dir ($script): $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' \
-      $sp_gmm_ali/log/align.1.log $sp_gmm_ali/log/align_pass2.1.log 2>/dev/null | sed 's/Overall //' | head -n 1) (job 1)"
-    mark_done $sp_gmm_ali
-  fi
+  if unit_done $out; then echo "   $out: done before ($out/.done)"; return 0; fi
+  mfcc_data_dir $sp_train
+  [ $r != tri3 ] || script=align_fmllr.sh
+  rm -rf $out
+  quietly $log/align_$r.log $root/recipes/steps/$script --nj $(jobs_of $mfcc_data) --cmd "$cmd" --strode "$strode" \
+    --boost-silence $boost_silence $mfcc_data $lang $dir $out
+  echo "   $out: $sp_train aligned with $dir ($script): $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' \
+    $out/log/align.1.log $out/log/align_pass2.1.log 2>/dev/null | sed 's/Overall //' | head -n 1) (job 1)"
+  mark_done $out
+}
+
+# align_sp (stage 3): $sp_train aligned with the --nnet-ali rung's GMM into $sp_gmm_ali
+# (align_sp_with); with --num-leaves' tree (--nnet-ali mono) converted to it (convert-ali) in
+# $sp_ali, as build_tree converts the unperturbed alignments; with --nnet-feats fmllr below tri3,
+# also aligned by tri3 for the copies' transforms ($sp_fmllr_ali).
+align_sp() {
+  local n j
+  align_sp_with $nnet_ali $sp_gmm_ali
+  [ "$nnet_feats" != fmllr ] || [ $sp_fmllr_ali = $sp_gmm_ali ] || align_sp_with tri3 $sp_fmllr_ali
   if [ $sp_ali != $sp_gmm_ali ]; then
     if unit_done $sp_ali; then
       echo "   $sp_ali: done before ($sp_ali/.done)"

@@ -35,7 +35,8 @@ warn_no_stats() {
 gmm_dir_info() {
   local d=$1 info ll
   info=$($strode gmm-info $d/final.mdl 2>/dev/null | awk '/number of pdfs/ {p = $NF} /number of gaussians/ {g = $NF} END {printf "%d pdfs, %d Gaussians", p, g}')
-  ll=$(ls -v $d/log/align.*.1.log 2>/dev/null | tail -n 1)
+  # No align.*.1.log when the model was never realigned (--realign-iters ""): no such part.
+  ll=$(ls -v $d/log/align.*.1.log 2>/dev/null | tail -n 1 || true)
   [ -z "$ll" ] || ll="; $(grep -h -o 'Overall log-likelihood per frame is [^ ]*' $ll | sed 's/Overall //') ($(basename $ll .1.log), job 1)"
   echo "$0: $d: $info$ll"
 }

@@ -255,3 +255,52 @@ func satReadNumbers(t *testing.T, path string) []float64 {
 	}
 	return out
 }
+
+// A speaker with one short utterance (spk02-train017, under
+// --fmllr-min-count's 500 frames) beside one with three (spk00; two
+// iterations, no realignment: about 7 s of CPU): train_sat.sh and
+// align_fmllr.sh go on as Kaldi's do, gmm-est-fmllr warning "Not updating
+// fMLLR since below min-count" and keeping the speaker's transform [I|0],
+// and the speaker's utterance is aligned.
+func TestSatSpeakerWithOneShortUtterance(t *testing.T) {
+	k, err := filepath.Abs(shareddata.Full(t, "kaldi-mini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := testbin.Strode(t)
+	dir := t.TempDir()
+	satDataDirs(t, dir, bin, k, "spk00-train0[0-6]|spk02-train017 ", 1)
+	satSh(t, dir, bin, k, `$ST/train_sat.sh --num-iters 2 --fmllr-iters 1 --realign-iters "" 100 400 data/train lang_test $K/exp/mono exp/tri3
+$ST/align_fmllr.sh --nj 1 data/train lang_test exp/tri3 exp/tri3_ali`)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	warned := 0
+	for _, g := range []string{"exp/tri3/log/fmllr.*.log", "exp/tri3_ali/log/fmllr.*.log"} {
+		files, _ := filepath.Glob(p(g))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "WARNING") && strings.Contains(string(b), "Not updating fMLLR since below min-count") {
+				warned++
+			}
+		}
+	}
+	if warned == 0 {
+		t.Errorf("no log of exp/tri3 or exp/tri3_ali warns that spk02 is below --fmllr-min-count")
+	}
+	// spk02's transform in both dirs is [I|0]: 1 on the diagonal, 0 elsewhere.
+	for _, d := range []string{"exp/tri3", "exp/tri3_ali"} {
+		out := satSh(t, dir, bin, k, `$S copy-matrix ark:`+d+`/trans.1 ark,t:- 2>/dev/null | awk '
+  $1 == "spk02" { in_ = 1; r = 0; next }
+  in_ { for (j = 1; j <= NF; j++) if ($j != "]") { if ($j + 0 != (j == r + 1 ? 1 : 0)) bad++ }; r++; if ($NF == "]") in_ = 0 }
+  END { print r, bad + 0 }'`)
+		if f := strings.Fields(out); len(f) != 2 || f[0] != "39" || f[1] != "0" {
+			t.Errorf("%s/trans.1: spk02's transform is not the 39 x 40 [I|0] (rows, entries off it: %q)", d, out)
+		}
+	}
+	out := satSh(t, dir, bin, k, `gunzip -c exp/tri3_ali/ali.1.gz | $S copy-int-vector ark:- ark,t:- 2>/dev/null | cut -d' ' -f1`)
+	if !strings.Contains(out, "spk02-train017") {
+		t.Errorf("exp/tri3_ali does not align spk02-train017: %q", out)
+	}
+}

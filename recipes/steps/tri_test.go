@@ -190,3 +190,25 @@ func TestTriBadInput(t *testing.T) {
 		})
 	}
 }
+
+// --num-leaves and --tot-gauss below kaldi-mini's 20 tree roots (10 and 5):
+// train_deltas.sh goes on as Kaldi's does. build-tree splits no phone and
+// keeps the roots' 20 leaves, warning with --max-leaves and the roots file
+// named (Kaldi's BuildTree is silent); gmm-est's mixing up to fewer
+// Gaussians than the pdfs does nothing, one Gaussian per leaf (Kaldi's
+// GetSplitTargets gives every pdf at least one).
+func TestTriLeavesAndGaussBelowRoots(t *testing.T) {
+	_, sh := triKaldiMini(t, true)
+	sh(`$P/train_deltas.sh --num-iters 2 --max-iter-inc 1 --realign-iters "" 10 5 data/train data/lang exp/mono exp/tri1 > exp/tri1.out`)
+	log := sh(`cat exp/tri1/log/build_tree.log`)
+	if !strings.Contains(log, "WARNING") || !strings.Contains(log, "--max-leaves=10 is below the 20 leaves that the roots file data/lang/phones/roots.int gives") {
+		t.Errorf("exp/tri1/log/build_tree.log does not warn that --max-leaves=10 is below the roots' 20 leaves:\n%s", log)
+	}
+	if n := triPdfs(t, sh, "exp/tri1/final.mdl"); n != 20 {
+		t.Errorf("exp/tri1/final.mdl: %d pdfs, want the roots' 20", n)
+	}
+	g := strings.TrimSpace(sh(`$STRODE gmm-info exp/tri1/final.mdl 2>/dev/null | awk '/number of gaussians/ {print $NF}'`))
+	if g != "20" {
+		t.Errorf("exp/tri1/final.mdl: %s Gaussians, want one per pdf (20)", g)
+	}
+}

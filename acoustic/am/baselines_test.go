@@ -18,7 +18,9 @@ import (
 // each: 2e-4 for the loss, 2e-3 for the gradients (float32 sums over
 // frames, steps and utterances). strode's head variants too: htilde (the
 // fused output and cross-entropy on h̃ alone) and gated (the float32
-// sigmoid gate on h̃ and the Hadamard product with e).
+// sigmoid gate on h̃ and the Hadamard product with e) and lookahead (the
+// float64 read-ahead between the SRU's float32 output and the fused output
+// layer, and the latency term).
 func TestFloat32MatchesFloat64(t *testing.T) {
 	defer func(v bool) { sru.Float32Products = v }(sru.Float32Products)
 	for _, tc := range []struct{ name, kind, variant string }{
@@ -26,6 +28,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 		{"strode", KindSTRODE, HeadPaper},
 		{"strode-htilde", KindSTRODE, HeadHTilde},
 		{"strode-gated", KindSTRODE, HeadGated},
+		{"strode-lookahead", KindSTRODE, HeadLookahead},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkFloat32MatchesFloat64(t, tc.kind, tc.variant) })
 	}
@@ -40,6 +43,7 @@ func checkFloat32MatchesFloat64(t *testing.T, kind, variant string) {
 		// the free b(z) runs through the head's float32 layers too; the
 		// terms' weights large enough that their gradients count
 		o.PhiZ, o.WKL, o.WP = PhiZFree, 0.5, 0.5
+		o.MaxLookahead, o.WLatency = 3, 0.5
 	}
 	m, err := New(o, 9)
 	if err != nil {

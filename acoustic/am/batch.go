@@ -87,6 +87,9 @@ type Batch struct {
 	CE     *autodiff.Node // scalar: mean cross-entropy per frame
 	KL     *autodiff.Node // scalar: mean KL term (strode)
 	LogP   *autodiff.Node // scalar: mean log N(h̃; μ, σ²) per dimension (strode)
+	// Latency is mean t̃ over the frames, the look-ahead's price
+	// (--head-variant=lookahead; nil otherwise).
+	Latency *autodiff.Node
 
 	model   *Model
 	xent    *affineXent // the fused output layer and loss (Train, Eval in float32), or nil

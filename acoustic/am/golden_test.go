@@ -48,6 +48,11 @@ var goldenCases = []goldenCase{
 	// gated by h̃ with the free b(z).
 	{Name: "strode-htilde", Edit: func(o *am.Options) { o.Kind, o.HeadVariant = am.KindSTRODE, am.HeadHTilde }},
 	{Name: "strode-gated-free", Edit: func(o *am.Options) { o.Kind, o.HeadVariant, o.PhiZ = am.KindSTRODE, am.HeadGated, am.PhiZFree }},
+	// The look-ahead head (recorded when it was added): e read at
+	// i + min(t̃, 3) on the causal encoder, the latency term in the loss.
+	{Name: "strode-lookahead-free", Edit: func(o *am.Options) {
+		o.Kind, o.HeadVariant, o.PhiZ, o.MaxLookahead, o.WLatency = am.KindSTRODE, am.HeadLookahead, am.PhiZFree, 3, 0.05
+	}},
 	{Name: "odernn", Edit: func(o *am.Options) { o.Kind, o.DecoderLayers, o.ODE.Steps = am.KindODERNN, 2, 3 }},
 	{Name: "dnn", Edit: func(o *am.Options) {
 		o.Kind, o.DNNLayers, o.DNNHidden, o.DNNActivation = am.KindDNN, 2, 10, am.DNNSigmoid

@@ -76,6 +76,11 @@ func TestGradients(t *testing.T) {
 		{"strode-htilde", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
 		{"strode-gated", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
 		{"strode-htilde-fixed-t-tilde", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
+		// The look-ahead head: e read at i + min(t̃, L) by interpolation,
+		// the latency term weighted up; L = 2 reads past the ends of the
+		// utterances of 2 and 3 frames, L = 1 clamps the t̃ above 1.
+		{"strode-lookahead", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0},
+		{"strode-lookahead-max1", KindSTRODE, 0.3, 0.5, PhiZFree, false, 0.3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tinyOptions(tc.kind)
@@ -85,9 +90,15 @@ func TestGradients(t *testing.T) {
 				o.DNNActivation = DNNReLU
 			}
 			variants := map[string]string{"strode-htilde": HeadHTilde, "strode-gated": HeadGated,
-				"strode-htilde-fixed-t-tilde": HeadHTilde}
+				"strode-htilde-fixed-t-tilde": HeadHTilde, "strode-lookahead": HeadLookahead, "strode-lookahead-max1": HeadLookahead}
 			if v, ok := variants[tc.name]; ok {
 				o.HeadVariant = v
+			}
+			if o.HeadVariant == HeadLookahead {
+				o.MaxLookahead, o.WLatency = 2, 0.3
+				if strings.HasSuffix(tc.name, "max1") {
+					o.MaxLookahead = 1
+				}
 			}
 			if strings.HasSuffix(tc.name, "fixed-t-tilde") {
 				c := 1.5

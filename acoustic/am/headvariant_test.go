@@ -2,6 +2,7 @@ package am
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ func TestHeadVariantOption(t *testing.T) {
 		{"", HeadPaper, false},
 		{"--head-variant=htilde", HeadHTilde, false},
 		{"--head-variant=gated", HeadGated, false},
+		{"--head-variant=lookahead", HeadLookahead, false},
 		{"--head-variant=both", "", true},
 	} {
 		o, _ := PresetFor("small", KindSTRODE)
@@ -54,9 +56,9 @@ func TestHeadVariantOption(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	for _, v := range []string{HeadPaper, HeadHTilde, HeadGated} {
+	for _, v := range []string{HeadPaper, HeadHTilde, HeadGated, HeadLookahead} {
 		o := tinyOptions(KindSTRODE)
-		o.HeadVariant = v
+		o.HeadVariant, o.MaxLookahead = v, 5
 		m, err := New(o, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -84,6 +86,13 @@ func TestHeadVariantOption(t *testing.T) {
 		}
 		if has := strings.Contains(b.String(), "out.ode.weight"); has != (v != HeadHTilde) {
 			t.Errorf("%s: model-info lists out.ode.weight: %v", v, has)
+		}
+		// the file records L for lookahead only, and model-info shows it
+		if f.Model.Opts.MaxLookahead != map[bool]int{true: 5}[v == HeadLookahead] {
+			t.Errorf("%s: loaded with --max-lookahead=%d", v, f.Model.Opts.MaxLookahead)
+		}
+		if has := strings.Contains(b.String(), "min(t~, 5)"); has != (v == HeadLookahead) {
+			t.Errorf("%s: model-info shows L: %v\n%s", v, has, b.String())
 		}
 	}
 	// A file of before the variants (golden_test's, recorded then).
@@ -169,5 +178,52 @@ func TestInitEncoderVariants(t *testing.T) {
 				t.Errorf("from htilde: want the SRU stack alone copied")
 			}
 		}
+	}
+}
+
+// TestLookaheadOptions: the look-ahead head needs a causal encoder and no
+// target delay, L ≥ 1 and w_latency ≥ 0; it does not stream yet, and the
+// replays of one frame refuse it; Lookahead and CheckCausal count its L.
+func TestLookaheadOptions(t *testing.T) {
+	base := tinyOptions(KindSTRODE)
+	base.HeadVariant, base.MaxLookahead, base.WLatency = HeadLookahead, 4, 0.1
+	for _, tc := range []struct {
+		name, want string
+		edit       func(o *Options)
+	}{
+		{"bidirectional", "--bidirectional=false", func(o *Options) { o.SRU.Bidirectional = true }},
+		{"target delay", "--target-delay=2", func(o *Options) { o.TargetDelay = 2 }},
+		{"L 0", "--max-lookahead=0", func(o *Options) { o.MaxLookahead = 0 }},
+		{"negative weight", "--w-latency=-1", func(o *Options) { o.WLatency = -1 }},
+		{"sru", "--head-variant=lookahead is for --model=strode", func(o *Options) { o.Kind = KindSRU }},
+	} {
+		o := base
+		tc.edit(&o)
+		if err := o.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.want)
+		}
+	}
+	m, err := New(base, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.NewStream(); !errors.Is(err, ErrLookaheadStream) {
+		t.Errorf("stream: %v, want ErrLookaheadStream", err)
+	}
+	if _, err := m.Postdiction(make([]float64, base.SRU.OutDim()), 1, -1); err == nil {
+		t.Error("postdiction of a lookahead head accepted")
+	}
+	p := Pipeline{RawDim: base.InputDim, CMVN: CMVNNone, SpliceLeft: 2}
+	if Lookahead(base, p) != 4 || CheckCausal(base, p) == nil || CheckCausalDelayed(base, p) != nil {
+		t.Errorf("look-ahead %d, causal %v, causal with delays %v", Lookahead(base, p), CheckCausal(base, p), CheckCausalDelayed(base, p))
+	}
+	// JSON leaves the look-ahead options out of the other variants' files.
+	o := base
+	o.HeadVariant = HeadPaper
+	if j := o.JSON(); strings.Contains(j, "lookahead") || strings.Contains(j, "latency") {
+		t.Errorf("paper's options carry the look-ahead's: %s", j)
+	}
+	if j := base.JSON(); !strings.Contains(j, `"max_lookahead":4`) || !strings.Contains(j, `"w_latency":0.1`) {
+		t.Errorf("lookahead's options: %s", j)
 	}
 }

@@ -1,6 +1,7 @@
 package am
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -29,12 +30,26 @@ type strodeArch struct {
 func headConfig(o Options) strodehead.Config {
 	return strodehead.Config{In: o.SRU.OutDim(), InputDim: o.PriorDim(), NumPdfs: o.NumPdfs, State: o.ODEState,
 		ODEHidden: o.ODEHidden, PhiHidden: o.PhiHidden, PriorHidden: o.PriorHidden, PhiZ: o.PhiZ, Eps0: o.Eps0,
-		WKL: o.WKL, WP: o.WP, ODE: o.ODE, KL: o.KL, Fixed: o.FixedTTilde, Variant: o.HeadVariant}
+		WKL: o.WKL, WP: o.WP, ODE: o.ODE, KL: o.KL, Fixed: o.FixedTTilde, Variant: o.HeadVariant,
+		MaxLookahead: o.MaxLookahead, WLatency: o.WLatency}
 }
 
 func (*strodeArch) preset(string, *Options) {} // Preset's sizes
 
-func (*strodeArch) validate(o Options) error { return headConfig(o).Validate() }
+func (*strodeArch) validate(o Options) error {
+	if o.HeadVariant == HeadLookahead {
+		// The variant gives a causal encoder a learned look-ahead: a
+		// bidirectional one sees the whole utterance already, and a target
+		// delay would add a second, fixed one.
+		if o.SRU.Bidirectional {
+			return fmt.Errorf("am: --head-variant=lookahead needs a causal encoder (--bidirectional=false): a bidirectional one already reads the whole utterance")
+		}
+		if o.TargetDelay != 0 {
+			return fmt.Errorf("am: --head-variant=lookahead with --target-delay=%d: the look-ahead is the head's (--max-lookahead); use one or the other", o.TargetDelay)
+		}
+	}
+	return headConfig(o).Validate()
+}
 
 func (*strodeArch) shapes(o Options, s *shapeList) {
 	s.sruStack("sru", o.InputDim, o.SRU)
@@ -86,7 +101,11 @@ func (a *strodeArch) layers(net *nn.Net, x, mask *autodiff.Node, t, b int, mode 
 	if err != nil {
 		return layers{}, err
 	}
-	xs, ws := hd.OutputTerms(net, e, h.HTilde, a.out.W)
+	read := e // what W reads: e, or for lookahead e ahead of the frame
+	if hd.Cfg.Lookahead() {
+		read = hd.ReadAhead(net, e, h.TTilde, mask, b)
+	}
+	xs, ws := hd.OutputTerms(net, read, h.HTilde, a.out.W)
 	ly := layers{enc: e, outIn: xs[0], more: xs[1:], moreW: ws[1:], drops: []*sru.Dropout{drop},
 		ttilde: h.TTilde, htilde: h.HTilde}
 	if mode == Infer {
@@ -108,15 +127,31 @@ func (a *strodeArch) layers(net *nn.Net, x, mask *autodiff.Node, t, b int, mode 
 		xnext, bt.xnext = net.Input("xnext", t*b, c.InputDim) // x_{i+1}, or the teacher's encoding of frame i
 		// (1/S)·Σ log N(h̃; μ, softplus(a) + 1e-3) per frame, weighted by maskw.
 		bt.LogP = hd.PriorLogLik(net, h.HTilde, xnext, maskw)
+		var loss *autodiff.Node
 		if bt.KL == nil { // fixed t̃: no KL term
-			return net.Add(ce, net.Scale(bt.LogP, -c.WP)), nil
+			loss = net.Add(ce, net.Scale(bt.LogP, -c.WP))
+		} else {
+			loss = net.Add(ce, net.Add(net.Scale(bt.KL, c.WKL), net.Scale(bt.LogP, -c.WP)))
 		}
-		return net.Add(ce, net.Add(net.Scale(bt.KL, c.WKL), net.Scale(bt.LogP, -c.WP))), nil
+		if c.Lookahead() {
+			bt.Latency = hd.Latency(net, h.TTilde, maskw)
+			if c.Fixed == nil && c.WLatency != 0 { // a fixed t̃ has nothing to price
+				loss = net.Add(loss, net.Scale(bt.Latency, c.WLatency))
+			}
+		}
+		return loss, nil
 	}
 	return ly, nil
 }
 
+// ErrLookaheadStream is returned by NewStream for --head-variant=lookahead,
+// which does not decode online yet.
+var ErrLookaheadStream = errors.New("am: --head-variant=lookahead does not decode online yet: frame i's output waits for ceil(min(t~_i, L)) more frames, which the stream does not buffer; decode offline (forward | latgen-faster-mapped)")
+
 func (a *strodeArch) newStream(m *Model) (streamer, error) {
+	if a.head.Cfg.Lookahead() {
+		return nil, ErrLookaheadStream
+	}
 	enc, err := a.enc.NewStream()
 	if err != nil {
 		return nil, err
@@ -165,6 +200,11 @@ func (m *Model) strode(what string) (*strodehead.Head, error) {
 	a, ok := m.arch.(*strodeArch)
 	if !ok {
 		return nil, fmt.Errorf("am: %s needs a strode model, this one is %q", what, m.Opts.Kind)
+	}
+	if a.head.Cfg.Lookahead() {
+		// The replays take one frame's e; this head's W reads e at
+		// i + min(t̃, L), which that frame's e does not give.
+		return nil, fmt.Errorf("am: %s is not implemented for --head-variant=lookahead (its output layer reads the encoder ahead of the frame)", what)
 	}
 	return a.head, nil
 }

@@ -23,6 +23,8 @@ const (
 	HeadPaper  = strodehead.VariantPaper  // W·e + W_h·h̃ + b
 	HeadHTilde = strodehead.VariantHTilde // W·h̃ + b
 	HeadGated  = strodehead.VariantGated  // W·(e ⊙ σ(G·h̃ + g)) + W_h·h̃ + b
+	// W·e(i + min(t̃, L)) + W_h·h̃ + b on a causal encoder, + w_latency·mean t̃ in the loss
+	HeadLookahead = strodehead.VariantLookahead
 )
 
 // PriorTeacher is Options.PriorInput for a prior that reads a teacher's
@@ -57,7 +59,7 @@ type Options struct {
 	WP          float64          `json:"w_p"`
 	Eps0        float64          `json:"eps0"`                   // ε0 of t̃_i = Φ(ε0, e_i)
 	PhiZ        string           `json:"phi_z,omitempty"`        // b(z) of Φ: "nonpos" ("" in old files; DESIGN.md) or "free"
-	HeadVariant string           `json:"head_variant,omitempty"` // strode: what the output layer reads: "paper" ("" in old files), "htilde" or "gated" (strodehead/variant.go)
+	HeadVariant string           `json:"head_variant,omitempty"` // strode: what the output layer reads: "paper" ("" in old files), "htilde", "gated" or "lookahead" (strodehead/variant.go)
 	ODE         ode.Options      `json:"ode"`
 	KL          strode.KLOptions `json:"kl"`
 	TargetDelay int              `json:"target_delay,omitempty"` // output frame t+TargetDelay predicts the label of frame t (see delay.go)
@@ -80,6 +82,13 @@ type Options struct {
 	// (fixedttilde.go).
 	FixedTTilde *float64 `json:"fixed_t_tilde,omitempty"`
 
+	// --head-variant=lookahead only (strodehead/lookahead.go): the bound L
+	// of the look-ahead in frames and the latency term's weight. Presets
+	// set their defaults for every model; JSON leaves them out of the
+	// other variants' model files, which they do not affect.
+	MaxLookahead int     `json:"max_lookahead,omitempty"`
+	WLatency     float64 `json:"w_latency,omitempty"`
+
 	// odernn: SRU decoder layers (of SRU.Hidden units) after the ODE-RNN
 	// layer, whose state has ODEState values and evolves by f_o (ODEHidden)
 	// in ODE.Steps Euler steps over the unit interval between frames.
@@ -96,7 +105,8 @@ type Options struct {
 // NumPdfs are left to the caller.
 func Preset(name string) (Options, error) {
 	o := Options{Kind: KindSTRODE, SRU: sru.DefaultOptions(), ODEState: 128, ODEHidden: 64, PhiHidden: 128,
-		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, PhiZ: PhiZNonPos, HeadVariant: HeadPaper, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1}}
+		PriorHidden: 128, WKL: 1e-3, WP: 1e-3, Eps0: 1e-6, PhiZ: PhiZNonPos, HeadVariant: HeadPaper, ODE: ode.DefaultOptions(), KL: strode.KLOptions{Epsilon: 0.1},
+		MaxLookahead: strodehead.DefaultMaxLookahead, WLatency: strodehead.DefaultWLatency}
 	switch name {
 	case "paper":
 	case "small":
@@ -141,6 +151,8 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PriorHidden, "prior-hidden", o.PriorHidden, "hidden size of the MLP giving the Gaussian prior from the next frame")
 	fs.StringVar(&o.PhiZ, "phi-z", o.PhiZ, "z branch b(z) of the boundary network: nonpos (DESIGN.md, all weights <= 0) or free (signs and biases free)")
 	fs.StringVar(&o.HeadVariant, "head-variant", o.HeadVariant, strodehead.VariantUsage)
+	fs.IntVar(&o.MaxLookahead, "max-lookahead", o.MaxLookahead, "strode --head-variant=lookahead: the most frames the output layer reads ahead, L: frame i's output reads the causal encoder at i + min(t~_i, L) and waits for ceil(min(t~_i, L)) frames")
+	fs.Float64Var(&o.WLatency, "w-latency", o.WLatency, "strode --head-variant=lookahead: weight of the latency term w * mean t~ (nats per frame of look-ahead) that keeps t~ from running to --max-lookahead")
 	fs.IntVar(&o.TargetDelay, "target-delay", o.TargetDelay, "frames of look-ahead: the output at frame t+N is trained on (and forward reports it as) frame t's label, as nnet1's --targets-delay for its LSTMs")
 	fs.Var(strodehead.FixedFlag{P: &o.FixedTTilde}, "fixed-t-tilde", strodehead.FixedUsage)
 	fs.Float64Var(&o.WKL, "w-kl", o.WKL, "weight of the KL term")
@@ -205,8 +217,14 @@ func (o Options) PriorDim() int {
 	return o.InputDim
 }
 
-// JSON is the options as one line of JSON (model-file metadata).
+// JSON is the options as one line of JSON (model-file metadata). The
+// look-ahead options are left out unless the head reads ahead, so the other
+// models' files (and the checks that compare options by their JSON) are as
+// they were before that variant.
 func (o Options) JSON() string {
+	if o.HeadVariant != HeadLookahead {
+		o.MaxLookahead, o.WLatency = 0, 0
+	}
 	b, _ := json.Marshal(o)
 	return string(b)
 }

@@ -239,35 +239,69 @@ func growF64(s []float64, n int) []float64 {
 
 // Lookahead is how many input frames after frame t the model's output for
 // frame t depends on: the pipeline's right splicing context plus the
-// target delay; −1 (the whole utterance) for a bidirectional SRU. The
-// STRODE head's Gaussian prior reads x_{t+1} in training only, so it adds
-// nothing.
+// target delay, plus for --head-variant=lookahead its bound L (the most
+// frames it reads ahead; per frame it reads ⌈min(t̃, L)⌉, LookaheadStats);
+// −1 (the whole utterance) for a bidirectional SRU. The STRODE head's
+// Gaussian prior reads x_{t+1} in training only, so it adds nothing.
 func Lookahead(o Options, p Pipeline) int {
 	if readsAhead(o) {
 		return -1
 	}
-	return p.SpliceRight + o.TargetDelay
+	return p.SpliceRight + o.TargetDelay + headLookahead(o)
+}
+
+// headLookahead is the look-ahead head's bound L (0 for other models).
+func headLookahead(o Options) int {
+	if o.Kind == KindSTRODE && o.HeadVariant == HeadLookahead {
+		return o.MaxLookahead
+	}
+	return 0
 }
 
 // CheckCausal refuses a model that looks ahead: bidirectional, right
-// splicing context or a target delay. A causal model's output for frame t
-// depends on frames ≤ t only, so online decoding can emit it as soon as
-// frame t's features exist.
+// splicing context, a target delay or the look-ahead head. A causal
+// model's output for frame t depends on frames ≤ t only, so online decoding
+// can emit it as soon as frame t's features exist.
 func CheckCausal(o Options, p Pipeline) error {
-	var why []string
-	if readsAhead(o) {
-		why = append(why, "--bidirectional=true (the reverse direction starts at the utterance's end)")
-	}
-	if p.SpliceRight > 0 {
-		why = append(why, fmt.Sprintf("--right-context=%d", p.SpliceRight))
-	}
-	if o.TargetDelay > 0 {
-		why = append(why, fmt.Sprintf("--target-delay=%d", o.TargetDelay))
-	}
+	implicit, explicit := lookaheadReasons(o, p)
+	return causalError(append(implicit, explicit...))
+}
+
+// CheckCausalDelayed is CheckCausal less the look-ahead a model asks for
+// by name and in a bounded number of frames, --target-delay and
+// --head-variant=lookahead: what `strode train --causal` refuses. A causal
+// encoder with one of them is the latency–WER trade-off of the latency
+// curve (`strode latency-curve`), not an accident of defaults
+// (--bidirectional=true, a right splicing context).
+func CheckCausalDelayed(o Options, p Pipeline) error {
+	implicit, _ := lookaheadReasons(o, p)
+	return causalError(implicit)
+}
+
+func causalError(why []string) error {
 	if len(why) > 0 {
 		return fmt.Errorf("am: not a causal model: %v", why)
 	}
 	return nil
+}
+
+// lookaheadReasons lists the options by which o and p look ahead: those
+// that read the whole utterance or splice the right context, and those
+// that ask for a bounded look-ahead explicitly.
+func lookaheadReasons(o Options, p Pipeline) (implicit, explicit []string) {
+	if readsAhead(o) {
+		implicit = append(implicit, "--bidirectional=true (the reverse direction starts at the utterance's end)")
+	}
+	if p.SpliceRight > 0 {
+		implicit = append(implicit, fmt.Sprintf("--right-context=%d", p.SpliceRight))
+	}
+	if o.TargetDelay > 0 {
+		explicit = append(explicit, fmt.Sprintf("--target-delay=%d", o.TargetDelay))
+	}
+	if l := headLookahead(o); l > 0 {
+		explicit = append(explicit, fmt.Sprintf("--head-variant=lookahead (up to --max-lookahead=%d frames)", l))
+	}
+	return implicit, explicit
 }
 
 // readsAhead tells whether o's kind reads the whole utterance (a

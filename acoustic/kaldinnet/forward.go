@@ -5,6 +5,7 @@ import (
 
 	"github.com/strode-asr/strode/acoustic/am"
 	"github.com/strode-asr/strode/decoder/priors"
+	"github.com/strode-asr/strode/internal/atomicfile"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
@@ -15,6 +16,10 @@ type ForwardOptions struct {
 	Prior   priors.Options
 	CMVN    string // --cmvn, when the pipeline applies CMVN from a table
 	Utt2spk string // --utt2spk
+	// LookaheadStats, when not "", is a file for the frames' look-ahead
+	// (am.LookaheadStats: the look-ahead head's ⌈min(t̃, L)⌉ per frame, or
+	// a fixed model's constant), which `strode latency-curve` reads.
+	LookaheadStats string
 	// Progress is called once per utterance written (nil: none).
 	Progress func()
 }
@@ -53,6 +58,14 @@ func Forward(f *am.File, o ForwardOptions, featRspec, wspec string, log func(str
 	if err != nil {
 		return 0, err
 	}
+	// The look-ahead head's latency is counted always (it is the model's
+	// price); a fixed model's when the statistics are asked for.
+	var look *am.LookaheadStats
+	if o.LookaheadStats != "" || f.Model.Opts.HeadVariant == am.HeadLookahead {
+		if look, err = am.NewLookaheadStats(f.Model.Opts, f.Pipeline); err != nil {
+			return 0, fmt.Errorf("--lookahead-stats=%s: %w", o.LookaheadStats, err)
+		}
+	}
 	fw := am.NewForwarder(f.Model)
 	defer fw.Close()
 	done := 0
@@ -64,10 +77,21 @@ func Forward(f *am.File, o ForwardOptions, featRspec, wspec string, log func(str
 			tw.Close()
 			return done, err
 		}
-		logits, err := fw.Logits(&am.Utterance{Key: key, Rows: m.Rows, Feats: feats})
+		g, err := fw.Run(&am.Utterance{Key: key, Rows: m.Rows, Feats: feats})
 		if err != nil {
 			tw.Close()
 			return done, err
+		}
+		logits := g.Output(0, nil)
+		if look != nil {
+			var extra []int
+			if g.TTilde != nil {
+				extra = f.Model.HeadLookahead(g.Rows(g.TTilde, 0))
+			}
+			if err := look.Add(extra, m.Rows); err != nil {
+				tw.Close()
+				return done, fmt.Errorf("utterance %s: %w", key, err)
+			}
 		}
 		out = o.Output.Apply(logits, p, out)
 		if pr != nil {
@@ -89,5 +113,25 @@ func Forward(f *am.File, o ForwardOptions, featRspec, wspec string, log func(str
 		tw.Close()
 		return done, err
 	}
-	return done, tw.Close()
+	if err := tw.Close(); err != nil {
+		return done, err
+	}
+	if look != nil {
+		log("look-ahead over %d frames (%s): mean %.3f frames, p95 %d; in frame order mean %.3f, p95 %d (10 ms each)",
+			look.Frames(), lookaheadWhat(look), look.Mean(), look.Percentile(0.95), look.InOrderMean(), look.InOrderPercentile(0.95))
+		if o.LookaheadStats != "" {
+			if err := atomicfile.Write(o.LookaheadStats, look.Write); err != nil {
+				return done, err
+			}
+		}
+	}
+	return done, nil
+}
+
+// lookaheadWhat says what a frame's look-ahead is made of, for the log.
+func lookaheadWhat(s *am.LookaheadStats) string {
+	if s.Variant == am.LookaheadVariable {
+		return fmt.Sprintf("%d fixed + ceil(min(t~, %d))", s.Fixed, s.Max-s.Fixed)
+	}
+	return fmt.Sprintf("fixed: right context + target delay = %d", s.Fixed)
 }

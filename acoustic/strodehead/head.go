@@ -40,8 +40,12 @@ type Config struct {
 	// frames (the constant-t̃ ablation; no KL term then).
 	Fixed *float64
 	// Variant is what the output layer reads (variant.go): VariantPaper
-	// ("" too), VariantHTilde or VariantGated.
+	// ("" too), VariantHTilde, VariantGated or VariantLookahead.
 	Variant string
+	// VariantLookahead (lookahead.go): the look-ahead's bound L in frames
+	// and the weight of the latency term w_latency·mean t̃.
+	MaxLookahead int
+	WLatency     float64
 }
 
 // Validate checks the head's sizes and choices.
@@ -57,6 +61,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("am: fixed t~ %g must be a finite number of frames ≥ 0", *c.Fixed)
 	}
 	if err := c.validVariant(); err != nil {
+		return err
+	}
+	if err := c.validLookahead(); err != nil {
 		return err
 	}
 	if _, err := strode.NewKL(c.KL); err != nil {

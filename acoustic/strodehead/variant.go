@@ -31,14 +31,19 @@ const (
 	// g of H ("out.gate.*"): h̃ decides, per encoder unit, how much of e
 	// the classifier sees.
 	VariantGated = "gated"
+	// VariantLookahead: logits = W·ê + W_h·h̃ + b with ê = e(i + min(t̃, L))
+	// read from a causal encoder ahead of the frame (lookahead.go): t̃ is
+	// the frame's latency, priced in the loss by w_latency.
+	VariantLookahead = "lookahead"
 )
 
 // Variants lists the head variants (--head-variant's values).
-var Variants = []string{VariantPaper, VariantHTilde, VariantGated}
+var Variants = []string{VariantPaper, VariantHTilde, VariantGated, VariantLookahead}
 
 // VariantUsage is --head-variant's help.
 const VariantUsage = "strode: what the output layer reads: paper (W e + W_h h~ + b, the paper's), " +
-	"htilde (W h~ + b: h~ alone) or gated (W (e * sigmoid(G h~ + g)) + W_h h~ + b: h~ gates e). Stored in the model"
+	"htilde (W h~ + b: h~ alone), gated (W (e * sigmoid(G h~ + g)) + W_h h~ + b: h~ gates e) or lookahead " +
+	"(W e(i + min(t~, L)) + W_h h~ + b: a causal encoder read t~ frames ahead, --max-lookahead L, --w-latency). Stored in the model"
 
 // variant is c's variant, "" read as the paper's.
 func (c Config) variant() string {
@@ -59,7 +64,7 @@ func (c Config) validVariant() error {
 			return nil
 		}
 	}
-	return fmt.Errorf("am: unknown --head-variant=%q (want paper, htilde or gated)", c.Variant)
+	return fmt.Errorf("am: unknown --head-variant=%q (want paper, htilde, gated or lookahead)", c.Variant)
 }
 
 // OutIn is the width of what the output layer's W reads: the encoder's H,
@@ -79,6 +84,7 @@ func (c Config) OutIn() int {
 //	paper:  [e, h̃]               [W, W_h]
 //	htilde: [h̃]                  [W]
 //	gated:  [e ⊙ σ(h̃·G + g), h̃]  [W, W_h]
+//	lookahead: as paper, with e the read-ahead ê (ReadAhead) in e's place
 //
 // The gate is one fused float32 node (sru.AffineAct with its sigmoid; with
 // sru.Float32Products off, float64 graph operations, which the gradient
@@ -175,6 +181,9 @@ func describeOutput(c Config) string {
 		return "output\thead variant htilde: logits = W h~ + b (h~ alone)"
 	case VariantGated:
 		return "output\thead variant gated: logits = W (e * sigmoid(G h~ + g)) + W_h h~ + b"
+	case VariantLookahead:
+		return fmt.Sprintf("output\thead variant lookahead: logits = W e(i + min(t~, %d)) + W_h h~ + b; latency cost %g mean t~",
+			c.MaxLookahead, c.WLatency)
 	}
 	return "output\thead variant paper: logits = W e + W_h h~ + b"
 }

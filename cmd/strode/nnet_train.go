@@ -25,9 +25,11 @@ func init() {
 			"Adam with early stopping, or --newbob as nnet1; a checkpoint after every epoch (--checkpoint),\n" +
 			"--resume continues bit for bit. --preset=paper|small sets the sizes; explicit options override it.\n" +
 			"--causal trains for online decoding (online2-wav-latgen-faster): one direction, left splicing only, no\n" +
-			"target delay, no whole-utterance or per-speaker CMVN (train on apply-cmvn-online features); the options\n" +
-			"that would look ahead are refused. Its look-ahead is 0 frames: an algorithmic latency of one 25 ms\n" +
-			"analysis window (10 ms shift). The sizes still come from --preset, which causality does not change.",
+			"whole-utterance or per-speaker CMVN (train on apply-cmvn-online features); the options that would look\n" +
+			"ahead are refused. Its look-ahead is 0 frames: an algorithmic latency of one 25 ms analysis window (10 ms\n" +
+			"shift), unless asked for by name: --target-delay=N adds N frames, --head-variant=lookahead a learned\n" +
+			"per-frame look-ahead of up to --max-lookahead frames. The sizes still come from --preset, which causality\n" +
+			"does not change.",
 		ArgsUsage: "<feature-rspecifier> <targets-rspecifier> <model-out>",
 		Examples: []string{
 			"strode train --preset=small --model=strode --transition-model=exp/mono/final.mdl --utt-cmvn=true \\\n" +
@@ -64,10 +66,18 @@ func init() {
 					}
 				}
 				if causal {
-					if _, err := s.CheckCausal(); err != nil {
+					look, err := s.CheckCausal()
+					if err != nil {
 						return kaldicmd.Exit(1, err)
 					}
-					ctx.Log("causal model: look-ahead 0 frames, algorithmic latency one analysis window (25 ms at Kaldi's 25 ms window, 10 ms shift)")
+					switch {
+					case s.Model.HeadVariant == am.HeadLookahead && s.Model.Kind == am.KindSTRODE:
+						ctx.Log("causal model with a learned look-ahead: frame i's output waits for ceil(min(t~_i, %d)) frames (10 ms each) beyond one analysis window; strode forward --lookahead-stats reports it", s.Model.MaxLookahead)
+					case look > 0:
+						ctx.Log("causal model: look-ahead %d frames (--target-delay), algorithmic latency %d ms at Kaldi's 25 ms window, 10 ms shift", look, 25+10*look)
+					default:
+						ctx.Log("causal model: look-ahead 0 frames, algorithmic latency one analysis window (25 ms at Kaldi's 25 ms window, 10 ms shift)")
+					}
 				}
 				s.Feats, s.Targets = ctx.Arg(0), ctx.Arg(1)
 				_, err = kaldinnet.Train(s, ctx.Arg(2), ctx.Log, ctx.Stderr)

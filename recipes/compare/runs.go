@@ -25,6 +25,10 @@ type Run struct {
 	// when only a percentage was given.
 	Errors, Words int
 	Source        string // "FILE:LINE" of the runs-file line, for messages
+	// WERFile is the file the WER was read from ("" when the line gave a
+	// number): a decode dir's best_wer, beside which other tools find the
+	// decode's own files (strode latency-curve: lookahead_stats.*).
+	WERFile string
 }
 
 // HasCounts reports whether the run's error and word counts are known.
@@ -134,7 +138,7 @@ func resolveWER(run *Run, field string, open Opener) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	run.WER, run.Errors, run.Words = v.wer, v.errors, v.words
+	run.WER, run.Errors, run.Words, run.WERFile = v.wer, v.errors, v.words, path
 	return nil
 }
 

@@ -112,7 +112,11 @@
 #     left only, online CMVN (apply-cmvn-online with the training set's global stats in
 #     exp/strode_online, each speaker's stats carried from utterance to utterance); stage 6 then
 #     also decodes every set with online2-wav-latgen-faster in --chunk-length [0.18] s chunks
-#     (MODEL/decode_SET_online) and counts the utterances whose 1-best is the offline decode's
+#     (MODEL/decode_SET_online) and counts the utterances whose 1-best is the offline decode's;
+#     every decode writes the frames' look-ahead (MODEL/decode_SET/lookahead_stats.JOB, strode
+#     forward --lookahead-stats) for strode latency-curve. A fixed look-ahead: --sru-opts
+#     "--target-delay=N"; a learned one (offline decoding only): --strode-opts
+#     "--head-variant=lookahead --max-lookahead=8 --w-latency=W"
 #   --teacher DIR [none]: a frozen teacher, DIR/final.am: a bidirectional model of this exp on the
 #     networks' own features and targets. Every strode model's Gaussian prior reads its encoder output
 #     (strode train --prior-teacher; off with --teacher-prior false) and, with --distill-weight L > 0
@@ -457,7 +461,7 @@ if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
   for src in $sets; do make_set_fmllr_feats $src; done
   for r in "${runs[@]}"; do
-    for src in $sets; do decode_set $r $src; ! $causal || decode_online $r $src; done
+    for src in $sets; do decode_set $r $src; ! $causal || ! streams $r $src || decode_online $r $src; done
   done
   if [ -n "$rescore_lm" ]; then
     make_rescore_lang
@@ -487,7 +491,7 @@ if run_stage 7; then
   fi
   for r in "${runs[@]}"; do
     for src in $sets; do
-      score_set $r $src; ! $causal || score_set $r $src _online; [ -z "$rescore_lm" ] || score_set $r $src _rescore
+      score_set $r $src; ! $causal || ! streams $r || score_set $r $src _online; [ -z "$rescore_lm" ] || score_set $r $src _rescore
     done
   done
   # The target set of the models (the pdfs of their alignments' model), and from scratch the

@@ -642,7 +642,7 @@ decode_set() {
   cp $decode_mdl $mdir/final.mdl
   t0=$(date +%s.%N)
   $cmd JOB=1:$j $dir/log/decode.JOB.log \
-    $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts $(cmvn_of $d) \
+    $strode forward --no-softmax=true --class-frame-counts=$mdir/pdf.counts $(cmvn_of $d) $(lookahead_stats_opt $dir) \
       $mdir/final.am "$(feats_of $d/split$j/JOB)" ark:- \| \
     $strode latgen-faster-mapped --acoustic-scale=$acwt --beam=$beam --lattice-beam=$lattice_beam --max-active=$max_active \
       --allow-partial=true --word-symbol-table=$graph/words.txt $decode_mdl $graph/HCLG.fst ark:- "ark:| gzip -c > $dir/lat.JOB.gz"
@@ -689,6 +689,23 @@ rescore_set() {
   awk -v t0=$t0 -v t1=$t1 '{ printf "%.3f %s %s\n", $1 + t1 - t0, $2, $3 }' $in/decode_time > $dir/decode_time
   echo "   $m $name rescored with $rescore_lm: $(awk '{printf "%.1f s in all", $1}' $dir/decode_time)"
   mark_done $dir
+}
+
+# lookahead_stats_opt DIR: with --causal, forward's --lookahead-stats for decode dir DIR (the frames'
+# look-ahead per job, DIR/lookahead_stats.JOB, which strode latency-curve adds up); a bidirectional
+# model's look-ahead is the whole utterance, so nothing then.
+lookahead_stats_opt() { ! $causal || echo "--lookahead-stats=$1/lookahead_stats.JOB"; }
+
+# streams RUN (stage 6, --causal): whether RUN's model decodes online: not --head-variant=lookahead,
+# whose frames wait for a learned number of frames that the online decoder does not buffer yet
+# (strode forward decodes it offline as any model, and reports its look-ahead).
+streams() {
+  local info  # read whole, not piped into grep -q: its early exit fails the pipe under pipefail
+  info=$($strode model-info --print-args=false $(final_dir $(run_name $1))/final.am 2>/dev/null) || true
+  if [[ "$info" == *"head variant lookahead"* ]]; then
+    [ -z "${2-}" ] || echo "   $(run_name $1) $(basename $2) online: skipped (--head-variant=lookahead decodes offline only)"
+    return 1
+  fi
 }
 
 # decode_online RUN SRC (stage 6, --causal): SRC decoded by online2-wav-latgen-faster from its

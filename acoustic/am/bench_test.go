@@ -105,14 +105,20 @@ func BenchmarkTrainMiniHeadPairs(b *testing.B) {
 		cpu  []float64
 	}
 	var arms []*arm
-	for _, v := range []struct{ name, kind, variant string }{
-		{"sru", KindSRU, ""}, {"strode", KindSTRODE, HeadPaper}, {"htilde", KindSTRODE, HeadHTilde}, {"gated", KindSTRODE, HeadGated},
+	for _, v := range []struct {
+		name, kind, variant string
+		causal              bool
+	}{
+		{"sru", KindSRU, "", false}, {"strode", KindSTRODE, HeadPaper, false}, {"htilde", KindSTRODE, HeadHTilde, false}, {"gated", KindSTRODE, HeadGated, false},
+		// The look-ahead head needs a causal encoder: its ratio is against the causal sru.
+		{"sru-causal", KindSRU, "", true}, {"lookahead", KindSTRODE, HeadLookahead, true},
 	} {
 		o, _ := PresetFor("small", v.kind)
 		o.InputDim, o.NumPdfs = 40, 62
 		if v.variant != "" {
 			o.HeadVariant = v.variant
 		}
+		o.SRU.Bidirectional = !v.causal && o.SRU.Bidirectional
 		m, err := New(o, 1)
 		if err != nil {
 			b.Fatal(err)
@@ -158,7 +164,7 @@ func BenchmarkTrainMiniHeadPairs(b *testing.B) {
 		b.ReportMetric(median(a.cpu), a.name+"-cpu-ms/step")
 	}
 	for _, ref := range arms[:2] {
-		for _, a := range arms[1:] {
+		for _, a := range arms[1:4] {
 			if a == ref {
 				continue
 			}
@@ -169,4 +175,9 @@ func BenchmarkTrainMiniHeadPairs(b *testing.B) {
 			b.ReportMetric(median(r), a.name+"/"+ref.name)
 		}
 	}
+	r := make([]float64, len(arms[5].cpu))
+	for i := range r {
+		r[i] = arms[5].cpu[i] / arms[4].cpu[i]
+	}
+	b.ReportMetric(median(r), "lookahead/sru-causal")
 }

@@ -56,7 +56,8 @@
 #     not read) --oov WORD [<UNK>] --lm FILE [estimated] --lm-text FILE [TRAIN/text] --lm-order N [3]
 #     --position-dependent-phones B [true] (prepare_lang.sh's; false: one phone per dict phone)
 #     --flat-start gmm|equal [gmm] --mono-iters N [40] --mono-gauss N [1000; --quick 300]
-#     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0]
+#     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0;
+#       without a config, the fbank's --sample-frequency and --allow-downsample/upsample too]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
 #     --num-leaves N|auto [auto; --quick 0; with --nnet-ali mono only]: a tree of at most N leaves (auto: one
 #     per 1,000 training frames) built on the monophone alignments (Kaldi's train_deltas.sh tree
@@ -360,6 +361,14 @@ fi
 fbank_all="$fbank_opts${fbank_config:+ --config=$fbank_config}"
 # The flat start's MFCC: the experiment's conf/mfcc.conf when it has one (Kaldi's make_mfcc.sh).
 [ -z "$mfcc_config" ] && [ -f conf/mfcc.conf ] && mfcc_config=conf/mfcc.conf
+# Without an MFCC config, the MFCC's sampling rate (and resampling permissions) are the fbank's:
+# the GMMs' MFCC of 8 kHz speech given only --fbank-opts "--sample-frequency=8000" must say so too.
+if [ -z "$mfcc_config" ] && [[ " $mfcc_opts" != *--sample-frequency* ]]; then
+  for x in $({ [ -z "$fbank_config" ] || cat $fbank_config; echo " $fbank_opts"; } | tr ' ' '\n' |
+      grep -E '^--(sample-frequency|allow-downsample|allow-upsample)='); do
+    mfcc_opts="$mfcc_opts $x"
+  done
+fi
 mfcc_all="$mfcc_opts${mfcc_config:+ --config=$mfcc_config}"
 
 # Model sizes: --quick proves the pipeline in a couple of minutes; the default is the

@@ -143,6 +143,23 @@ common_train_opts="--preset=$preset $model_opts --target-delay=$target_delay --p
 aug_opts=()
 if [ -n "$spec_augment" ]; then for m in sru strode odernn; do aug_opts+=(--$m-opts "$spec_augment"); done; fi
 run_stage() { [ "$1" -ge "$stage" ] && [ "$1" -le "$stop_stage" ]; }
+# model_inputs DIR: what the model in DIR reads of the test set and decodes with, from its own
+# record (strode model-info) and transition model: in_feats and in_cmvn (fbank with per-speaker
+# CMVN, or with --pipeline-opts "--nnet-feats fmllr" the tri3 system's fMLLR features with global
+# CMVN), in_fmllr (true then), and in_mdl and in_graph (the monophone ones, or the ladder rung's
+# whose final.mdl the pipeline copied beside the model).
+model_inputs() {
+  local r
+  in_feats=$fbank/test/feats.scp; in_cmvn=$(cmvn_opts test); in_fmllr=false
+  if $strode model-info $1/final.am 2>/dev/null | grep -q '^feature pipeline.*fMLLR'; then
+    in_feats=$exp_dir/data-fmllr/test/feats.scp; in_fmllr=true
+    in_cmvn="--cmvn=ark:$exp_dir/data-fmllr/global_cmvn.ark --utt2spk=ark:$exp_dir/data-fmllr/test/utt2global"
+  fi
+  in_mdl=$ali/final.mdl; in_graph=$graph
+  for r in strode_tri3 strode_tri2 strode_tri1 strode_tri; do
+    if [ -f $1/final.mdl ] && cmp -s $1/final.mdl $exp_dir/$r/final.mdl; then in_mdl=$1/final.mdl; in_graph=$exp_dir/$r/graph; break; fi
+  done
+}
 # The trained runs of stages 4-7: MODEL, or MODEL_seedN for every seed of --seeds.
 if [ -z "$seeds" ]; then run_dirs=$(for m in $models; do echo $exp_dir/$m; done)
 else run_dirs=$(for m in $models; do for sd in $seeds; do echo $exp_dir/${m}_seed$sd; done; done); fi
@@ -199,10 +216,10 @@ fi
 if run_stage 8; then
   log_stage 8 "forward to a file, latgen-faster-mapped on it: same 1-best as stage 7?"
   for m in $models; do
-    dir=$exp_dir/$m/decode_test
-    $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $(cmvn_opts test) $exp_dir/$m/final.am \
-      scp:$fbank/test/feats.scp ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
-    $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $ali/final.mdl $graph/HCLG.fst \
+    dir=$exp_dir/$m/decode_test; model_inputs $exp_dir/$m
+    $strode forward --no-softmax=true --class-frame-counts=$exp_dir/$m/pdf.counts $in_cmvn $exp_dir/$m/final.am \
+      scp:$in_feats ark:$dir/loglikes.ark 2> $dir/log/forward_file.log
+    $strode latgen-faster-mapped --acoustic-scale=0.1 --beam=13 --lattice-beam=6 $in_mdl $in_graph/HCLG.fst \
       ark:$dir/loglikes.ark ark:$dir/lat_file.ark 2> $dir/log/decode_file.log
     $strode lattice-best-path --acoustic-scale=0.1 ark:$dir/lat_file.ark ark,t:$dir/words_file.int 2> $dir/log/best_path.log
     if cmp -s $dir/words.int $dir/words_file.int; then echo "   $m: identical 1-best ($(wc -l < $dir/words.int) utterances)";
@@ -213,8 +230,13 @@ fi
 
 if $adapt && run_stage 9; then
   log_stage 9 "unsupervised adaptation to the test speaker (1-best of stage 7, --adapt-keep=$adapt_keep), $exp_dir/results.json"
+  adapted=
   for m in $models; do
-    src=$exp_dir/$m/final.am; dec=$exp_dir/$m/decode_test
+    model_inputs $exp_dir/$m
+    # fMLLR inputs are adapted to the test speaker already (decode_fmllr.sh's transforms), and the
+    # fine-tuning below feeds fbank: nothing to do for such a model.
+    if $in_fmllr; then echo "   $m reads tri3's fMLLR features (speaker-adapted already): no stage-9 adaptation"; continue; fi
+    src=$exp_dir/$m/final.am; dec=$exp_dir/$m/decode_test; adapted="$adapted $exp_dir/$m"
     for r in $(seq 1 $adapt_rounds); do
       dir=$exp_dir/$m/adapt; [ $r = 1 ] || dir=$exp_dir/$m/adapt$r
       mkdir -p $dir/log $dir/decode_test/log
@@ -241,8 +263,8 @@ if $adapt && run_stage 9; then
       src=$dir/final.am; dec=$dir/decode_test
     done
   done
-  $strode results-table --print-args=false --summary-json=$exp_dir/results.json --adapt-rounds=$adapt_rounds \
-    $(for m in $models; do echo $exp_dir/$m; done) > /dev/null
+  [ -z "$adapted" ] || $strode results-table --print-args=false --summary-json=$exp_dir/results.json --adapt-rounds=$adapt_rounds \
+    $adapted > /dev/null
   cat $exp_dir/results.json
 fi
 

@@ -193,3 +193,33 @@ func TestLadderOptions(t *testing.T) {
 		t.Error("a run with bad options made data/lang_new")
 	}
 }
+
+// Given only --fbank-opts with a sampling rate (FSDD's 8 kHz, here kaldi-mini
+// downsampled to it), the GMMs' MFCC of stage 3 take the same rate and
+// resampling permission: without them compute-mfcc-feats refused every
+// utterance (8000 vs its default 16000) and the ladder stopped in make_mfcc.
+func TestMfccTakesFbankSampleRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs stages 0-3 with a two-iteration monophone GMM (about 30 s): without -short")
+	}
+	const rate = "--sample-frequency=8000 --allow-downsample=true"
+	// kaldi-mini's conf/mfcc.conf would win (Kaldi's make_mfcc.sh reads it): a corpus without one.
+	dir := copyExperiment(t)
+	for _, d := range []string{"exp", "data/lang", "data/lang_test", "conf/mfcc.conf"} {
+		must(t, os.RemoveAll(filepath.Join(dir, d)))
+	}
+	args := append(append([]string{}, fromScratchArgs...), "--fbank-opts", "--num-mel-bins=23 --dither=0 "+rate,
+		"--stop-stage", "3", "--mono-iters", "2")
+	out, err := recipe(t, dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh: %v\n%s", err, out)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "exp/strode_mfcc/train/log/make_mfcc.1.log"))
+	must(t, err)
+	if first, _, _ := strings.Cut(string(log), "\n"); !strings.Contains(first, "compute-mfcc-feats --use-energy=false --dither=0 "+rate) {
+		t.Errorf("make_mfcc's command is not at the fbank's rate:\n%s", first)
+	}
+	if !strings.Contains(string(out), "exp/strode_mono_gmm") {
+		t.Errorf("no monophone GMM trained on the MFCC:\n%s", out)
+	}
+}

@@ -98,11 +98,11 @@ func TestNnetFeatsOptions(t *testing.T) {
 	}{
 		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri2"),
 			"--nnet-feats fmllr needs the tri3 (SAT) system's transforms: run from scratch (--dict) with --gmm-ladder tri3 (here: --gmm-ladder tri2)"},
-		{append(scratch, "--nnet-feats", "fmllr"), "(here: --gmm-ladder mono)"},
-		{[]string{"--nnet-feats", "fmllr", "--stop-stage", "0"}, "--gmm-ladder tri3 (here: no --dict)"},
+		{append(scratch, "--nnet-feats", "fmllr", "--quick"), "(here: --gmm-ladder mono)"}, // --quick keeps the monophone
 		{append(scratch, "--nnet-feats", "fmllr", "--gmm-ladder", "tri3", "--causal", "true"),
 			"--nnet-feats fmllr and --causal exclude each other"},
-		{append(scratch, "--nnet-feats", "mfcc"), "--nnet-feats must be fbank or fmllr, not 'mfcc'"},
+		{[]string{"--nnet-feats", "fmllr", "--stop-stage", "0"}, "--gmm-ladder tri3 (here: no --dict)"},
+		{append(scratch, "--nnet-feats", "mfcc"), "--nnet-feats must be fbank, fmllr or auto, not 'mfcc'"},
 	} {
 		out, err := recipe(t, dir, c.args...).CombinedOutput()
 		checkFailure(t, out, err, []string{c.want})
@@ -233,6 +233,34 @@ touch exp/strode_tri3_ali_sp/.done exp/sru/.done exp/strode/.done`, strodeBin(t)
 	for _, f := range []string{"data-fmllr/global_cmvn.ark", "data-fmllr/train_sp/utt2global", "data-fmllr/train_sp_cv/feats.scp"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// The defaults from scratch: up the ladder to tri3, the networks on its
+// alignments and fMLLR features; --quick keeps the monophone and fbank, and
+// --causal (online decoding computes fbank) keeps fbank on tri3's alignments.
+func TestNnetFeatsAuto(t *testing.T) {
+	dir := copyExperiment(t)
+	scratch := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "the GMM ladder up to tri3; the networks on tri3's alignments, fmllr inputs"},
+		{[]string{"--quick"}, "the GMM ladder up to mono; the networks on mono's alignments, fbank inputs"},
+		{[]string{"--causal", "true"}, "the GMM ladder up to tri3; the networks on tri3's alignments, fbank inputs"},
+	} {
+		if testing.Short() && c.extra != nil {
+			continue // -short: the default only (each run of stage 0 is about 5 s on 2 idle cores)
+		}
+		out, err := recipe(t, dir, append(append([]string{}, scratch...), c.extra...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("run.sh %v: %v\n%s", c.extra, err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("run.sh %v: output lacks %q:\n%s", c.extra, c.want, out)
 		}
 	}
 }

@@ -25,14 +25,18 @@
 # alignment rounds train on fbank whatever --nnet-feats says: there is no tri3 system yet).
 nnet_input=fbank
 
-# check_nnet_feats: --nnet-feats is fbank or fmllr, and fmllr has what it needs: a from-scratch
-# run (--dict) up to --gmm-ladder tri3, offline decoding (online decoding computes fbank from
-# the audio).
+# check_nnet_feats: --nnet-feats is fbank or fmllr (auto: fmllr where it can be, else fbank), and
+# fmllr has what it needs: a from-scratch run (--dict) up to --gmm-ladder tri3, offline decoding
+# (online decoding computes fbank from the audio).
 check_nnet_feats() {
+  if [ "$nnet_feats" = auto ]; then
+    nnet_feats=fbank
+    ! $from_scratch || [ "$gmm_ladder" != tri3 ] || $causal || nnet_feats=fmllr
+  fi
   case "$nnet_feats" in
     fbank) return 0 ;;
     fmllr) ;;
-    *) echo "$0: --nnet-feats must be fbank or fmllr, not '$nnet_feats'" >&2; exit 1 ;;
+    *) echo "$0: --nnet-feats must be fbank, fmllr or auto, not '$nnet_feats'" >&2; exit 1 ;;
   esac
   if ! $from_scratch || [ "$gmm_ladder" != tri3 ]; then
     echo "$0: --nnet-feats fmllr needs the tri3 (SAT) system's transforms: run from scratch (--dict) with --gmm-ladder tri3" \

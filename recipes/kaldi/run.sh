@@ -59,14 +59,14 @@
 #     --mfcc-config FILE [conf/mfcc.conf if present] --mfcc-opts "..." [--use-energy=false --dither=0;
 #       without a config, the fbank's --sample-frequency and --allow-downsample/upsample too]
 #     --flat-start-rounds N [0 after gmm, 2 after equal] --align-epochs N [6; --quick 3]
-#     --num-leaves N|auto [auto; --quick 0; with --nnet-ali mono only]: a tree of at most N leaves (auto: one
+#     --num-leaves N|auto [auto at --gmm-ladder mono; --quick 0; with --nnet-ali mono only]: a tree of at most N leaves (auto: one
 #     per 1,000 training frames) built on the monophone alignments (Kaldi's train_deltas.sh tree
 #     building), the alignments converted to it (exp/strode_tri_ali) and the triphone graph
 #     exp/strode_tri/graph; 0: monophone targets (speechocean762, 40 speakers: the tree 3 points
 #     better, RESULTS.md)
 #     --tree-feats mfcc|fbank [mfcc]: the tree's statistics from MFCC (train_deltas.sh's) or from
 #     the networks' fbank, either + deltas with per-speaker CMN
-#     --gmm-ladder RUNG [tri3; --quick mono]: how far up Kaldi's GMM ladder to
+#     --gmm-ladder RUNG [tri3; mono with --quick or --num-leaves]: how far up Kaldi's GMM ladder to
 #     go: mono, tri1 (deltas), tri2 (LDA+MLLT), tri3 (SAT: needs recipes/steps/train_sat.sh,
 #     align_fmllr.sh, decode_fmllr.sh); every rung is decoded and scored. tri3 with its fMLLR
 #     inputs is measured better than the monophone tree on fbank on two corpora (speechocean762,
@@ -297,7 +297,8 @@ if [ -n "$dict" ]; then
   # its fMLLR features as the networks' inputs, --nnet-feats auto), measured better than the
   # monophone tree on fbank on speechocean762 and FSDD; --quick proves the pipeline in minutes
   # and keeps the monophone.
-  if $quick; then : ${gmm_ladder:=mono}; else : ${gmm_ladder:=tri3}; fi
+  # A tree of --num-leaves on the monophone alignments is a monophone-ladder option: no climb then.
+  if $quick || { [ -n "$num_leaves" ] && [ "$num_leaves" != 0 ]; }; then : ${gmm_ladder:=mono}; else : ${gmm_ladder:=tri3}; fi
   # --num-leaves builds the networks' own tree on the monophone alignments: given, the networks
   # train on that (--nnet-ali mono) unless told otherwise, which contradicts it.
   if [ -z "$nnet_ali" ]; then

@@ -86,12 +86,18 @@ func TestNnetFeatsFmllrKaldiMini(t *testing.T) {
 	}
 }
 
+// stage0Args are kaldi-mini's from-scratch options up to stage 0 (lang, LM,
+// graph), with the lang dir in data/lang_new; a fresh slice each call.
+func stage0Args() []string {
+	return []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
+		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+}
+
 // --nnet-feats fmllr needs the tri3 system's transforms: from scratch with
 // --gmm-ladder tri3, offline; it says so before any work.
 func TestNnetFeatsOptions(t *testing.T) {
 	dir := copyExperiment(t)
-	scratch := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
-		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+	scratch := stage0Args()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -242,8 +248,7 @@ touch exp/strode_tri3_ali_sp/.done exp/sru/.done exp/strode/.done`, strodeBin(t)
 // --causal (online decoding computes fbank) keeps fbank on tri3's alignments.
 func TestNnetFeatsAuto(t *testing.T) {
 	dir := copyExperiment(t)
-	scratch := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
-		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+	scratch := stage0Args()
 	for _, c := range []struct {
 		extra []string
 		want  string

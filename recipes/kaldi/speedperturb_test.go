@@ -145,14 +145,14 @@ func readFile(t *testing.T, path string) []byte {
 // The options of --speed-perturb are checked before any work.
 func TestSpeedPerturbOptions(t *testing.T) {
 	dir := copyExperiment(t)
-	scratch := []string{"--dict", "data/local/dict", "--train", "data/train", "--dev", "", "--test", "data/test",
-		"--oov", "<SIL>", "--stop-stage", "0", "--lang", "data/lang_new"}
+	scratch := stage0Args()
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{append(scratch, "--speed-perturb", "yes"), "--speed-perturb takes true or false, not 'yes'"},
-		{append(scratch, "--speed-perturb", "true", "--flat-start", "equal"), "--speed-perturb true aligns the perturbed copies with a GMM"},
+		// Without a GMM: the equal flat start and no ladder above it.
+		{append(scratch, "--speed-perturb", "true", "--flat-start", "equal", "--gmm-ladder", "mono"), "--speed-perturb true aligns the perturbed copies with a GMM"},
 		{append(append([]string{}, kaldiMiniArgs...), "--speed-perturb", "true", "--stop-stage", "1"), "--speed-perturb true needs --dict"},
 	} {
 		out, err := recipe(t, dir, c.args...).CombinedOutput()

@@ -20,7 +20,9 @@
 #   1- recipes/kaldi/run.sh --dict data/local/dict in --exp-dir, with its stage numbers: lang, LM
 #     and graph (0), layout check (1), fbank (2), flat start and realignment rounds, priors (3),
 #     training (4), decoding and scoring of dev and test (6, 7); --stage and --stop-stage pass on
-#     to it (stage 0 here is its stage 0 too).
+#     to it (stage 0 here is its stage 0 too). Its default climbs Kaldi's GMM ladder to tri3 (SAT)
+#     and trains the networks on tri3's alignments and fMLLR features (RESULTS.md: the full train
+#     half's rows); --quick keeps the monophone system and fbank.
 # Options (defaults in brackets): --corpus-dir DIR --url URL --exp-dir DIR [exp/speechocean762]
 #   --nj N [2] --cmd CMD [run.pl] --models "..." [sru strode] --seed N [777] --quick
 #   --pipeline-opts "..." (more options for recipes/kaldi/run.sh) --strode PATH

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/strode-asr/strode/acoustic/autodiff/gradcheck"
+	"github.com/strode-asr/strode/acoustic/optim"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -132,17 +133,7 @@ func TestGradients(t *testing.T) {
 			if want := len(m.Params.List) - len(unusedParams(m)); len(params) != want {
 				t.Fatalf("%d parameters reached by the gradient, want %d of the model's %d", len(params), want, len(m.Params.List))
 			}
-			grads := make([][]float64, len(params))
-			for i, p := range params {
-				grads[i] = append([]float64(nil), p.Grad...)
-			}
-			loss := func() float64 {
-				if err := bt.Run(); err != nil {
-					t.Fatal(err)
-				}
-				return Scalar(bt.Loss)
-			}
-			gradcheck.Compare(t, tc.name, params, grads, loss, gradcheck.Options{Step: 1e-6, Floor: 1e-5, Every: 12})
+			compareBatchGradients(t, tc.name, bt, params)
 			t.Logf("loss %.6f CE %.6f KL %.6f logP %.6f", Scalar(bt.Loss), Scalar(bt.CE), Scalar(bt.KL), Scalar(bt.LogP))
 		})
 	}
@@ -169,4 +160,21 @@ func unusedParams(m *Model) map[string]bool {
 		}
 	}
 	return out
+}
+
+// compareBatchGradients checks the gradients bt's last Run left in params
+// against central differences of its loss (every 12th element, step 1e-6).
+func compareBatchGradients(t *testing.T, name string, bt *Batch, params []*optim.Param) {
+	t.Helper()
+	grads := make([][]float64, len(params))
+	for i, p := range params {
+		grads[i] = append([]float64(nil), p.Grad...)
+	}
+	loss := func() float64 {
+		if err := bt.Run(); err != nil {
+			t.Fatal(err)
+		}
+		return Scalar(bt.Loss)
+	}
+	gradcheck.Compare(t, name, params, grads, loss, gradcheck.Options{Step: 1e-6, Floor: 1e-5, Every: 12})
 }

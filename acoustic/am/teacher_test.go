@@ -4,7 +4,6 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/strode-asr/strode/acoustic/autodiff/gradcheck"
 	"github.com/strode-asr/strode/acoustic/sru"
 )
 
@@ -98,17 +97,7 @@ func TestGradientsTeacher(t *testing.T) {
 			if len(params) != len(m.Params.List) {
 				t.Fatalf("%d parameters reached by the gradient, want the model's %d", len(params), len(m.Params.List))
 			}
-			grads := make([][]float64, len(params))
-			for i, p := range params {
-				grads[i] = append([]float64(nil), p.Grad...)
-			}
-			loss := func() float64 {
-				if err := bt.Run(); err != nil {
-					t.Fatal(err)
-				}
-				return Scalar(bt.Loss)
-			}
-			gradcheck.Compare(t, tc.name, params, grads, loss, gradcheck.Options{Step: 1e-6, Floor: 1e-5, Every: 12})
+			compareBatchGradients(t, tc.name, bt, params)
 		})
 	}
 }

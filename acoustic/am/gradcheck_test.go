@@ -178,3 +178,16 @@ func compareBatchGradients(t *testing.T, name string, bt *Batch, params []*optim
 	}
 	gradcheck.Compare(t, name, params, grads, loss, gradcheck.Options{Step: 1e-6, Floor: 1e-5, Every: 12})
 }
+
+// moveBiasesOffZero adds N(0, 0.2²) noise to every unconstrained bias (a
+// one-row parameter of free sign), so that a gradient check exercises every
+// path rather than the symmetric start.
+func moveBiasesOffZero(m *Model, rng *rand.Rand) {
+	for _, p := range m.Params.List {
+		if p.Sign == 0 && p.Rows == 1 {
+			for j := range p.Data {
+				p.Data[j] += 0.2 * rng.NormFloat64()
+			}
+		}
+	}
+}

@@ -68,13 +68,7 @@ func TestGradientsTeacher(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewSource(4))
-			for _, p := range m.Params.List {
-				if p.Sign == 0 && p.Rows == 1 {
-					for j := range p.Data {
-						p.Data[j] += 0.2 * rng.NormFloat64()
-					}
-				}
-			}
+			moveBiasesOffZero(m, rng)
 			for _, p := range m.Params.List {
 				if p.Name == "gauss.0.weight" && tc.prior && p.Rows != enc {
 					t.Fatalf("gauss.0.weight is %d×%d, want %d rows (the teacher's width)", p.Rows, p.Cols, enc)

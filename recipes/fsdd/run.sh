@@ -197,7 +197,8 @@ if [ "$stage" -le 7 ] && [ "$stop_stage" -ge 0 ]; then
     --models "$models" --seed $seed --preset $preset --context $context \
     --bidirectional $bidirectional --epochs $epochs --minibatch-utts 16 --learning-rate 0.001 --newbob false --parallel-models $parallel_models \
     --train-opts "$model_opts --target-delay=$target_delay" ${aug_opts[@]+"${aug_opts[@]}"} \
-    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --word-ins-penalty 0.0 \
+    --beam 13 --lattice-beam 6 --acwt 0.1 --min-lmwt 10 --max-lmwt 10 --gmm-min-lmwt 10 --gmm-max-lmwt 10 \
+    --word-ins-penalty 0.0 \
     ${seeds:+--seeds "$seeds"} $pipeline_opts) 2>&1 | sed 's/^/   /'
 fi
 

@@ -98,6 +98,13 @@ func TestFromScratchKaldiMini(t *testing.T) {
 			t.Errorf("no exp/%s/decode_test/best_wer (found %v)", m, found)
 		}
 	}
+	// Each system over its own LM weights, as Kaldi scores them: the GMMs
+	// over local/score.sh's 7-17, the networks over nnet1's 4-15.
+	for m, want := range map[string][2]int{"strode_mono_gmm": {7, 17}, "strode_tri1": {7, 17}, "strode_tri3": {7, 17}, "sru": {4, 15}} {
+		if lo, hi := lmwtRange(t, filepath.Join(dir, "exp", m, "decode_test")); lo != want[0] || hi != want[1] {
+			t.Errorf("exp/%s/decode_test scored over LM weights %d-%d, want %d-%d", m, lo, hi, want[0], want[1])
+		}
+	}
 	// --rescore-lm 4: the 3-gram lattices rescored with a 4-gram, scored and
 	// in the results table beside the first pass.
 	rows := map[string]bool{}
@@ -222,4 +229,23 @@ func TestMfccTakesFbankSampleRate(t *testing.T) {
 	if !strings.Contains(string(out), "exp/strode_mono_gmm") {
 		t.Errorf("no monophone GMM trained on the MFCC:\n%s", out)
 	}
+}
+
+// lmwtRange is the smallest and largest LM weight of dir's wer_LMWT_WIP files.
+func lmwtRange(t *testing.T, dir string) (lo, hi int) {
+	t.Helper()
+	found, err := filepath.Glob(filepath.Join(dir, "wer_*_*"))
+	must(t, err)
+	lo, hi = -1, -1
+	for _, f := range found {
+		w, err := strconv.Atoi(strings.Split(filepath.Base(f), "_")[1])
+		if err != nil {
+			t.Fatalf("%s: not wer_LMWT_WIP", f)
+		}
+		if lo < 0 || w < lo {
+			lo = w
+		}
+		hi = max(hi, w)
+	}
+	return lo, hi
 }

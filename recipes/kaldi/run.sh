@@ -148,7 +148,9 @@
 #     beside decode_SET, and in the results table
 #   --rescore-old-lang DIR [LANG_test when it has G.fst, else LANG]: the lang dir of the graph's G.fst
 #   --beam F [13] --lattice-beam F [8] --acwt F [0.1] --max-active N [7000]
-#   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]
+#   --min-lmwt N [4] --max-lmwt N [15] --word-ins-penalty "..." [0.0 0.5 1.0]: the networks' LM weights
+#     (steps/nnet/decode.sh's scoring range) and penalties; --gmm-min-lmwt N [7] --gmm-max-lmwt N [17]:
+#     the GMMs' (local/score.sh's defaults, which Kaldi's GMM decodes use)
 #   --strode PATH (default: $STRODE, else the repository's bin/strode, built when stale:
 #     recipes/local/strode_bin.sh)   --config FILE: options as shell assignments (nj=8)
 set -euo pipefail
@@ -247,6 +249,8 @@ acwt=0.1
 max_active=7000
 min_lmwt=4
 max_lmwt=15
+gmm_min_lmwt=7
+gmm_max_lmwt=17
 word_ins_penalty="0.0 0.5 1.0"
 strode=
 
@@ -494,7 +498,7 @@ if run_stage 6; then
 fi
 
 if run_stage 7; then
-  log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, penalties $word_ins_penalty) and results"
+  log_stage 7 "score (LM weights $min_lmwt-$max_lmwt, the GMMs' $gmm_min_lmwt-$gmm_max_lmwt; penalties $word_ins_penalty) and results"
   : > $exp/strode_compare.runs
   gmm_dirs=
   if $from_scratch; then

@@ -471,8 +471,9 @@ make_mfcc() {
 
 # decode_gmm SRC (stage 6, --dict --flat-start gmm): the flat start's GMM decoded with $mono/graph
 # as steps/decode.sh decodes it (MFCC + deltas, acoustic scale 0.083333), into
-# exp/strode_mono_gmm/decode_NAME, scored as the networks are: the baseline a Kaldi user
-# knows (exp/mono/decode_*), and a check of the lang, LM and graph apart from the networks.
+# exp/strode_mono_gmm/decode_NAME, scored over the GMMs' LM weights (--gmm-min-lmwt..
+# --gmm-max-lmwt) as Kaldi scores a GMM decode: the baseline a Kaldi user knows
+# (exp/mono/decode_*), and a check of the lang, LM and graph apart from the networks.
 decode_gmm() {
   local src=$1 g=${mono}_gmm name dir j graph=$mono/graph t0 t1
   name=$(basename $src); dir=$g/decode_$name; j=$(jobs_of $(fbank_of $src))
@@ -487,8 +488,8 @@ decode_gmm() {
   t1=$(date +%s.%N)
   $strode feat-to-len scp:$(fbank_of $src)/feats.scp ark,t:- 2>/dev/null |
     awk -v t0=$t0 -v t1=$t1 -v j=$j '{n += $2} END {printf "%.3f %.2f %d\n", t1 - t0, n / 100, j}' > $dir/decode_time
-  $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
-    --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
+  $cmd $dir/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $gmm_min_lmwt \
+    --max-lmwt $gmm_max_lmwt --word-ins-penalty "$word_ins_penalty" $src $graph $dir
   echo "   GMM $name: $(cat $dir/best_wer)"
   mark_done $dir
 }
@@ -887,16 +888,17 @@ decode_rung() {
   mark_done $dir
 }
 
-# score_rung RUNG SRC (stage 7, --dict): recipes/local/score.sh of RUNGDIR/decode_SET, the sweep
-# of the networks' scoring.
+# score_rung RUNG SRC (stage 7, --dict): recipes/local/score.sh of RUNGDIR/decode_SET over the
+# GMMs' LM weights (--gmm-min-lmwt..--gmm-max-lmwt: Kaldi scores GMM decodes over local/score.sh's
+# 7-17, nnet1's over 4-15; the GMMs' best weight is usually above 15) and the networks' penalties.
 # tri3's speaker-independent first pass (decode_SET.si) is scored too, as Kaldi's RESULTS list
 # decode_SET.si beside decode_SET.
 score_rung() {
   local r=$1 src=$2 dir d
   dir=$(rung_dir $r)/decode_$(basename $src)
   for d in $dir $([ $r != tri3 ] || echo $dir.si); do
-    $cmd $d/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $min_lmwt \
-      --max-lmwt $max_lmwt --word-ins-penalty "$word_ins_penalty" $src $(rung_dir $r)/graph $d
+    $cmd $d/scoring/log/score.log $root/recipes/local/score.sh --strode $strode --min-lmwt $gmm_min_lmwt \
+      --max-lmwt $gmm_max_lmwt --word-ins-penalty "$word_ins_penalty" $src $(rung_dir $r)/graph $d
     echo "   $r$([ $d = $dir ] || echo .si): $(cat $d/best_wer)"
   done
 }

@@ -20,16 +20,17 @@ import (
 // TrainSetup is everything `strode train` needs: the tables, the held-out
 // set, the data options and the model and training options.
 type TrainSetup struct {
-	Feats, Targets           string                 // training tables
-	ValidFeats, ValidTargets string                 // held-out tables ("" : split off ValidFraction of the speakers)
-	ValidFraction            float64                // --cv-fraction: fraction of speakers held out
-	SpeakerMap               string                 // --spk-map: utt2spk rspecifier for the split (default: the key up to the first '_' or '-')
-	NumPdfs                  int                    // --num-pdfs: output size (0: from --transition-model, else the largest pdf-id + 1)
-	FeatureDescription       string                 // --feature-description: the command that made the features, stored in the model
-	Curves                   string                 // --curves-png: training curves written here ("" none)
-	InitModel                string                 // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
-	InitEncoder              string                 // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
-	Teacher                  trainer.TeacherOptions // --prior-teacher, --distill-teacher, --distill-weight (registered by the command)
+	Feats, Targets           string                  // training tables
+	ValidFeats, ValidTargets string                  // held-out tables ("" : split off ValidFraction of the speakers)
+	ValidFraction            float64                 // --cv-fraction: fraction of speakers held out
+	SpeakerMap               string                  // --spk-map: utt2spk rspecifier for the split (default: the key up to the first '_' or '-')
+	NumPdfs                  int                     // --num-pdfs: output size (0: from --transition-model, else the largest pdf-id + 1)
+	FeatureDescription       string                  // --feature-description: the command that made the features, stored in the model
+	Curves                   string                  // --curves-png: training curves written here ("" none)
+	InitModel                string                  // --init-model: start from this model's parameters and options (fine-tuning, e.g. adaptation)
+	InitEncoder              string                  // --init-encoder: start the encoder and its affine output from this model's (a warm start for the STRODE head)
+	Teacher                  trainer.TeacherOptions  // --prior-teacher, --distill-teacher, --distill-weight (registered by the command)
+	Sequence                 trainer.SequenceOptions // --den-lats and MMI's options (registered by the command)
 	Data                     Options
 	Model                    am.Options
 	Train                    trainer.TrainOptions
@@ -113,6 +114,9 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	}
 	if err := s.Teacher.Validate(); err != nil {
 		return nil, err
+	}
+	if s.Sequence.DenLats != "" && s.InitModel == "" {
+		return nil, errors.New("--den-lats (MMI) fine-tunes a cross-entropy model: give it with --init-model, as steps/nnet/train_mmi.sh starts from the DNN")
 	}
 	if s.Teacher.Prior != "" && s.Model.Kind != am.KindSTRODE && s.InitModel == "" {
 		return nil, fmt.Errorf("--prior-teacher is for --model=strode (the STRODE head's prior), this one is %q: for %s use --distill-teacher", s.Model.Kind, s.Model.Kind)
@@ -226,6 +230,9 @@ func Train(s TrainSetup, out string, log func(string, ...any), progress io.Write
 	}
 	defer tr.Close()
 	tr.Log, tr.Progress, tr.Teachers = log, progress, teachers
+	if tr.Sequence, err = loadSequence(s); err != nil {
+		return nil, err
+	}
 	if err := tr.Train(utts, valid); err != nil {
 		return nil, err
 	}
@@ -271,4 +278,19 @@ func withContext(utts []*am.Utterance, p am.Pipeline) {
 	for _, u := range utts {
 		u.Context = [2]int{p.SpliceLeft, p.SpliceRight}
 	}
+}
+
+// loadSequence reads MMI's lattices and priors (nil without --den-lats).
+func loadSequence(s TrainSetup) (*trainer.Sequence, error) {
+	if s.Sequence.DenLats == "" {
+		return nil, nil
+	}
+	if s.Data.TransModel == "" {
+		return nil, errors.New("--den-lats needs --transition-model (the lattices' transition-ids to pdfs)")
+	}
+	tm, err := hmm.ReadTransitionModel(s.Data.TransModel)
+	if err != nil {
+		return nil, err
+	}
+	return trainer.LoadSequence(s.Sequence, tm)
 }

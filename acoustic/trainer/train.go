@@ -221,6 +221,10 @@ type Trainer struct {
 	// Teachers, when not nil, are the frozen models whose outputs the
 	// model trains on (teacher.go): Train runs them over the data once.
 	Teachers *Teachers
+	// Sequence, when not nil, makes training MMI's (sequence.go): every
+	// minibatch's targets come from its denominator lattices and the
+	// model's current outputs.
+	Sequence *Sequence
 
 	warnings []string // ResolveLearningRate's, logged when training starts
 
@@ -262,6 +266,11 @@ func (t *Trainer) graph(b []*am.Utterance, mode am.Mode) (*am.Batch, error) {
 		var tt am.TrainTerms // the held-out statistics stay plain cross-entropy
 		if mode == am.Train {
 			tt = am.TrainTerms{Smoothing: t.Opts.LabelSmoothing, Distill: t.Teachers.distillWeight()}
+			if t.Sequence != nil {
+				// MMI's rows q sum to zero, so the distillation term's gradient
+				// with weight 1 is −q alone: the MMI objective's (mmi.go).
+				tt = am.TrainTerms{Distill: 1}
+			}
 		}
 		return t.File.Model.BuildWith(k.T, k.B, mode, tt)
 	})
@@ -352,6 +361,16 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 			t.Log("prior teacher on the held-out set: %v", r)
 		}
 	}
+	if t.Sequence != nil {
+		if t.Teachers != nil || t.Opts.LabelSmoothing != 0 {
+			return fmt.Errorf("trainer: MMI (--den-lats) takes no teacher and no label smoothing: its targets are the lattices'")
+		}
+		if err := t.Sequence.Check(t.File.Model, train); err != nil {
+			return err
+		}
+		t.Log("MMI sequence training: %d denominator lattices, acoustic scale %g, LM scale %g, drop frames %v; the cross-entropy logged is MMI's surrogate (its gradient, not its value, is MMI's), the held-out CE plain",
+			t.Sequence.Len(), t.Sequence.Opts.AcousticScale, t.Sequence.Opts.LMScale, t.Sequence.Opts.DropFrames)
+	}
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
 			if err := t.loadCheckpoint(); err != nil {
@@ -381,6 +400,11 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	for _, u := range train {
 		totalFrames += u.Rows
 	}
+	var fw *am.Forwarder // MMI's forward pass of the current parameters
+	if t.Sequence != nil {
+		fw = am.NewForwarder(t.File.Model)
+		defer fw.Close()
+	}
 	firstEpoch, runSecs := t.st.Epoch+1, 0.0 // for the run's ETA (a resumed run times its own epochs)
 	for !t.st.Done && t.st.Epoch < t.Opts.MaxEpochs {
 		epoch := t.st.Epoch + 1
@@ -398,8 +422,18 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 				return err
 			}
 			b = t.Opts.Mask.Masked(b, t.File.Pipeline.RawDim, rng)
+			if fw != nil {
+				if err := t.Sequence.Annotate(fw, b); err != nil {
+					return err
+				}
+			}
 			if err := g.Load(b, rng); err != nil {
 				return err
+			}
+			if fw != nil {
+				for _, u := range b {
+					u.Soft = nil // T×P floats each: only this minibatch's are held
+				}
 			}
 			if err := g.Run(); err != nil {
 				return err
@@ -414,6 +448,10 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 			rep.Add(int64(ts.Frames - before))
 		}
 		rep.Finish()
+		if t.Sequence != nil {
+			t.Log("epoch %d: %v", epoch, t.Sequence.Stats)
+			t.Sequence.Stats = MMIStats{}
+		}
 		secs := time.Since(start).Seconds()
 		vs, err := t.Evaluate(valid)
 		if err != nil {

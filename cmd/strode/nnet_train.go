@@ -51,6 +51,8 @@ func init() {
 			s.Model.Register(fs)
 			s.Train.Register(fs)
 			s.Teacher.Register(fs)
+			s.Sequence = trainer.DefaultSequenceOptions()
+			s.Sequence.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				mo, err := presetWithOverrides(fs, preset)
 				if err != nil {

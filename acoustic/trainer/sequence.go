@@ -1,0 +1,178 @@
+package trainer
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+
+	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/decoder/hmm"
+	"github.com/strode-asr/strode/decoder/lattice"
+	"github.com/strode-asr/strode/decoder/priors"
+	"github.com/strode-asr/strode/kaldiio"
+)
+
+// SequenceOptions are nnet1's nnet-train-mmi-sequential options, Kaldi's
+// names and defaults (steps/nnet/train_mmi.sh). DenLats empty: frame
+// cross-entropy, no sequence training.
+type SequenceOptions struct {
+	DenLats       string  // --den-lats: rspecifier of the denominator lattices (steps/nnet/make_denlats.sh's)
+	AcousticScale float64 // --acoustic-scale κ [0.1]
+	LMScale       float64 // --lm-scale [1.0]
+	DropFrames    bool    // --drop-frames [true]
+	Prior         priors.Options
+}
+
+// DefaultSequenceOptions are nnet1's defaults.
+func DefaultSequenceOptions() SequenceOptions {
+	return SequenceOptions{AcousticScale: 0.1, LMScale: 1, DropFrames: true, Prior: priors.DefaultOptions()}
+}
+
+// Register adds the options to fs.
+func (o *SequenceOptions) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.DenLats, "den-lats", o.DenLats, "MMI sequence training (nnet1's nnet-train-mmi-sequential): rspecifier of the denominator lattices (state-level, e.g. from strode latgen-faster-mapped with a unigram graph, as steps/nnet/make_denlats.sh); the numerator is the targets' alignment. Needs --init-model (a cross-entropy model), --transition-model and --class-frame-counts")
+	fs.Float64Var(&o.AcousticScale, "acoustic-scale", o.AcousticScale, "MMI: scaling factor of the acoustic log-likelihoods in the denominator lattice")
+	fs.Float64Var(&o.LMScale, "lm-scale", o.LMScale, "MMI: scaling factor of the lattices' graph scores")
+	fs.BoolVar(&o.DropFrames, "drop-frames", o.DropFrames, "MMI: drop frames whose numerator pdf is not in the denominator lattice")
+	o.Prior.Register(fs)
+}
+
+// Sequence holds what MMI training reads besides the utterances: the
+// denominator lattices by key, the transition model and the log priors.
+type Sequence struct {
+	Opts  SequenceOptions
+	lats  map[string]*lattice.CompactLattice
+	tm    *hmm.TransitionModel
+	prior *priors.Prior
+	Stats MMIStats // since the last ResetStats
+}
+
+// ErrNoDenLat is wrapped by the error for a training utterance without a
+// denominator lattice.
+var ErrNoDenLat = errors.New("no denominator lattice")
+
+// LoadSequence reads the denominator lattices (all of them, compact) and
+// the priors; nil without --den-lats.
+func LoadSequence(o SequenceOptions, tm *hmm.TransitionModel) (*Sequence, error) {
+	if o.DenLats == "" {
+		return nil, nil
+	}
+	if tm == nil {
+		return nil, fmt.Errorf("--den-lats needs --transition-model (the lattices' transition-ids to pdfs)")
+	}
+	if o.Prior.ClassFrameCounts == "" {
+		return nil, fmt.Errorf("--den-lats needs --class-frame-counts (the loglikes are log-posteriors minus log priors)")
+	}
+	if o.AcousticScale <= 0 {
+		return nil, fmt.Errorf("--acoustic-scale=%g: must be > 0", o.AcousticScale)
+	}
+	p, err := priors.Load(o.Prior)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.LogPriors) != tm.NumPdfs() {
+		return nil, fmt.Errorf("%s: %d counts, the transition model has %d pdfs", o.Prior.ClassFrameCounts, len(p.LogPriors), tm.NumPdfs())
+	}
+	r, err := kaldiio.OpenSequentialReader(o.DenLats, lattice.CompactLatticeCodec)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	s := &Sequence{Opts: o, lats: map[string]*lattice.CompactLattice{}, tm: tm, prior: p}
+	for r.Next() {
+		c := r.Value()
+		s.lats[r.Key()] = &c
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Len is the number of denominator lattices.
+func (s *Sequence) Len() int { return len(s.lats) }
+
+// Check refuses a model MMI cannot train, and training utterances without
+// a lattice.
+func (s *Sequence) Check(m *am.Model, utts []*am.Utterance) error {
+	if s == nil {
+		return nil
+	}
+	if m.Opts.TargetDelay != 0 {
+		return fmt.Errorf("--den-lats: a model with --target-delay=%d (MMI needs frame t's output on frame t)", m.Opts.TargetDelay)
+	}
+	if m.Opts.NumPdfs != s.tm.NumPdfs() {
+		return fmt.Errorf("--den-lats: the model has %d outputs, the transition model %d pdfs", m.Opts.NumPdfs, s.tm.NumPdfs())
+	}
+	missing := 0
+	first := ""
+	for _, u := range utts {
+		if _, ok := s.lats[u.Key]; !ok {
+			if missing == 0 {
+				first = u.Key
+			}
+			missing++
+		}
+	}
+	if missing > 0 {
+		return fmt.Errorf("%s: %w for %d of %d training utterances (the first: %s)", s.Opts.DenLats, ErrNoDenLat, missing, len(utts), first)
+	}
+	return nil
+}
+
+// Annotate sets each utterance's Soft to MMI's target rows (MMI's q: the
+// alignment's one-hot minus the denominator posteriors) from fw's current
+// model, which is the model being trained, so every minibatch's gradient is
+// the objective's at the parameters it updates (nnet1 runs the network
+// forward once per utterance for the lattice and once more for training;
+// here the second pass is the training graph's, with its dropout).
+func (s *Sequence) Annotate(fw *am.Forwarder, utts []*am.Utterance) error {
+	P := s.tm.NumPdfs()
+	for _, u := range utts {
+		c, ok := s.lats[u.Key]
+		if !ok {
+			return fmt.Errorf("%s: %w for %s", s.Opts.DenLats, ErrNoDenLat, u.Key)
+		}
+		logits, err := fw.Logits(u)
+		if err != nil {
+			return fmt.Errorf("trainer: MMI forward of %s: %w", u.Key, err)
+		}
+		if len(logits) != u.Rows*P {
+			return fmt.Errorf("trainer: MMI: %s: %d outputs for %d frames of %d pdfs", u.Key, len(logits), u.Rows, P)
+		}
+		ll, err := loglikes(logits, P, s.prior)
+		if err != nil {
+			return err
+		}
+		q, st, err := MMI(c.ToLattice(), ll, u.Targets, s.tm, s.Opts.AcousticScale, s.Opts.LMScale, s.Opts.DropFrames)
+		if err != nil {
+			return fmt.Errorf("%s: lattice %s: %w", s.Opts.DenLats, u.Key, err)
+		}
+		u.Soft = q
+		s.Stats.Add(st)
+	}
+	return nil
+}
+
+// loglikes are nnet-forward's pseudo log-likelihoods of pre-softmax rows
+// (P a row): log-softmax minus the scaled log priors.
+func loglikes(logits []float64, P int, prior *priors.Prior) ([]float32, error) {
+	ll := make([]float32, len(logits))
+	for r := 0; r+P <= len(logits); r += P {
+		row := logits[r : r+P]
+		m := math.Inf(-1)
+		for _, v := range row {
+			m = math.Max(m, v)
+		}
+		sum := 0.0
+		for _, v := range row {
+			sum += math.Exp(v - m)
+		}
+		lse := m + math.Log(sum)
+		for j, v := range row {
+			ll[r+j] = float32(v - lse)
+		}
+	}
+	return ll, prior.SubtractRows(ll, P)
+}

@@ -11,7 +11,13 @@
 // strode train's --prior-teacher, --distill-teacher) are frozen models run
 // once over the data, whose rows — encoder outputs for a STRODE prior,
 // posteriors as distillation's soft targets — the student trains on; they
-// are read, never stepped, and the student decodes without them. PlotHistory draws the
+// are read, never stepped, and the student decodes without them. Sequence
+// (sequence.go, mmi.go: strode train --den-lats) makes training nnet1's MMI
+// sequence training of a cross-entropy model: each minibatch's utterances
+// are run forward with the current parameters, their denominator lattices
+// rescored with those log-likelihoods, and the rows onehot(alignment) −
+// denominator posteriors become the targets of the distillation term with
+// weight 1, whose gradient is then exactly the MMI objective's. PlotHistory draws the
 // training curves and ReadSummary reads a model file's history for reports.
 //
 // It depends only on am's model API, never on a model kind: a model is

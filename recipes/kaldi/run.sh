@@ -39,7 +39,8 @@
 #     to a tree built on them (exp/strode_tri_ali, graph exp/strode_tri/graph)
 #   4 train --models (sru strode), held-out set: --cv-spk-percent of the training speakers
 #   5 --realign-iters rounds: align the training data with the --realign-model network, then
-#     retrain every model on the new alignments (exp/MODEL_realignN)
+#     retrain every model on the new alignments (exp/MODEL_realignN); or --mmi-epochs: MMI
+#     sequence training of every model (exp/MODEL_mmi), decoded and scored beside it
 #   6 decode every --dev/--test set: forward | latgen-faster-mapped in --nj jobs through
 #     --cmd, lattices in exp/MODEL/decode_SET/lat.JOB.gz as steps/decode.sh writes them; from
 #     scratch with the GMM flat start, the GMM too with the monophone graph (MFCC + deltas, scored:
@@ -137,6 +138,12 @@
 #   --sru-opts, --strode-opts, --odernn-opts, --dnn-opts "...": strode train options for that
 #     model only, after all others [dnn: nnet1's +-5 splicing and 2-utterance minibatches]
 #   --realign-iters N [0] --realign-model M [first of --models]
+#   --mmi-epochs N [0: none]: stage 5 trains every run on for N epochs of MMI, nnet1's sequence
+#     training (steps/nnet/make_denlats.sh: denominator lattices of the training utterances on a
+#     unigram graph of their text, exp/strode_dengraph, into exp/RUN_denlats; train_mmi.sh: strode
+#     train --den-lats from exp/RUN into exp/MODEL_mmi[_seedN], acoustic scale 0.1, frame
+#     dropping), with --mmi-learning-rate F [0.00002, Adam's] and --mmi-opts "..." (more strode
+#     train options, last); stages 6 and 7 decode and score them beside the cross-entropy models
 #   --num-jobs-final N [1]: N > 1 trains data-parallel as nnet3 does (strode get-egs into
 #     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
 #     --cmd, their models averaged), with --num-jobs-initial [1], --epochs as passes over the
@@ -238,6 +245,9 @@ teacher_opts=
 distill_weight=0
 realign_iters=0
 realign_model=
+mmi_epochs=0
+mmi_learning_rate=0.00002
+mmi_opts=
 num_jobs_initial=1
 num_jobs_final=1
 num_archives=
@@ -284,6 +294,7 @@ case "$nj" in ''|*[!0-9]*|0) echo "$0: --nj must be a positive whole number, not
 . "$root/recipes/kaldi/steps.sh"
 . "$root/recipes/kaldi/steps_sp.sh"  # --speed-perturb
 . "$root/recipes/kaldi/steps_feats.sh"
+. "$root/recipes/kaldi/steps_mmi.sh"     # --mmi-epochs
 # From scratch (--dict): the lang, graph and alignments are this recipe's own (stages 0 and 3),
 # unless --graph names a graph you have.
 from_scratch=false; mono=$exp/strode_mono; own_graph=false
@@ -350,6 +361,7 @@ elif [ "$distill_weight" != 0 ]; then
   echo "$0: --distill-weight $distill_weight needs --teacher DIR (the model whose posteriors are the soft targets)" >&2; exit 1
 fi
 check_nnet_feats
+check_mmi
 [ -n "$decode_mdl" ] || decode_mdl=$(dirname "$graph")/final.mdl
 # --rescore-lm: the first pass's G.fst is LANG_test's (from scratch, or a Kaldi lang_test beside LANG).
 if [ -n "$rescore_lm" ]; then
@@ -476,15 +488,23 @@ if [ "$realign_iters" != 0 ] && run_stage 5; then
   done
 fi
 
+if [ "$mmi_epochs" != 0 ] && run_stage 5; then
+  log_stage 5 "MMI sequence training of $models: $mmi_epochs epochs from the cross-entropy models (denominator lattices on a unigram graph)"
+  make_dengraph
+  for r in "${runs[@]}"; do train_mmi $r; done
+fi
+# The runs decoded and scored: the cross-entropy ones, and with --mmi-epochs their MMI models.
+mapfile -t decoded < <(mmi_runs)
+
 if run_stage 6; then
   log_stage 6 "decode $(echo $sets) with $graph"
   for src in $sets; do make_set_fmllr_feats $src; done
-  for r in "${runs[@]}"; do
+  for r in "${decoded[@]}"; do
     for src in $sets; do decode_set $r $src; ! $causal || ! streams $r $src || decode_online $r $src; done
   done
   if [ -n "$rescore_lm" ]; then
     make_rescore_lang
-    for r in "${runs[@]}"; do for src in $sets; do rescore_set $r $src; done; done
+    for r in "${decoded[@]}"; do for src in $sets; do rescore_set $r $src; done; done
   fi
   # The flat start's GMM on the monophone graph, as a Kaldi user's exp/mono would be decoded, and
   # every rung of the ladder with its own graph.
@@ -508,7 +528,7 @@ if run_stage 7; then
       gmm_dirs="$gmm_dirs $(rung_dir $r)"
     done
   fi
-  for r in "${runs[@]}"; do
+  for r in "${decoded[@]}"; do
     for src in $sets; do
       score_set $r $src; ! $causal || ! streams $r || score_set $r $src _online; [ -z "$rescore_lm" ] || score_set $r $src _rescore
     done
@@ -526,7 +546,7 @@ if run_stage 7; then
   fi
   $strode results-table --print-args=false --targets="$targets" $lm_opt \
     --md=$exp/strode_results.md --json=$exp/strode_results.json $gmm_dirs \
-    $(for r in "${runs[@]}"; do final_dir $(run_name $r); done)
+    $(for r in "${decoded[@]}"; do final_dir $(run_name $r); done)
   echo "   (also in $exp/strode_results.md and $exp/strode_results.json)"
   if [ -n "$seeds" ]; then
     echo "   paired comparison over seeds $seeds (strode compare; $exp/strode_compare.md)"

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
-
 	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/acoustic/nn"
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/priors"
@@ -159,19 +158,11 @@ func (s *Sequence) Annotate(fw *am.Forwarder, utts []*am.Utterance) error {
 // (P a row): log-softmax minus the scaled log priors.
 func loglikes(logits []float64, P int, prior *priors.Prior) ([]float32, error) {
 	ll := make([]float32, len(logits))
+	row := make([]float64, P)
 	for r := 0; r+P <= len(logits); r += P {
-		row := logits[r : r+P]
-		m := math.Inf(-1)
-		for _, v := range row {
-			m = math.Max(m, v)
-		}
-		sum := 0.0
-		for _, v := range row {
-			sum += math.Exp(v - m)
-		}
-		lse := m + math.Log(sum)
+		nn.LogSoftmax(row, logits[r:r+P])
 		for j, v := range row {
-			ll[r+j] = float32(v - lse)
+			ll[r+j] = float32(v)
 		}
 	}
 	return ll, prior.SubtractRows(ll, P)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,11 +28,13 @@ func TestMMIKaldiMini(t *testing.T) {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "exp", "sru_mmi", "log", "train.log"))
 	must(t, err)
-	var objf []string
+	var objf []float64
 	for _, m := range regexp.MustCompile(`epoch \d+: MMI objective (\S+) per frame`).FindAllStringSubmatch(string(b), -1) {
-		objf = append(objf, m[1])
+		v, err := strconv.ParseFloat(m[1], 64)
+		must(t, err)
+		objf = append(objf, v)
 	}
-	if len(objf) != 2 || objf[1] <= objf[0] { // same width, so text order is numeric order for positive values
+	if len(objf) != 2 || objf[1] <= objf[0] {
 		t.Errorf("MMI objective per epoch %v: want two, rising", objf)
 	}
 	rows := map[string]bool{}

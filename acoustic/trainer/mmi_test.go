@@ -33,7 +33,7 @@ func kaldiMiniLattice(t *testing.T) (*lattice.CompactLattice, *hmm.TransitionMod
 }
 
 // mmiObjective is F at logits L (through loglikes and MMI), and MMI's q.
-func mmiObjective(t *testing.T, c *lattice.CompactLattice, tm *hmm.TransitionModel, prior *priors.Prior, logits []float64, num []int32, acwt float64, drop bool) (float64, []float32, MMIStats) {
+func mmiObjective(t *testing.T, c *lattice.CompactLattice, tm *hmm.TransitionModel, prior *priors.Prior, logits []float64, num []int32, acwt float64, drop bool) (float64, []float32, SequenceStats) {
 	t.Helper()
 	ll, err := loglikes(logits, tm.NumPdfs(), prior)
 	if err != nil {

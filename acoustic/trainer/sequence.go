@@ -9,42 +9,51 @@ import (
 	"github.com/strode-asr/strode/decoder/hmm"
 	"github.com/strode-asr/strode/decoder/lattice"
 	"github.com/strode-asr/strode/decoder/priors"
+	"github.com/strode-asr/strode/decoder/transform"
 	"github.com/strode-asr/strode/kaldiio"
 )
 
-// SequenceOptions are nnet1's nnet-train-mmi-sequential options, Kaldi's
-// names and defaults (steps/nnet/train_mmi.sh). DenLats empty: frame
-// cross-entropy, no sequence training.
+// SequenceOptions are the options of nnet1's nnet-train-mmi-sequential and
+// nnet-train-mpe-sequential, Kaldi's names and defaults (steps/nnet/
+// train_mmi.sh, train_mpe.sh). DenLats empty: frame cross-entropy, no
+// sequence training.
 type SequenceOptions struct {
-	DenLats       string  // --den-lats: rspecifier of the denominator lattices (steps/nnet/make_denlats.sh's)
-	AcousticScale float64 // --acoustic-scale κ [0.1]
-	LMScale       float64 // --lm-scale [1.0]
-	DropFrames    bool    // --drop-frames [true]
-	Prior         priors.Options
+	DenLats         string  // --den-lats: rspecifier of the denominator lattices (steps/nnet/make_denlats.sh's)
+	Criterion       string  // --criterion: CriterionMMI [default] or CriterionSMBR
+	AcousticScale   float64 // --acoustic-scale κ [0.1]
+	LMScale         float64 // --lm-scale [1.0]
+	DropFrames      bool    // --drop-frames [true], MMI's
+	SilencePhones   string  // --silence-phones: colon-separated phone-ids, sMBR's [none]
+	OneSilenceClass bool    // --one-silence-class [false; train_mpe.sh passes true], sMBR's
+	Prior           priors.Options
 }
 
 // DefaultSequenceOptions are nnet1's defaults.
 func DefaultSequenceOptions() SequenceOptions {
-	return SequenceOptions{AcousticScale: 0.1, LMScale: 1, DropFrames: true, Prior: priors.DefaultOptions()}
+	return SequenceOptions{Criterion: CriterionMMI, AcousticScale: 0.1, LMScale: 1, DropFrames: true, Prior: priors.DefaultOptions()}
 }
 
 // Register adds the options to fs.
 func (o *SequenceOptions) Register(fs *flag.FlagSet) {
-	fs.StringVar(&o.DenLats, "den-lats", o.DenLats, "MMI sequence training (nnet1's nnet-train-mmi-sequential): rspecifier of the denominator lattices (state-level, e.g. from strode latgen-faster-mapped with a unigram graph, as steps/nnet/make_denlats.sh); the numerator is the targets' alignment. Needs --init-model (a cross-entropy model), --transition-model and --class-frame-counts")
-	fs.Float64Var(&o.AcousticScale, "acoustic-scale", o.AcousticScale, "MMI: scaling factor of the acoustic log-likelihoods in the denominator lattice")
-	fs.Float64Var(&o.LMScale, "lm-scale", o.LMScale, "MMI: scaling factor of the lattices' graph scores")
+	fs.StringVar(&o.DenLats, "den-lats", o.DenLats, "sequence training (nnet1's nnet-train-mmi-sequential, nnet-train-mpe-sequential): rspecifier of the denominator lattices (state-level, e.g. from strode latgen-faster-mapped with a unigram graph, as steps/nnet/make_denlats.sh); the numerator (MMI) or reference (sMBR) is the targets' alignment. Needs --init-model (a cross-entropy model), --transition-model and --class-frame-counts")
+	fs.StringVar(&o.Criterion, "criterion", o.Criterion, "sequence criterion with --den-lats: mmi (nnet-train-mmi-sequential) or smbr (nnet-train-mpe-sequential --do-smbr=true: the expected frame accuracy of the lattice's paths, state level)")
+	fs.Float64Var(&o.AcousticScale, "acoustic-scale", o.AcousticScale, "sequence training: scaling factor of the acoustic log-likelihoods in the denominator lattice")
+	fs.Float64Var(&o.LMScale, "lm-scale", o.LMScale, "sequence training: scaling factor of the lattices' graph scores")
 	fs.BoolVar(&o.DropFrames, "drop-frames", o.DropFrames, "MMI: drop frames whose numerator pdf is not in the denominator lattice")
+	fs.StringVar(&o.SilencePhones, "silence-phones", o.SilencePhones, "sMBR: colon-separated list of the silence phones' integer ids (their frames count as wrong, or as one class with --one-silence-class), e.g. 1:2:3")
+	fs.BoolVar(&o.OneSilenceClass, "one-silence-class", o.OneSilenceClass, "sMBR: all the silence phones are one class: a silence arc on a silence frame of the alignment is right")
 	o.Prior.Register(fs)
 }
 
-// Sequence holds what MMI training reads besides the utterances: the
+// Sequence holds what sequence training reads besides the utterances: the
 // denominator lattices by key, the transition model and the log priors.
 type Sequence struct {
 	Opts  SequenceOptions
 	lats  map[string]*lattice.CompactLattice
 	tm    *hmm.TransitionModel
 	prior *priors.Prior
-	Stats MMIStats // since the last ResetStats
+	smbr  *SmbrAccuracy // --criterion=smbr
+	Stats SequenceStats // since the trainer last cleared it
 }
 
 // ErrNoDenLat is wrapped by the error for a training utterance without a
@@ -66,6 +75,20 @@ func LoadSequence(o SequenceOptions, tm *hmm.TransitionModel) (*Sequence, error)
 	if o.AcousticScale <= 0 {
 		return nil, fmt.Errorf("--acoustic-scale=%g: must be > 0", o.AcousticScale)
 	}
+	var smbr *SmbrAccuracy
+	switch o.Criterion {
+	case CriterionMMI:
+	case CriterionSMBR:
+		sil, err := transform.ParsePhoneList(o.SilencePhones)
+		if err != nil {
+			return nil, fmt.Errorf("--silence-phones=%q: %v", o.SilencePhones, err)
+		}
+		if smbr, err = NewSmbrAccuracy(tm, sil, o.OneSilenceClass); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("--criterion=%q: must be %s or %s", o.Criterion, CriterionMMI, CriterionSMBR)
+	}
 	p, err := priors.Load(o.Prior)
 	if err != nil {
 		return nil, err
@@ -78,7 +101,7 @@ func LoadSequence(o SequenceOptions, tm *hmm.TransitionModel) (*Sequence, error)
 		return nil, err
 	}
 	defer r.Close()
-	s := &Sequence{Opts: o, lats: map[string]*lattice.CompactLattice{}, tm: tm, prior: p}
+	s := &Sequence{Opts: o, lats: map[string]*lattice.CompactLattice{}, tm: tm, prior: p, smbr: smbr}
 	for r.Next() {
 		c := r.Value()
 		s.lats[r.Key()] = &c
@@ -89,17 +112,25 @@ func LoadSequence(o SequenceOptions, tm *hmm.TransitionModel) (*Sequence, error)
 	return s, nil
 }
 
+// describe is the criterion's options for the log.
+func (s *Sequence) describe() string {
+	if s.smbr != nil {
+		return fmt.Sprintf("silence phones %q, one silence class %v", s.Opts.SilencePhones, s.Opts.OneSilenceClass)
+	}
+	return fmt.Sprintf("drop frames %v", s.Opts.DropFrames)
+}
+
 // Len is the number of denominator lattices.
 func (s *Sequence) Len() int { return len(s.lats) }
 
-// Check refuses a model MMI cannot train, and training utterances without
+// Check refuses a model sequence training cannot train, and training utterances without
 // a lattice.
 func (s *Sequence) Check(m *am.Model, utts []*am.Utterance) error {
 	if s == nil {
 		return nil
 	}
 	if m.Opts.TargetDelay != 0 {
-		return fmt.Errorf("--den-lats: a model with --target-delay=%d (MMI needs frame t's output on frame t)", m.Opts.TargetDelay)
+		return fmt.Errorf("--den-lats: a model with --target-delay=%d (sequence training needs frame t's output on frame t)", m.Opts.TargetDelay)
 	}
 	if m.Opts.NumPdfs != s.tm.NumPdfs() {
 		return fmt.Errorf("--den-lats: the model has %d outputs, the transition model %d pdfs", m.Opts.NumPdfs, s.tm.NumPdfs())
@@ -120,8 +151,9 @@ func (s *Sequence) Check(m *am.Model, utts []*am.Utterance) error {
 	return nil
 }
 
-// Annotate sets each utterance's Soft to MMI's target rows (MMI's q: the
-// alignment's one-hot minus the denominator posteriors) from fw's current
+// Annotate sets each utterance's Soft to the criterion's target rows (MMI's
+// q: the alignment's one-hot minus the denominator posteriors; sMBR's: the
+// accuracy-weighted posteriors, SMBR) from fw's current
 // model, which is the model being trained, so every minibatch's gradient is
 // the objective's at the parameters it updates (nnet1 runs the network
 // forward once per utterance for the lattice and once more for training;
@@ -135,16 +167,22 @@ func (s *Sequence) Annotate(fw *am.Forwarder, utts []*am.Utterance) error {
 		}
 		logits, err := fw.Logits(u)
 		if err != nil {
-			return fmt.Errorf("trainer: MMI forward of %s: %w", u.Key, err)
+			return fmt.Errorf("trainer: sequence training: forward of %s: %w", u.Key, err)
 		}
 		if len(logits) != u.Rows*P {
-			return fmt.Errorf("trainer: MMI: %s: %d outputs for %d frames of %d pdfs", u.Key, len(logits), u.Rows, P)
+			return fmt.Errorf("trainer: sequence training: %s: %d outputs for %d frames of %d pdfs", u.Key, len(logits), u.Rows, P)
 		}
 		ll, err := loglikes(logits, P, s.prior)
 		if err != nil {
 			return err
 		}
-		q, st, err := MMI(c.ToLattice(), ll, u.Targets, s.tm, s.Opts.AcousticScale, s.Opts.LMScale, s.Opts.DropFrames)
+		var q []float32
+		var st SequenceStats
+		if s.smbr != nil {
+			q, st, err = SMBR(c.ToLattice(), ll, u.Targets, s.tm, s.Opts.AcousticScale, s.Opts.LMScale, s.smbr)
+		} else {
+			q, st, err = MMI(c.ToLattice(), ll, u.Targets, s.tm, s.Opts.AcousticScale, s.Opts.LMScale, s.Opts.DropFrames)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: lattice %s: %w", s.Opts.DenLats, u.Key, err)
 		}

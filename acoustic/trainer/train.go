@@ -221,7 +221,7 @@ type Trainer struct {
 	// Teachers, when not nil, are the frozen models whose outputs the
 	// model trains on (teacher.go): Train runs them over the data once.
 	Teachers *Teachers
-	// Sequence, when not nil, makes training MMI's (sequence.go): every
+	// Sequence, when not nil, makes training sequence training, MMI's or sMBR's (sequence.go): every
 	// minibatch's targets come from its denominator lattices and the
 	// model's current outputs.
 	Sequence *Sequence
@@ -267,8 +267,8 @@ func (t *Trainer) graph(b []*am.Utterance, mode am.Mode) (*am.Batch, error) {
 		if mode == am.Train {
 			tt = am.TrainTerms{Smoothing: t.Opts.LabelSmoothing, Distill: t.Teachers.distillWeight()}
 			if t.Sequence != nil {
-				// MMI's rows q sum to zero, so the distillation term's gradient
-				// with weight 1 is −q alone: the MMI objective's (mmi.go).
+				// The criterion's rows q sum to zero, so the distillation term's
+				// gradient with weight 1 is −q alone: the objective's (mmi.go, smbr.go).
 				tt = am.TrainTerms{Distill: 1}
 			}
 		}
@@ -363,13 +363,13 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	}
 	if t.Sequence != nil {
 		if t.Teachers != nil || t.Opts.LabelSmoothing != 0 {
-			return fmt.Errorf("trainer: MMI (--den-lats) takes no teacher and no label smoothing: its targets are the lattices'")
+			return fmt.Errorf("trainer: sequence training (--den-lats) takes no teacher and no label smoothing: its targets are the lattices'")
 		}
 		if err := t.Sequence.Check(t.File.Model, train); err != nil {
 			return err
 		}
-		t.Log("MMI sequence training: %d denominator lattices, acoustic scale %g, LM scale %g, drop frames %v; the cross-entropy logged is MMI's surrogate (its gradient, not its value, is MMI's), the held-out CE plain",
-			t.Sequence.Len(), t.Sequence.Opts.AcousticScale, t.Sequence.Opts.LMScale, t.Sequence.Opts.DropFrames)
+		t.Log("%s sequence training: %d denominator lattices, acoustic scale %g, LM scale %g, %s; the cross-entropy logged is the criterion's surrogate (its gradient, not its value, is the criterion's), the held-out CE plain",
+			strings.ToUpper(t.Sequence.Opts.Criterion), t.Sequence.Len(), t.Sequence.Opts.AcousticScale, t.Sequence.Opts.LMScale, t.Sequence.describe())
 	}
 	if t.Opts.Resume {
 		if _, err := os.Stat(t.Opts.Checkpoint); err == nil {
@@ -400,7 +400,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 	for _, u := range train {
 		totalFrames += u.Rows
 	}
-	var fw *am.Forwarder // MMI's forward pass of the current parameters
+	var fw *am.Forwarder // sequence training's forward pass of the current parameters
 	if t.Sequence != nil {
 		fw = am.NewForwarder(t.File.Model)
 		defer fw.Close()
@@ -450,7 +450,7 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		rep.Finish()
 		if t.Sequence != nil {
 			t.Log("epoch %d: %v", epoch, t.Sequence.Stats)
-			t.Sequence.Stats = MMIStats{}
+			t.Sequence.Stats = SequenceStats{}
 		}
 		secs := time.Since(start).Seconds()
 		vs, err := t.Evaluate(valid)

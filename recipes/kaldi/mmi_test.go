@@ -10,18 +10,20 @@ import (
 )
 
 // TestMMIKaldiMini runs the from-scratch pipeline on kaldi-mini with
-// --mmi-epochs 2 (--quick: the monophone targets, sru alone): stage 5 builds
-// the unigram denominator graph, the CE sru's denominator lattices of every
-// training utterance and exp/sru_mmi, whose MMI objective rises from epoch
-// to epoch; stages 6 and 7 decode and score it beside sru, in the results
-// table. A bad --mmi-epochs, or one with --realign-iters, stops at once.
+// --mmi-epochs 2 --mmi-ali net (--quick: the monophone targets, sru alone):
+// stage 5 builds the unigram denominator graph, the CE sru's denominator
+// lattices of every training utterance, its alignment of them (the
+// numerator) and exp/sru_mmi, whose MMI objective rises from epoch to epoch;
+// stages 6 and 7 decode and score it beside sru, in the results table. A bad
+// --mmi-epochs or --mmi-ali, or --mmi-epochs with --realign-iters, stops at
+// once.
 func TestMMIKaldiMini(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a GMM, an sru and its MMI model (about 2 minutes on 2 cores): without -short")
 	}
-	dir, _, out := runFromScratch(t, "--models", "sru", "--mmi-epochs", "2")
+	dir, _, out := runFromScratch(t, "--models", "sru", "--mmi-epochs", "2", "--mmi-ali", "net")
 	t.Logf("%s", out)
-	for _, want := range []string{"exp/strode_dengraph/HCLG.fst (unigram of", "sru_denlats: ", "training sru_mmi: 2 epochs of MMI from sru"} {
+	for _, want := range []string{"exp/strode_dengraph/HCLG.fst (unigram of", "sru_denlats: ", "aligning the training data with sru into sru_ali", "training sru_mmi: 2 epochs of MMI from sru"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the log lacks %q", want)
 		}
@@ -51,6 +53,7 @@ func TestMMIKaldiMini(t *testing.T) {
 		want string
 	}{
 		{[]string{"--mmi-epochs", "two"}, "--mmi-epochs must be a number of epochs, not 'two'"},
+		{[]string{"--mmi-epochs", "1", "--mmi-ali", "tri3"}, "--mmi-ali must be gmm or net, not 'tri3'"},
 		{[]string{"--mmi-epochs", "1", "--realign-iters", "1"}, "--mmi-epochs takes the models of stage 4: not with --realign-iters"},
 	} {
 		out, err := recipe(t, dir, append(append([]string{}, fromScratchArgs...), c.args...)...).CombinedOutput()

@@ -143,7 +143,9 @@
 #     unigram graph of their text, exp/strode_dengraph, into exp/RUN_denlats; train_mmi.sh: strode
 #     train --den-lats from exp/RUN into exp/MODEL_mmi[_seedN], acoustic scale 0.1, frame
 #     dropping), with --mmi-learning-rate F [0.00002, Adam's] and --mmi-opts "..." (more strode
-#     train options, last); stages 6 and 7 decode and score them beside the cross-entropy models
+#     train options, last); stages 6 and 7 decode and score them beside the cross-entropy models.
+#     --mmi-ali gmm|net [gmm]: the numerator, the alignments the run was trained on or the run's
+#     own (nnet1's run_dnn.sh: steps/nnet/align.sh with the DNN, exp/RUN_ali)
 #   --num-jobs-final N [1]: N > 1 trains data-parallel as nnet3 does (strode get-egs into
 #     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
 #     --cmd, their models averaged), with --num-jobs-initial [1], --epochs as passes over the
@@ -247,6 +249,7 @@ realign_iters=0
 realign_model=
 mmi_epochs=0
 mmi_learning_rate=0.00002
+mmi_ali=gmm
 mmi_opts=
 num_jobs_initial=1
 num_jobs_final=1

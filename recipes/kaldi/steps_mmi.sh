@@ -9,15 +9,19 @@
 #                          and transition model in exp/strode_dengraph
 # train_mmi RUN            (stage 5) RUN's denominator lattices of its training utterances
 #                          (forward | latgen-faster-mapped with make_denlats.sh's beams) in
-#                          exp/RUNNAME_denlats, then strode train --den-lats from RUN's model into
-#                          exp/RUNNAME_mmi (--mmi-epochs epochs at --mmi-learning-rate, nnet1's
-#                          acoustic scale 0.1 and frame dropping; --mmi-opts last)
+#                          exp/RUNNAME_denlats; with --mmi-ali net the training data aligned by
+#                          RUN's model (steps/nnet/align.sh) into exp/RUNNAME_ali as the numerator,
+#                          with --mmi-ali gmm the alignments RUN was trained on; then strode train
+#                          --den-lats from RUN's model into exp/RUNNAME_mmi (--mmi-epochs epochs at
+#                          --mmi-learning-rate, nnet1's acoustic scale 0.1 and frame dropping;
+#                          --mmi-opts last)
 # mmi_runs                 the runs stages 6 and 7 decode and score: every run, and with
 #                          --mmi-epochs each one's MMI model (MODEL_mmi:SEED)
 
 check_mmi() {
   [ "$mmi_epochs" != 0 ] || return 0
   [[ "$mmi_epochs" =~ ^[0-9]+$ ]] || { echo "$0: --mmi-epochs must be a number of epochs, not '$mmi_epochs'" >&2; exit 1; }
+  case "$mmi_ali" in gmm|net) ;; *) echo "$0: --mmi-ali must be gmm or net, not '$mmi_ali'" >&2; exit 1 ;; esac
   if [ "$realign_iters" != 0 ] || [ "$num_jobs_final" -gt 1 ]; then
     echo "$0: --mmi-epochs takes the models of stage 4: not with --realign-iters or --num-jobs-final > 1" >&2; exit 1
   fi
@@ -40,10 +44,20 @@ make_dengraph() {
 }
 
 train_mmi() {
-  local r=$1 m mdir lats out j
+  local r=$1 m mdir lats out j num=$final_ali
   m=$(run_name $r); mdir=$exp/$m; lats=$exp/${m}_denlats; out=$exp/$(run_name "${r%%:*}_mmi:${r#*:}")
   if unit_done $out; then echo "   $(basename $out): done before ($out/.done)"; return 0; fi
   j=$(jobs_of $tr)
+  if [ "$mmi_ali" = net ]; then
+    # nnet1's run_dnn.sh: the numerator is the network's own alignment (steps/nnet/align.sh),
+    # so that its states lie on the paths the denominator lattices hold.
+    num=$exp/${m}_ali
+    if ! unit_done $num; then
+      echo "   aligning the training data with $m into $(basename $num)"
+      align_with $mdir/final.am $mdir/pdf.counts $final_ali $num
+      mark_done $num
+    fi
+  fi
   if ! unit_done $lats; then
     rm -rf $lats; mkdir -p $lats/log; echo $j > $lats/num_jobs
     quietly $lats/log/split.log $strode split-data $tr $j
@@ -62,9 +76,9 @@ train_mmi() {
     --init-model=$mdir/final.am "--den-lats=ark:gunzip -c $lats/lat.*.gz |" --class-frame-counts=$mdir/pdf.counts \
     --newbob=false --keep-last=true --patience=$((mmi_epochs + 1)) --max-iters=$mmi_epochs \
     --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $mmi_opts \
-    "$(feats_of $tr)" "ark:gunzip -c $final_ali/ali.*.gz |" $out/final.am ||
+    "$(feats_of $tr)" "ark:gunzip -c $num/ali.*.gz |" $out/final.am ||
     { echo "$0: MMI training of $m failed, see $out/log/train.log" >&2; exit 1; }
-  cp $mdir/pdf.counts $out/pdf.counts; ln -sfn "$(cd $final_ali && pwd)" $out/ali
+  cp $mdir/pdf.counts $out/pdf.counts; ln -sfn "$(cd $num && pwd)" $out/ali
   grep -h 'MMI objective' $out/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true
   mark_done $out
 }

@@ -69,6 +69,24 @@ func TestTrainMMI(t *testing.T) {
 		t.Fatalf("MMI objective per epoch %v: want 3 epochs, rising\n%s", objf, stderr)
 	}
 	t.Logf("MMI objective per frame by epoch: %v", objf)
+	// sMBR (nnet-train-mpe-sequential --do-smbr), train_mpe.sh's silence
+	// handling: its expected frame accuracy rises.
+	code, stderr = train("smbr.am", append(mmi, "--criterion=smbr", "--silence-phones=1", "--one-silence-class=true")...)
+	if code != 0 {
+		t.Fatalf("sMBR: exit %d\n%s", code, stderr)
+	}
+	var acc []float64
+	for _, m := range regexp.MustCompile(`epoch (\d+): sMBR objective (\S+) per frame over 877 frames of 5 utterances`).FindAllStringSubmatch(stderr, -1) {
+		v, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc = append(acc, v)
+	}
+	if len(acc) != 3 || acc[2] <= acc[0] || acc[2] > 1 {
+		t.Fatalf("sMBR frame accuracy per epoch %v: want 3 epochs, rising, at most 1\n%s", acc, stderr)
+	}
+	t.Logf("sMBR expected frame accuracy by epoch: %v", acc)
 	code, out, fstderr := runStrode(t, "", "forward", "--no-softmax=true", "--class-frame-counts="+counts, filepath.Join(dir, "mmi.am"), feats, "ark,t:-")
 	if code != 0 || strings.Count(out, "[") != 5 {
 		t.Errorf("forward of the MMI model: exit %d, %d utterances\n%s", code, strings.Count(out, "["), fstderr)
@@ -91,6 +109,8 @@ func TestTrainMMI(t *testing.T) {
 	}{
 		{[]string{"--den-lats=" + lats, "--class-frame-counts=" + counts}, "--den-lats (MMI) fine-tunes a cross-entropy model: give it with --init-model"},
 		{[]string{"--init-model=" + ce, "--den-lats=" + lats}, "--den-lats needs --class-frame-counts"},
+		{[]string{"--init-model=" + ce, "--den-lats=" + lats, "--class-frame-counts=" + counts, "--criterion=mpe"}, `--criterion="mpe": must be mmi or smbr`},
+		{[]string{"--init-model=" + ce, "--den-lats=" + lats, "--class-frame-counts=" + counts, "--criterion=smbr", "--silence-phones=1:x"}, `--silence-phones="1:x"`},
 		{[]string{"--init-model=" + ce, "--den-lats=" + onlyOne, "--class-frame-counts=" + counts}, "no denominator lattice for 4 of 5 training utterances (the first: spk00-test018)"},
 	} {
 		if code, stderr := train("bad.am", append(c.args, "--max-iters=1")...); code == 0 || !strings.Contains(stderr, c.want) {

@@ -54,6 +54,7 @@ func TestMMIKaldiMini(t *testing.T) {
 	}{
 		{[]string{"--mmi-epochs", "two"}, "--mmi-epochs must be a number of epochs, not 'two'"},
 		{[]string{"--mmi-epochs", "1", "--mmi-ali", "tri3"}, "--mmi-ali must be gmm or net, not 'tri3'"},
+		{[]string{"--mmi-epochs", "1", "--sequence-criterion", "mpe"}, "--sequence-criterion must be mmi or smbr, not 'mpe'"},
 		{[]string{"--mmi-epochs", "1", "--realign-iters", "1"}, "--mmi-epochs takes the models of stage 4: not with --realign-iters"},
 	} {
 		out, err := recipe(t, dir, append(append([]string{}, fromScratchArgs...), c.args...)...).CombinedOutput()

@@ -145,7 +145,9 @@
 #     dropping), with --mmi-learning-rate F [0.00002, Adam's] and --mmi-opts "..." (more strode
 #     train options, last); stages 6 and 7 decode and score them beside the cross-entropy models.
 #     --mmi-ali gmm|net [gmm]: the numerator, the alignments the run was trained on or the run's
-#     own (nnet1's run_dnn.sh: steps/nnet/align.sh with the DNN, exp/RUN_ali)
+#     own (nnet1's run_dnn.sh: steps/nnet/align.sh with the DNN, exp/RUN_ali);
+#     --sequence-criterion mmi|smbr [mmi]: train_mmi.sh's MMI or train_mpe.sh's sMBR (--do-smbr
+#     true, silence phones one class; exp/MODEL_smbr)
 #   --num-jobs-final N [1]: N > 1 trains data-parallel as nnet3 does (strode get-egs into
 #     --num-archives [N] archives, then strode train-parallel: each iteration's jobs through
 #     --cmd, their models averaged), with --num-jobs-initial [1], --epochs as passes over the
@@ -250,6 +252,7 @@ realign_model=
 mmi_epochs=0
 mmi_learning_rate=0.00002
 mmi_ali=gmm
+sequence_criterion=mmi
 mmi_opts=
 num_jobs_initial=1
 num_jobs_final=1
@@ -492,7 +495,7 @@ if [ "$realign_iters" != 0 ] && run_stage 5; then
 fi
 
 if [ "$mmi_epochs" != 0 ] && run_stage 5; then
-  log_stage 5 "MMI sequence training of $models: $mmi_epochs epochs from the cross-entropy models (denominator lattices on a unigram graph)"
+  log_stage 5 "$(criterion_name) sequence training of $models: $mmi_epochs epochs from the cross-entropy models (denominator lattices on a unigram graph)"
   make_dengraph
   for r in "${runs[@]}"; do train_mmi $r; done
 fi

@@ -1,6 +1,7 @@
-# steps_mmi.sh — --mmi-epochs N: MMI sequence training of every run after its cross-entropy
-# training, as Kaldi's steps/nnet/make_denlats.sh and steps/nnet/train_mmi.sh do for nnet1's DNNs
-# (sourced by run.sh after steps.sh; never run).
+# steps_mmi.sh — --mmi-epochs N: sequence training of every run after its cross-entropy training,
+# as Kaldi's steps/nnet/make_denlats.sh and steps/nnet/train_mmi.sh (--sequence-criterion mmi) or
+# train_mpe.sh --do-smbr true (smbr) do for nnet1's DNNs (sourced by run.sh after steps.sh; never
+# run).
 #
 # check_mmi                the option's checks, before any work
 # make_dengraph            (stage 5) the denominator graph: a unigram of the training text
@@ -12,16 +13,22 @@
 #                          exp/RUNNAME_denlats; with --mmi-ali net the training data aligned by
 #                          RUN's model (steps/nnet/align.sh) into exp/RUNNAME_ali as the numerator,
 #                          with --mmi-ali gmm the alignments RUN was trained on; then strode train
-#                          --den-lats from RUN's model into exp/RUNNAME_mmi (--mmi-epochs epochs at
-#                          --mmi-learning-rate, nnet1's acoustic scale 0.1 and frame dropping;
-#                          --mmi-opts last)
+#                          --den-lats from RUN's model into exp/RUNNAME_mmi, or _smbr
+#                          (--mmi-epochs epochs at --mmi-learning-rate, nnet1's acoustic scale 0.1;
+#                          MMI's frame dropping, or sMBR's silence phones as one class as
+#                          train_mpe.sh's; --mmi-opts last)
 # mmi_runs                 the runs stages 6 and 7 decode and score: every run, and with
-#                          --mmi-epochs each one's MMI model (MODEL_mmi:SEED)
+#                          --mmi-epochs each one's sequence-trained model (MODEL_mmi:SEED or
+#                          MODEL_smbr:SEED)
+
+# criterion_name: MMI or sMBR, for the log.
+criterion_name() { if [ "$sequence_criterion" = smbr ]; then echo sMBR; else echo MMI; fi; }
 
 check_mmi() {
   [ "$mmi_epochs" != 0 ] || return 0
   [[ "$mmi_epochs" =~ ^[0-9]+$ ]] || { echo "$0: --mmi-epochs must be a number of epochs, not '$mmi_epochs'" >&2; exit 1; }
   case "$mmi_ali" in gmm|net) ;; *) echo "$0: --mmi-ali must be gmm or net, not '$mmi_ali'" >&2; exit 1 ;; esac
+  case "$sequence_criterion" in mmi|smbr) ;; *) echo "$0: --sequence-criterion must be mmi or smbr, not '$sequence_criterion'" >&2; exit 1 ;; esac
   if [ "$realign_iters" != 0 ] || [ "$num_jobs_final" -gt 1 ]; then
     echo "$0: --mmi-epochs takes the models of stage 4: not with --realign-iters or --num-jobs-final > 1" >&2; exit 1
   fi
@@ -45,7 +52,7 @@ make_dengraph() {
 
 train_mmi() {
   local r=$1 m mdir lats out j num=$final_ali
-  m=$(run_name $r); mdir=$exp/$m; lats=$exp/${m}_denlats; out=$exp/$(run_name "${r%%:*}_mmi:${r#*:}")
+  m=$(run_name $r); mdir=$exp/$m; lats=$exp/${m}_denlats; out=$exp/$(run_name "${r%%:*}_$sequence_criterion:${r#*:}")
   if unit_done $out; then echo "   $(basename $out): done before ($out/.done)"; return 0; fi
   j=$(jobs_of $tr)
   if [ "$mmi_ali" = net ]; then
@@ -70,20 +77,22 @@ train_mmi() {
     echo "   $(basename $lats): $(grep -h -o 'Done [0-9]* utterances, failed for [0-9]*' $lats/log/decode_den.*.log | awk '{d += $2; f += $6} END {print d " lattices, " f " failed"}')"
   fi
   mkdir -p $out/log
-  echo "   training $(basename $out): $mmi_epochs epochs of MMI from $m (log: $out/log/train.log)"
+  local crit="--criterion=mmi"
+  [ "$sequence_criterion" = smbr ] && crit="--criterion=smbr --silence-phones=$(cat $lang/phones/silence.csl) --one-silence-class=true"
+  echo "   training $(basename $out): $mmi_epochs epochs of $(criterion_name) from $m (log: $out/log/train.log)"
   $cmd $out/log/train.log $strode train $(model_flags ${r%%:*}) --seed=${r#*:} $(pipeline_flags) $causal_flag \
     --transition-model=$final_ali/final.mdl "--feature-description=$(feat_description)" "--cv-feats=$(feats_of $cv)" \
-    --init-model=$mdir/final.am "--den-lats=ark:gunzip -c $lats/lat.*.gz |" --class-frame-counts=$mdir/pdf.counts \
+    --init-model=$mdir/final.am "--den-lats=ark:gunzip -c $lats/lat.*.gz |" --class-frame-counts=$mdir/pdf.counts $crit \
     --newbob=false --keep-last=true --patience=$((mmi_epochs + 1)) --max-iters=$mmi_epochs \
     --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $mmi_opts \
     "$(feats_of $tr)" "ark:gunzip -c $num/ali.*.gz |" $out/final.am ||
-    { echo "$0: MMI training of $m failed, see $out/log/train.log" >&2; exit 1; }
+    { echo "$0: sequence training of $m failed, see $out/log/train.log" >&2; exit 1; }
   cp $mdir/pdf.counts $out/pdf.counts; ln -sfn "$(cd $num && pwd)" $out/ali
-  grep -h 'MMI objective' $out/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true
+  grep -h -E '(MMI|sMBR) objective' $out/log/train.log | sed 's/^LOG (strode train) /   /' | cut -c1-150 || true
   mark_done $out
 }
 
 mmi_runs() {
   local r
-  for r in "${runs[@]}"; do echo "$r"; [ "$mmi_epochs" = 0 ] || echo "${r%%:*}_mmi:${r#*:}"; done
+  for r in "${runs[@]}"; do echo "$r"; [ "$mmi_epochs" = 0 ] || echo "${r%%:*}_$sequence_criterion:${r#*:}"; done
 }

@@ -12,12 +12,15 @@
 // once over the data, whose rows — encoder outputs for a STRODE prior,
 // posteriors as distillation's soft targets — the student trains on; they
 // are read, never stepped, and the student decodes without them. Sequence
-// (sequence.go, mmi.go: strode train --den-lats) makes training nnet1's MMI
-// sequence training of a cross-entropy model: each minibatch's utterances
-// are run forward with the current parameters, their denominator lattices
-// rescored with those log-likelihoods, and the rows onehot(alignment) −
-// denominator posteriors become the targets of the distillation term with
-// weight 1, whose gradient is then exactly the MMI objective's. PlotHistory draws the
+// (sequence.go, mmi.go, smbr.go: strode train --den-lats) makes training
+// nnet1's sequence training of a cross-entropy model, MMI or sMBR
+// (--criterion): each minibatch's utterances are run forward with the
+// current parameters, their denominator lattices rescored with those
+// log-likelihoods, and the criterion's rows — MMI's onehot(alignment) −
+// denominator posteriors, sMBR's accuracy-weighted posteriors γ·(c − c̄) —
+// become the targets of the distillation term with weight 1; both sum to
+// zero on every frame, so that term's gradient is exactly the criterion's.
+// PlotHistory draws the
 // training curves and ReadSummary reads a model file's history for reports.
 //
 // It depends only on am's model API, never on a model kind: a model is

@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"os"
@@ -164,5 +165,29 @@ func TestSmbrAccuracy(t *testing.T) {
 		if got := a.Frame(c.tid, c.ref); got != c.want {
 			t.Errorf("%s: accuracy %g, want %g", c.situation, got, c.want)
 		}
+	}
+}
+
+// TestSmbrAccuracySharedPdf: a pdf that a silence phone and a speech phone
+// share cannot tell the alignment's silence frames: refused, naming it.
+func TestSmbrAccuracySharedPdf(t *testing.T) {
+	_, tm := kaldiMiniLattice(t)
+	var silPdf int32 = -1
+	for _, tu := range tm.Tuples {
+		if tu.Phone == 1 && tu.HmmState == 0 {
+			silPdf = tu.ForwardPdf
+		}
+	}
+	for i, tu := range tm.Tuples {
+		if tu.Phone == 2 && tu.HmmState == 0 {
+			tm.Tuples[i].ForwardPdf, tm.Tuples[i].SelfLoopPdf = silPdf, silPdf
+		}
+	}
+	if err := tm.ComputeDerived(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewSmbrAccuracy(tm, []int32{1}, true)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("pdf %d is shared by silence and non-silence phones", silPdf)) {
+		t.Errorf("a pdf shared by phones 1 (silence) and 2: %v", err)
 	}
 }

@@ -46,10 +46,23 @@ func mmiObjective(t *testing.T, c *lattice.CompactLattice, tm *hmm.TransitionMod
 	return st.Objective, q, st
 }
 
-// TestMMIGradient checks MMI's rows against finite differences of its
-// objective: ∂F/∂L_tj = κ·q_tj on a real lattice (Kaldi's), random logits,
-// a numerator path through the lattice's pdfs and a random one.
-func TestMMIGradient(t *testing.T) {
+// sequenceFixture is Kaldi's kaldi-mini lattice with seeded random logits
+// and priors, and as the alignment the lattice's posterior-best pdf per
+// frame (so no numerator pdf is missing from it); q0 is MMI's rows for a
+// numerator of pdf 0 throughout, rng the generator after the draws.
+type sequenceFixture struct {
+	c      *lattice.CompactLattice
+	tm     *hmm.TransitionModel
+	prior  *priors.Prior
+	logits []float64
+	num    []int32
+	q0     []float32
+	T, P   int
+	rng    *rand.Rand
+}
+
+func newSequenceFixture(t *testing.T, seed int64) *sequenceFixture {
+	t.Helper()
 	c, tm := kaldiMiniLattice(t)
 	P := tm.NumPdfs()
 	lat := c.ToLattice()
@@ -60,7 +73,7 @@ func TestMMIGradient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewSource(1))
+	rng := rand.New(rand.NewSource(seed))
 	counts := make([]float64, P)
 	for j := range counts {
 		counts[j] = 1 + rng.Float64()*100
@@ -73,13 +86,14 @@ func TestMMIGradient(t *testing.T) {
 	for i := range logits {
 		logits[i] = rng.NormFloat64()
 	}
-	// The numerator: the lattice's posterior-best pdf per frame (in the
-	// lattice, so no frame is dropped).
-	ll, _ := loglikes(logits, P, prior)
-	_, q0, _ := func() (float64, []float32, error) {
-		q, st, err := MMI(c.ToLattice(), ll, make([]int32, T), tm, 1, 1, false)
-		return st.Objective, q, err
-	}()
+	ll, err := loglikes(logits, P, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q0, _, err := MMI(c.ToLattice(), ll, make([]int32, T), tm, 1, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	num := make([]int32, T)
 	for tt := range num {
 		best := 0
@@ -90,6 +104,16 @@ func TestMMIGradient(t *testing.T) {
 		}
 		num[tt] = int32(best)
 	}
+	return &sequenceFixture{c: c, tm: tm, prior: prior, logits: logits, num: num, q0: q0, T: T, P: P, rng: rng}
+}
+
+// TestMMIGradient checks MMI's rows against finite differences of its
+// objective: ∂F/∂L_tj = κ·q_tj on a real lattice (Kaldi's), random logits,
+// a numerator path through the lattice's pdfs and a random one.
+func TestMMIGradient(t *testing.T) {
+	f := newSequenceFixture(t, 1)
+	c, tm, prior, logits, num, q0, rng := f.c, f.tm, f.prior, f.logits, f.num, f.q0, f.rng
+	T, P := f.T, f.P
 	const acwt = 1.0
 	f0, q, st := mmiObjective(t, c, tm, prior, logits, num, acwt, true)
 	if st.Dropped != 0 || st.Frames != T {

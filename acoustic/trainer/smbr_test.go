@@ -3,12 +3,10 @@ package trainer
 import (
 	"fmt"
 	"math"
-	"math/rand"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/strode-asr/strode/decoder/priors"
 	"github.com/strode-asr/strode/decoder/transform"
 )
 
@@ -18,16 +16,9 @@ import (
 // posterior-best pdfs, with kaldi-mini's silence phones counted wrong and
 // as one class; q sums to zero on every frame.
 func TestSMBRGradient(t *testing.T) {
-	c, tm := kaldiMiniLattice(t)
-	P := tm.NumPdfs()
-	lat := c.ToLattice()
-	if err := lat.TopSort(); err != nil {
-		t.Fatal(err)
-	}
-	_, T, err := lat.StateTimes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newSequenceFixture(t, 2)
+	c, tm, prior, logits, num, rng := f.c, f.tm, f.prior, f.logits, f.num, f.rng
+	T, P := f.T, f.P
 	b, err := os.ReadFile("../../testdata/kaldi-mini/data/lang/phones/silence.csl")
 	if err != nil {
 		t.Fatal(err)
@@ -35,34 +26,6 @@ func TestSMBRGradient(t *testing.T) {
 	sil, err := transform.ParsePhoneList(strings.TrimSpace(string(b)))
 	if err != nil {
 		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewSource(2))
-	counts := make([]float64, P)
-	for j := range counts {
-		counts[j] = 1 + rng.Float64()*100
-	}
-	prior, err := priors.New(counts, 1, 1e-10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logits := make([]float64, T*P)
-	for i := range logits {
-		logits[i] = rng.NormFloat64()
-	}
-	ll, _ := loglikes(logits, P, prior)
-	q0, _, err := MMI(c.ToLattice(), ll, make([]int32, T), tm, 1, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	num := make([]int32, T)
-	for tt := range num {
-		best := 0
-		for j := 1; j < P; j++ {
-			if q0[tt*P+j] < q0[tt*P+best] {
-				best = j
-			}
-		}
-		num[tt] = int32(best)
 	}
 	for _, one := range []bool{false, true} {
 		acc, err := NewSmbrAccuracy(tm, sil, one)

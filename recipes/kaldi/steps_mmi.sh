@@ -84,7 +84,7 @@ train_mmi() {
     --transition-model=$final_ali/final.mdl "--feature-description=$(feat_description)" "--cv-feats=$(feats_of $cv)" \
     --init-model=$mdir/final.am "--den-lats=ark:gunzip -c $lats/lat.*.gz |" --class-frame-counts=$mdir/pdf.counts $crit \
     --newbob=false --keep-last=true --patience=$((mmi_epochs + 1)) --max-iters=$mmi_epochs \
-    --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $mmi_opts \
+    --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $(own_opts ${r%%:*}) $mmi_opts \
     "$(feats_of $tr)" "ark:gunzip -c $num/ali.*.gz |" $out/final.am ||
     { echo "$0: sequence training of $m failed, see $out/log/train.log" >&2; exit 1; }
   cp $mdir/pdf.counts $out/pdf.counts; ln -sfn "$(cd $num && pwd)" $out/ali

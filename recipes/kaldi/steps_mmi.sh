@@ -16,7 +16,7 @@
 #                          --den-lats from RUN's model into exp/RUNNAME_mmi, or _smbr
 #                          (--mmi-epochs epochs at --mmi-learning-rate, nnet1's acoustic scale 0.1;
 #                          MMI's frame dropping, or sMBR's silence phones as one class as
-#                          train_mpe.sh's; --mmi-opts last)
+#                          train_mpe.sh's; the model's --MODEL-opts, --mmi-opts last)
 # mmi_runs                 the runs stages 6 and 7 decode and score: every run, and with
 #                          --mmi-epochs each one's sequence-trained model (MODEL_mmi:SEED or
 #                          MODEL_smbr:SEED)

@@ -1,14 +1,38 @@
 package kaldiio
 
 import (
+	"flag"
 	"fmt"
 )
 
+// MatrixSumRowsOptions are matrix-sum-rows' options.
+type MatrixSumRowsOptions struct {
+	DoAverage bool // --do-average: the mean row instead of the sum
+}
+
+// Register adds the options to fs.
+func (o *MatrixSumRowsOptions) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.DoAverage, "do-average", o.DoAverage, "Do average instead of sum")
+}
+
+// VectorSumOptions are vector-sum's options.
+type VectorSumOptions struct {
+	Binary bool // --binary [true]: the single output file's format
+}
+
+// DefaultVectorSumOptions are Kaldi's defaults.
+func DefaultVectorSumOptions() VectorSumOptions { return VectorSumOptions{Binary: true} }
+
+// Register adds the options to fs.
+func (o *VectorSumOptions) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.Binary, "binary", o.Binary, "If true, write output as binary (only relevant for usage types two or three)")
+}
+
 // MatrixSumRows is matrix-sum-rows: every matrix of in summed over its rows
-// (in double, as Kaldi does, to keep the roundoff small), or with average
-// divided by its number of rows, written as a float vector under the same
-// key. It returns the matrices and rows read.
-func MatrixSumRows(in, out string, average bool, opts ...Option) (done int, rows int64, err error) {
+// (in double, as Kaldi does, to keep the roundoff small), or with
+// --do-average divided by its number of rows, written as a float vector
+// under the same key. It returns the matrices and rows read.
+func MatrixSumRows(in, out string, o MatrixSumRowsOptions, opts ...Option) (done int, rows int64, err error) {
 	r, err := OpenSequentialReader(in, MatrixCodec, opts...)
 	if err != nil {
 		return 0, 0, err
@@ -28,7 +52,7 @@ func MatrixSumRows(in, out string, average bool, opts ...Option) (done int, rows
 			}
 		}
 		scale := 1.0
-		if average && m.Rows > 0 {
+		if o.DoAverage && m.Rows > 0 {
 			scale = 1 / float64(m.Rows)
 		}
 		vec := make(Vector, m.Cols)
@@ -126,7 +150,7 @@ func VectorSumTable(ins []string, out string, warn func(string, ...any), opts ..
 // dimension is not the first one's, or empty, is warned about, counted and
 // skipped.
 // An empty archive writes an empty vector, as Kaldi's.
-func VectorSumArchive(in, out string, binary bool, warn func(string, ...any), opts ...Option) (VectorSumStats, error) {
+func VectorSumArchive(in, out string, o VectorSumOptions, warn func(string, ...any), opts ...Option) (VectorSumStats, error) {
 	var st VectorSumStats
 	r, err := OpenSequentialReader(in, VectorCodec, opts...)
 	if err != nil {
@@ -162,13 +186,13 @@ func VectorSumArchive(in, out string, binary bool, warn func(string, ...any), op
 	for j, x := range sum {
 		vec[j] = float32(x)
 	}
-	return st, WriteObject(out, VectorCodec, binary, &vec, opts...)
+	return st, WriteObject(out, VectorCodec, o.Binary, &vec, opts...)
 }
 
 // VectorSumFiles is vector-sum's third form: the vectors of the
 // rxfilenames ins summed into the wxfilename out; their dimensions must
 // agree.
-func VectorSumFiles(ins []string, out string, binary bool, opts ...Option) error {
+func VectorSumFiles(ins []string, out string, o VectorSumOptions, opts ...Option) error {
 	var sum []float64
 	for i, in := range ins {
 		var v Vector
@@ -189,5 +213,5 @@ func VectorSumFiles(ins []string, out string, binary bool, opts ...Option) error
 	for j, x := range sum {
 		vec[j] = float32(x)
 	}
-	return WriteObject(out, VectorCodec, binary, &vec, opts...)
+	return WriteObject(out, VectorCodec, o.Binary, &vec, opts...)
 }

@@ -19,9 +19,10 @@ func init() {
 		MinArgs:   2,
 		MaxArgs:   2,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			average := fs.Bool("do-average", false, "Do average instead of sum")
+			var o kaldiio.MatrixSumRowsOptions
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
-				done, rows, err := kaldiio.MatrixSumRows(ctx.Arg(0), ctx.Arg(1), *average, tableStreams(ctx)...)
+				done, rows, err := kaldiio.MatrixSumRows(ctx.Arg(0), ctx.Arg(1), o, tableStreams(ctx)...)
 				if err == nil {
 					ctx.Log("Summed rows %d matrices, %d rows in total.", done, rows)
 				}

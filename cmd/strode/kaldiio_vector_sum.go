@@ -30,7 +30,8 @@ func init() {
 		MinArgs:   2,
 		MaxArgs:   -1,
 		Setup: func(fs *flag.FlagSet) kaldicmd.RunFunc {
-			binary := fs.Bool("binary", true, "If true, write output as binary (only relevant for usage types two or three)")
+			o := kaldiio.DefaultVectorSumOptions()
+			o.Register(fs)
 			return func(ctx *kaldicmd.Context) error {
 				args := ctx.Args()
 				ins, out := args[:len(args)-1], args[len(args)-1]
@@ -52,7 +53,7 @@ func init() {
 					}
 					return kaldiioExit(ctx, err)
 				case inTable && len(ins) == 1:
-					st, err := kaldiio.VectorSumArchive(ins[0], out, *binary, warn, tableStreams(ctx)...)
+					st, err := kaldiio.VectorSumArchive(ins[0], out, o, warn, tableStreams(ctx)...)
 					if err == nil {
 						ctx.Log("Summed %d vectors, %d with errors; wrote sum to %s", st.Done, st.Errors, out)
 						if st.Done == 0 || st.Errors >= st.Done {
@@ -61,7 +62,7 @@ func init() {
 					}
 					return kaldiioExit(ctx, err)
 				case !inTable && !kaldiio.IsWspecifier(out):
-					err := kaldiio.VectorSumFiles(ins, out, *binary, tableStreams(ctx)...)
+					err := kaldiio.VectorSumFiles(ins, out, o, tableStreams(ctx)...)
 					if err == nil {
 						ctx.Log("Summed %d vectors; wrote sum to %s", len(ins), out)
 					}

@@ -7,7 +7,7 @@
 # For every speaker of the corpus (or --speakers "..."), run.sh holds that speaker out, builds the
 # front end once (stages 0-3: data, lang, LM and graph, features, flat start and realignment,
 # with --seed) and trains and decodes every model once per seed of --seeds (stages 4-7,
-# DIR/SPEAKER/MODEL_seedN).
+# DIR/SPEAKER/MODEL_seedN; with --mmi-epochs in the options for run.sh, MODEL_mmi_seedN too).
 # Then strode compare pairs the runs on (speaker, seed): mean WER +- s.e. per model, and for every
 # pair of models the mean paired difference with its s.e., a 95% interval and the win/loss count
 # (DIR/compare.md, compare.json, compare.png). A speaker whose results.json exists is not run
@@ -55,10 +55,16 @@ for spk in $speakers; do
       { echo "compare.sh: run.sh failed for $spk; the end of $dir/run.log:" >&2; tail -n 20 $dir/run.log >&2; exit 1; }
     echo "   $(( $(date +%s) - start )) s"
   fi
-  # One run per model and seed: "MODEL SPEAKER SEED WER-FILE".
-  for m in $models; do for sd in $seeds; do
-    echo "$m $spk $sd $dir/${m}_seed$sd/decode_test/best_wer" >> $runs
-  done; done
+  # One run per model and seed: "MODEL SPEAKER SEED WER-FILE", from run.sh's own list of what it
+  # decoded when it wrote one (the sequence-trained MODEL_mmi or MODEL_smbr runs of --mmi-epochs
+  # too), else every model of --models and seed of --seeds.
+  if [ -s $dir/strode_compare.runs ]; then
+    awk -v spk=$spk -v dir=$dir '{ p = $4; sub(/^\.\//, "", p); print $1, spk, $3, dir "/" p }' $dir/strode_compare.runs >> $runs
+  else
+    for m in $models; do for sd in $seeds; do
+      echo "$m $spk $sd $dir/${m}_seed$sd/decode_test/best_wer" >> $runs
+    done; done
+  fi
   sed 's/^/   /' $dir/results.md
 done
 

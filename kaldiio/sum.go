@@ -182,10 +182,7 @@ func VectorSumArchive(in, out string, o VectorSumOptions, warn func(string, ...a
 	if err := r.Close(); err != nil {
 		return st, err
 	}
-	vec := make(Vector, len(sum))
-	for j, x := range sum {
-		vec[j] = float32(x)
-	}
+	vec := floatVector(sum)
 	return st, WriteObject(out, VectorCodec, o.Binary, &vec, opts...)
 }
 
@@ -209,9 +206,15 @@ func VectorSumFiles(ins []string, out string, o VectorSumOptions, opts ...Option
 			sum[j] += float64(x)
 		}
 	}
+	vec := floatVector(sum)
+	return WriteObject(out, VectorCodec, o.Binary, &vec, opts...)
+}
+
+// floatVector is a double sum rounded to Kaldi's float vector.
+func floatVector(sum []float64) Vector {
 	vec := make(Vector, len(sum))
 	for j, x := range sum {
 		vec[j] = float32(x)
 	}
-	return WriteObject(out, VectorCodec, o.Binary, &vec, opts...)
+	return vec
 }

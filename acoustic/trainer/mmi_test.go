@@ -107,6 +107,21 @@ func newSequenceFixture(t *testing.T, seed int64) *sequenceFixture {
 	return &sequenceFixture{c: c, tm: tm, prior: prior, logits: logits, num: num, q0: q0, T: T, P: P, rng: rng}
 }
 
+// checkRowsSumToZero fails unless every frame's row of q (T×P) sums to
+// zero, which makes the distillation term's gradient the criterion's.
+func checkRowsSumToZero(t *testing.T, q []float32, T, P int) {
+	t.Helper()
+	for tt := 0; tt < T; tt++ {
+		sum := 0.0
+		for j := 0; j < P; j++ {
+			sum += float64(q[tt*P+j])
+		}
+		if math.Abs(sum) > 1e-5 {
+			t.Fatalf("frame %d: q sums to %g, want 0", tt, sum)
+		}
+	}
+}
+
 // TestMMIGradient checks MMI's rows against finite differences of its
 // objective: ∂F/∂L_tj = κ·q_tj on a real lattice (Kaldi's), random logits,
 // a numerator path through the lattice's pdfs and a random one.
@@ -119,15 +134,7 @@ func TestMMIGradient(t *testing.T) {
 	if st.Dropped != 0 || st.Frames != T {
 		t.Fatalf("stats %+v: want %d frames, none dropped", st, T)
 	}
-	for tt := 0; tt < T; tt++ {
-		sum := 0.0
-		for j := 0; j < P; j++ {
-			sum += float64(q[tt*P+j])
-		}
-		if math.Abs(sum) > 1e-5 {
-			t.Fatalf("frame %d: q sums to %g, want 0", tt, sum)
-		}
-	}
+	checkRowsSumToZero(t, q, T, P)
 	const h = 1e-2
 	checked := 0
 	for k := 0; k < 40; k++ {

@@ -51,15 +51,7 @@ func TestSMBRGradient(t *testing.T) {
 		if a0 < 0 || a0 > float64(T) {
 			t.Fatalf("expected accuracy %g outside [0, %d]", a0, T)
 		}
-		for tt := 0; tt < T; tt++ {
-			sum := 0.0
-			for j := 0; j < P; j++ {
-				sum += float64(q[tt*P+j])
-			}
-			if math.Abs(sum) > 1e-5 {
-				t.Fatalf("frame %d: q sums to %g, want 0", tt, sum)
-			}
-		}
+		checkRowsSumToZero(t, q, T, P)
 		const h = 1e-2
 		for k := 0; k < 40; k++ {
 			tt, j := rng.Intn(T), rng.Intn(P)

@@ -61,7 +61,6 @@ func TestForwardBackwardMpe(t *testing.T) {
 		if math.Abs(got-wantAcc) > 1e-9 {
 			t.Fatalf("trial %d: expected accuracy %g, enumeration %g", trial, got, wantAcc)
 		}
-		seen := 0
 		for tt, row := range post {
 			sum := 0.0
 			for _, e := range row {
@@ -70,7 +69,6 @@ func TestForwardBackwardMpe(t *testing.T) {
 					t.Errorf("trial %d frame %d tid %d: derivative %g, enumeration %g", trial, tt, e.ID, e.Weight, w)
 				}
 				sum += float64(e.Weight)
-				seen++
 			}
 			if math.Abs(sum) > 1e-5 { // every path crosses frame t once
 				t.Errorf("trial %d frame %d: derivatives sum to %g, want 0", trial, tt, sum)
@@ -87,7 +85,6 @@ func TestForwardBackwardMpe(t *testing.T) {
 				}
 			}
 		}
-		_ = seen
 	}
 	l := randomLattice(rng, 3, 2)
 	_ = l.TopSort()

@@ -66,12 +66,23 @@ func (t *Trainer) RunIteration(utts []*am.Utterance, o IterationOptions) (Iterat
 	if err != nil {
 		return st, err
 	}
+	if err := t.Opts.FrameShuffle.check(t); err != nil {
+		return st, err
+	}
 	start := time.Now()
 	var ts am.Stats
 	for pass := 0; ; pass++ {
-		for _, b := range Batches(utts, t.Opts.BatchUtts, t.Opts.BatchFrames, rng) {
+		batches, err := t.minibatches(utts, rng)
+		if err != nil {
+			return st, err
+		}
+		for i := range batches.Len() {
 			if o.NumMinibatches > 0 && st.Minibatches == o.NumMinibatches {
 				break
+			}
+			b, err := batches.Batch(i)
+			if err != nil {
+				return st, err
 			}
 			g, err := t.graph(b, am.Train)
 			if err != nil {

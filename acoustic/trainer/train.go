@@ -65,6 +65,7 @@ type TrainOptions struct {
 	// the held-out statistics stay plain cross-entropy.
 	LabelSmoothing float64
 	Mask           MaskOptions
+	FrameShuffle   FrameShuffleOptions
 
 	// aliases records the deprecated learning-rate options given to the
 	// flag set of Register, for ResolveLearningRate's warnings and its
@@ -80,7 +81,8 @@ func DefaultTrainOptions() TrainOptions {
 	a.LearningRate, a.ClipNorm = 1e-3, 5
 	return TrainOptions{Optimizer: "adam", Adam: a, SGD: optim.SGDOptions{LearningRate: 0.008, Momentum: 0.9, ClipNorm: 5},
 		MaxEpochs: 20, MinEpochs: 1, HalvingFactor: 0.5, StartHalvingImpr: 0.01, EndHalvingImpr: 0.001,
-		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, GraphCache: 4, Seed: 777}
+		Patience: 3, BatchUtts: 16, BatchFrames: 8000, Quantum: 20, GraphCache: 4, Seed: 777,
+		FrameShuffle: DefaultFrameShuffleOptions()}
 }
 
 // Register adds the options to fs (nnet1's names where it has them).
@@ -113,6 +115,7 @@ func (o *TrainOptions) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.EpochModels, "epoch-models", o.EpochModels, "write every epoch's model (its own parameters, accepted or not) to this pattern, %d the epoch (e.g. to choose an epoch on another held-out set)")
 	fs.Float64Var(&o.LabelSmoothing, "label-smoothing", o.LabelSmoothing, "label smoothing eps of the training cross-entropy: targets (1-eps) on the label, eps/pdfs on every pdf (0: none; the held-out CE stays plain)")
 	o.Mask.Register(fs)
+	o.FrameShuffle.Register(fs)
 }
 
 // rateAlias is a deprecated learning-rate option: it sets the rate it has
@@ -197,6 +200,9 @@ func (o TrainOptions) validate() error {
 	}
 	if o.EpochModels != "" && strings.Count(o.EpochModels, "%d") != 1 {
 		return fmt.Errorf("trainer: --epoch-models=%q needs exactly one %%d (the epoch)", o.EpochModels)
+	}
+	if err := o.FrameShuffle.validate(); err != nil {
+		return err
 	}
 	return o.Mask.validate()
 }
@@ -344,6 +350,9 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		return fmt.Errorf("trainer: %d training and %d held-out utterances: need both", len(train), len(valid))
 	}
 	t.warn()
+	if err := t.Opts.FrameShuffle.check(t); err != nil {
+		return err
+	}
 	if err := t.Teachers.check(t.File.Model); err != nil {
 		return err
 	}
@@ -412,11 +421,18 @@ func (t *Trainer) Train(train, valid []*am.Utterance) error {
 		t.opt.setLR(t.st.LR)
 		start := time.Now()
 		var ts am.Stats
-		batches := Batches(train, t.Opts.BatchUtts, t.Opts.BatchFrames, rng)
+		batches, err := t.minibatches(train, rng)
+		if err != nil {
+			return err
+		}
 		rep := progress.New(t.Progress, t.Log, progress.Task{Name: fmt.Sprintf("epoch %d/%d", epoch, t.Opts.MaxEpochs), Unit: "frames",
-			Total: int64(totalFrames), Steps: int64(len(batches)), StepName: "minibatch"}, progress.Options{})
+			Total: int64(totalFrames), Steps: int64(batches.Len()), StepName: "minibatch"}, progress.Options{})
 		defer rep.Finish() // on an error return; a no-op after the Finish below
-		for _, b := range batches {
+		for i := range batches.Len() {
+			b, err := batches.Batch(i)
+			if err != nil {
+				return err
+			}
 			g, err := t.graph(b, am.Train)
 			if err != nil {
 				return err

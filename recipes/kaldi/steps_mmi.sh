@@ -80,11 +80,13 @@ train_mmi() {
   local crit="--criterion=mmi"
   [ "$sequence_criterion" = smbr ] && crit="--criterion=smbr --silence-phones=$(cat $lang/phones/silence.csl) --one-silence-class=true"
   echo "   training $(basename $out): $mmi_epochs epochs of $(criterion_name) from $m (log: $out/log/train.log)"
+  # --frame-shuffle=false after --MODEL-opts: sequence training reads whole utterances (nnet1's
+  # nnet-train-mmi-sequential), however the cross-entropy model's minibatches were drawn.
   $cmd $out/log/train.log $strode train $(model_flags ${r%%:*}) --seed=${r#*:} $(pipeline_flags) $causal_flag \
     --transition-model=$final_ali/final.mdl "--feature-description=$(feat_description)" "--cv-feats=$(feats_of $cv)" \
     --init-model=$mdir/final.am "--den-lats=ark:gunzip -c $lats/lat.*.gz |" --class-frame-counts=$mdir/pdf.counts $crit \
     --newbob=false --keep-last=true --patience=$((mmi_epochs + 1)) --max-iters=$mmi_epochs \
-    --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $(own_opts ${r%%:*}) $mmi_opts \
+    --learning-rate=$mmi_learning_rate --curves-png=$out/curves.png $(own_opts ${r%%:*}) --frame-shuffle=false $mmi_opts \
     "$(feats_of $tr)" "ark:gunzip -c $num/ali.*.gz |" $out/final.am ||
     { echo "$0: sequence training of $m failed, see $out/log/train.log" >&2; exit 1; }
   cp $mdir/pdf.counts $out/pdf.counts; ln -sfn "$(cd $num && pwd)" $out/ali

@@ -106,13 +106,21 @@ func SpliceFrames(feats []float32, rows, dim, left, right int) ([]float32, error
 	if rows > maxSpliceValues/(dim*n) {
 		return nil, fmt.Errorf("%w: splicing %d frames of dimension %d with %d frames of context would make %d values (more than %d)", ErrOptions, rows, dim, n, rows*dim*n, maxSpliceValues)
 	}
-	out := make([]float32, rows*dim*n)
+	out := make([]float32, 0, rows*dim*n)
 	for t := 0; t < rows; t++ {
-		orow := out[t*dim*n : (t+1)*dim*n]
-		for j := 0; j < n; j++ {
-			src := min(max(t+j-left, 0), rows-1)
-			copy(orow[j*dim:(j+1)*dim], feats[src*dim:(src+1)*dim])
-		}
+		out = AppendSplicedRow(out, feats, rows, dim, t, left, right)
 	}
 	return out, nil
+}
+
+// AppendSplicedRow appends row t of SpliceFrames(feats, rows, dim, left,
+// right) to dst: the input rows t−left … t+right, clamped at the edges
+// (a frame-shuffled minibatch splices single frames of many utterances).
+// The arguments are the caller's to check.
+func AppendSplicedRow(dst, feats []float32, rows, dim, t, left, right int) []float32 {
+	for j := -left; j <= right; j++ {
+		src := min(max(t+j, 0), rows-1)
+		dst = append(dst, feats[src*dim:(src+1)*dim]...)
+	}
+	return dst
 }

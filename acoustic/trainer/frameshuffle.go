@@ -6,6 +6,7 @@ import (
 	"math/rand"
 
 	"github.com/strode-asr/strode/acoustic/am"
+	"github.com/strode-asr/strode/features"
 )
 
 // FrameShuffleOptions make training nnet1's nnet-train-frmshuff for a
@@ -131,12 +132,8 @@ func (f *frameBatches) Batch(i int) ([]*am.Utterance, error) {
 			return nil, fmt.Errorf("trainer: --frame-shuffle: utterance %s has %d-dimensional frames with context %v, utterance %s %d with %v",
 				u.Key, len(u.Feats)/u.Rows, u.Context, u0.Key, raw, u0.Context)
 		}
-		t := int(r.t)
-		for j := -u.Context[0]; j <= u.Context[1]; j++ {
-			src := min(max(t+j, 0), u.Rows-1)
-			out.Feats = append(out.Feats, u.Feats[src*raw:(src+1)*raw]...)
-		}
-		out.Targets[k] = u.Targets[t]
+		out.Feats = features.AppendSplicedRow(out.Feats, u.Feats, u.Rows, raw, int(r.t), u.Context[0], u.Context[1])
+		out.Targets[k] = u.Targets[r.t]
 	}
 	return []*am.Utterance{out}, nil
 }
